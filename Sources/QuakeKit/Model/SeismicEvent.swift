@@ -1,0 +1,63 @@
+import Foundation
+
+/// One earthquake (or other seismic event) read from a feed.
+///
+/// Values are resolved: coordinates are finite and in range, an empty event
+/// type has become `earthquake`, and text fields are trimmed.
+public struct SeismicEvent: Sendable, Hashable, Codable {
+    /// The event id: network code plus event code in today's feeds
+    /// (`us70008jr5`), `Src` + `Eqid` in the pre-2013 layout, and empty when the
+    /// layout has no id at all.
+    public var id: String
+    /// The origin time, UTC.
+    public var time: Date
+    /// Latitude in degrees, −90…90.
+    public var latitude: Double
+    /// Longitude in degrees, −180…180.
+    public var longitude: Double
+    /// Depth in kilometres below sea level; negative above it; `nil` when the feed has none.
+    public var depth: Double?
+    /// The magnitude; `nil` when the feed leaves it empty (such an event cannot be drawn).
+    public var magnitude: Double?
+    /// The magnitude type as the feed spells it (`ml`, `mww`, `Md`…), or `nil`.
+    public var magnitudeType: String?
+    /// A human-readable place, e.g. `12 km NNE of Ridgecrest, CA`; empty when unknown.
+    public var place: String
+    /// The event type (`earthquake`, `quarry blast`, `explosion`…); never empty.
+    public var eventType: String
+    /// The contributing network (`us`, `ci`, `ak`…), or `nil`.
+    public var network: String?
+    /// When the feed last updated this event, or `nil`.
+    public var updated: Date?
+    /// Review status (`automatic`, `reviewed`…), or `nil`.
+    public var status: String?
+
+    /// Creates an event. An empty `eventType` becomes `earthquake`.
+    public init(
+        id: String,
+        time: Date,
+        latitude: Double,
+        longitude: Double,
+        depth: Double? = nil,
+        magnitude: Double? = nil,
+        magnitudeType: String? = nil,
+        place: String = "",
+        eventType: String = "earthquake",
+        network: String? = nil,
+        updated: Date? = nil,
+        status: String? = nil
+    ) {
+        self.id = id
+        self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.depth = depth
+        self.magnitude = magnitude
+        self.magnitudeType = magnitudeType
+        self.place = place
+        self.eventType = eventType.isEmpty ? "earthquake" : eventType
+        self.network = network
+        self.updated = updated
+        self.status = status
+    }
+}

@@ -1,0 +1,29 @@
+/// One CSV record: the unquoted bytes of its fields laid end to end.
+///
+/// The reader reuses a single record, so a consumer must copy what it keeps.
+struct CSVRecord {
+    /// The physical line (1-based) on which the record starts.
+    var line = 0
+    /// The bytes of all fields, quotes removed and doubled quotes undone.
+    var bytes: [UInt8] = []
+    /// The end offset in `bytes` of each field.
+    var fieldEnds: [Int] = []
+
+    var fieldCount: Int { fieldEnds.count }
+
+    func fieldRange(_ index: Int) -> Range<Int> {
+        (index == 0 ? 0 : fieldEnds[index - 1])..<fieldEnds[index]
+    }
+
+    /// The field as text; invalid UTF-8 is replaced rather than rejected, since
+    /// only free-text columns (place names) can carry it without harm.
+    func string(_ index: Int) -> String {
+        String(decoding: bytes[fieldRange(index)], as: UTF8.self)
+    }
+
+    mutating func reset(line: Int) {
+        self.line = line
+        bytes.removeAll(keepingCapacity: true)
+        fieldEnds.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// Turns one CSV record into a ``SeismicEvent`` or a ``FeedRejection``.
+struct EventDecoder {
+    let layout: FeedLayout
+    let source: String
+
+    enum Outcome {
+        case event(SeismicEvent)
+        case rejected(FeedRejection)
+    }
+
+    func decode(_ record: CSVRecord) -> Outcome {
+        guard record.fieldCount == layout.header.count else {
+            let plural = record.fieldCount == 1 ? "field" : "fields"
+            return .rejected(reject(record, nil, nil,
+                "row has \(record.fieldCount) \(plural), the header has \(layout.header.count)"))
+        }
+        let time: Date
+        switch timeValue(record) {
+        case .success(let value): time = value
+        case .failure(let rejection): return .rejected(rejection)
+        }
+        let latitude: Double, longitude: Double
+        switch coordinate(record, layout.latitude, limit: 90) {
+        case .success(let value): latitude = value
+        case .failure(let rejection): return .rejected(rejection)
+        }
+        switch coordinate(record, layout.longitude, limit: 180) {
+        case .success(let value): longitude = value
+        case .failure(let rejection): return .rejected(rejection)
+        }
+        var depth: Double?, magnitude: Double?
+        switch optionalNumber(record, layout.depth) {
+        case .success(let value): depth = value
+        case .failure(let rejection): return .rejected(rejection)
+        }
+        switch optionalNumber(record, layout.magnitude) {
+        case .success(let value): magnitude = value
+        case .failure(let rejection): return .rejected(rejection)
+        }
+        var updated: Date?
+        if let column = layout.updated, !isBlank(record, column) {
+            guard let value = TimeParser.parse(record.bytes[record.fieldRange(column)]) else {
+                return .rejected(reject(record, column, record.string(column), "is not a time"))
+            }
+            updated = value
+        }
+        let network = text(record, layout.network)
+        return .event(SeismicEvent(
+            id: identifier(record, network: network),
+            time: time,
+            latitude: latitude,
+            longitude: longitude,
+            depth: depth,
+            magnitude: magnitude,
+            magnitudeType: text(record, layout.magnitudeType),
+            place: text(record, layout.place) ?? "",
+            eventType: text(record, layout.eventType) ?? "earthquake",
+            network: network,
+            updated: updated,
+            status: text(record, layout.status)
+        ))
+    }
+
+    private func timeValue(_ record: CSVRecord) -> Result<Date, FeedRejection> {
+        switch layout.time {
+        case .single(let column):
+            if isBlank(record, column) { return .failure(reject(record, column, nil, "is empty")) }
+            guard let date = TimeParser.parse(record.bytes[record.fieldRange(column)]) else {
+                return .failure(reject(record, column, record.string(column),
+                    "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)"))
+            }
+            return .success(date)
+        case let .dateAndTime(dateColumn, timeColumn):
+            for column in [dateColumn, timeColumn] where isBlank(record, column) {
+                return .failure(reject(record, column, nil, "is empty"))
+            }
+            guard let date = TimeParser.parse(
+                date: record.bytes[record.fieldRange(dateColumn)],
+                time: record.bytes[record.fieldRange(timeColumn)]
+            ) else {
+                let shown = record.string(dateColumn) + " " + record.string(timeColumn)
+                return .failure(reject(record, timeColumn, shown, "is not a date and time (expected 2010/11/02 06:39:55.6)"))
+            }
+            return .success(date)
+        }
+    }
+
+    private func coordinate(_ record: CSVRecord, _ column: Int, limit: Double) -> Result<Double, FeedRejection> {
+        switch number(record, column) {
+        case .success(nil):
+            return .failure(reject(record, column, nil, "is empty"))
+        case .success(let value?):
+            guard abs(value) <= limit else {
+                return .failure(reject(record, column, record.string(column).trimmingBlanks(),
+                    "is outside -\(Int(limit))…\(Int(limit))"))
+            }
+            return .success(value)
+        case .failure(let rejection):
+            return .failure(rejection)
+        }
+    }
+
+    private func optionalNumber(_ record: CSVRecord, _ column: Int?) -> Result<Double?, FeedRejection> {
+        guard let column else { return .success(nil) }
+        return number(record, column)
+    }
+
+    private func number(_ record: CSVRecord, _ column: Int) -> Result<Double?, FeedRejection> {
+        switch DecimalParser.parse(record.bytes[record.fieldRange(column)]) {
+        case .value(let value): return .success(value)
+        case .empty: return .success(nil)
+        case .notANumber:
+            return .failure(reject(record, column, record.string(column), "is not a number"))
+        case .notFinite:
+            return .failure(reject(record, column, record.string(column), "is not a finite number"))
+        }
+    }
+
+    private func identifier(_ record: CSVRecord, network: String?) -> String {
+        if let id = text(record, layout.id) { return id }
+        if let code = text(record, layout.eventCode) { return (network ?? "") + code }
+        return ""
+    }
+
+    private func text(_ record: CSVRecord, _ column: Int?) -> String? {
+        guard let column else { return nil }
+        let value = record.string(column).trimmingBlanks()
+        return value.isEmpty ? nil : value
+    }
+
+    private func isBlank(_ record: CSVRecord, _ column: Int) -> Bool {
+        record.bytes[record.fieldRange(column)].allSatisfy { $0 == ASCII.space || $0 == ASCII.tab }
+    }
+
+    private func reject(_ record: CSVRecord, _ column: Int?, _ value: String?, _ reason: String) -> FeedRejection {
+        FeedRejection(source: source, line: record.line, column: column.map(layout.name), value: value, reason: reason)
+    }
+}

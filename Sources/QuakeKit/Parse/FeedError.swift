@@ -1,0 +1,57 @@
+import Foundation
+
+/// Why a feed could not be read at all.
+///
+/// A bad *row* is a ``FeedRejection`` and is normally skipped; a `FeedError`
+/// ends the read.
+public enum FeedError: QuakeKitError, Equatable {
+    /// The input could not be opened (missing, unreadable, a directory).
+    case cannotOpen(path: String, errno: Int32)
+    /// Reading failed part-way.
+    case readFailed(path: String, errno: Int32)
+    /// The input has no bytes, or only blank lines.
+    case empty(source: String)
+    /// The input has a header and no data rows.
+    case headerOnly(source: String)
+    /// Columns the feed needs are not in the header.
+    case missingColumns(source: String, missing: [String], header: [String])
+    /// A NUL byte: this is not a text feed.
+    case binaryData(source: String, line: Int, column: Int)
+    /// A quoted field opened on `line` is never closed.
+    case unterminatedQuote(source: String, line: Int)
+    /// A record longer than `limit` bytes.
+    case recordTooLong(source: String, line: Int, limit: Int)
+    /// The input is JSON, which this reader does not take.
+    case notCSV(source: String, reason: String)
+    /// In strict mode, the first rejected row.
+    case rejectedRow(FeedRejection)
+
+    /// The message, with the source and line where there is one.
+    public var message: String {
+        switch self {
+        case let .cannotOpen(path, code):
+            return "\(path): cannot open: \(String(cString: strerror(code)))"
+        case let .readFailed(path, code):
+            return "\(path): read failed: \(String(cString: strerror(code)))"
+        case let .empty(source):
+            return "\(source): the feed is empty"
+        case let .headerOnly(source):
+            return "\(source): the feed has a header but no data rows"
+        case let .missingColumns(source, missing, header):
+            let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+            let found = header.prefix(12).map { FeedRejection.shown($0) }.joined(separator: ",")
+            let more = header.count > 12 ? ",…" : ""
+            return "\(source):1: required column \(names) not found in the header (\(found)\(more))"
+        case let .binaryData(source, line, column):
+            return "\(source):\(line): column \(column): a NUL byte: this is binary data, not a CSV feed"
+        case let .unterminatedQuote(source, line):
+            return "\(source):\(line): a quoted field opened on this line is never closed"
+        case let .recordTooLong(source, line, limit):
+            return "\(source):\(line): a record longer than \(limit) bytes (an unclosed quote?)"
+        case let .notCSV(source, reason):
+            return "\(source): \(reason)"
+        case let .rejectedRow(rejection):
+            return rejection.message
+        }
+    }
+}

@@ -1,0 +1,14 @@
+/// How a feed is read.
+public struct FeedOptions: Sendable, Hashable {
+    /// Stop at the first rejected row with ``FeedError/rejectedRow(_:)`` instead
+    /// of skipping it. Default `false`.
+    public var strict: Bool
+    /// How many rejections ``FeedSummary/rejections`` keeps. Default 20.
+    public var maximumReportedRejections: Int
+
+    /// Creates options; the defaults skip bad rows and keep 20 of them for the report.
+    public init(strict: Bool = false, maximumReportedRejections: Int = 20) {
+        self.strict = strict
+        self.maximumReportedRejections = maximumReportedRejections
+    }
+}

@@ -1,0 +1,75 @@
+/// Reads a USGS comma-separated feed of any era into ``SeismicEvent`` values,
+/// streaming: memory stays bounded by one chunk and one record, whatever the
+/// size of the input.
+///
+/// ```swift
+/// var events: [SeismicEvent] = []
+/// let summary = try FeedReader().read(.file("all_day.csv")) { events.append($0) }
+/// ```
+public struct FeedReader: Sendable {
+    /// How rows are judged.
+    public var options: FeedOptions
+
+    /// Creates a reader.
+    public init(options: FeedOptions = FeedOptions()) {
+        self.options = options
+    }
+
+    /// Reads `source`, calling `body` for every valid event, with or without a
+    /// magnitude, in file order.
+    ///
+    /// - Throws: ``FeedError`` when the feed cannot be read at all, or, in
+    ///   strict mode, at the first rejected row; whatever `body` throws.
+    /// - Returns: the counts, and the first rejections.
+    public func read(
+        _ source: FeedSource,
+        _ body: (SeismicEvent) throws -> Void
+    ) throws -> FeedSummary {
+        let name = source.displayName
+        var reader = CSVRecordReader(sourceName: name)
+        var decoder: EventDecoder?
+        var summary = FeedSummary()
+        var sawFirstByte = false
+
+        func handle(_ record: inout CSVRecord) throws {
+            guard let active = decoder else {
+                let header = (0..<record.fieldCount).map { record.string($0) }
+                decoder = EventDecoder(layout: try FeedLayout(header: header, source: name), source: name)
+                return
+            }
+            summary.rows += 1
+            switch active.decode(record) {
+            case .event(let event):
+                if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
+                try body(event)
+            case .rejected(let rejection):
+                if options.strict { throw FeedError.rejectedRow(rejection) }
+                summary.rejected += 1
+                if summary.rejections.count < options.maximumReportedRejections {
+                    summary.rejections.append(rejection)
+                }
+            }
+        }
+
+        try ChunkReader.forEachChunk(of: source) { chunk in
+            if !sawFirstByte, let first = chunk.first(where: { !Self.isWhitespace($0) }) {
+                sawFirstByte = true
+                if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                    throw FeedError.notCSV(source: name,
+                        reason: "this is JSON (a GeoJSON feed?), not a comma-separated feed")
+                }
+            }
+            try reader.consume(chunk) { try handle(&$0) }
+        }
+        try reader.finish { try handle(&$0) }
+
+        if decoder == nil { throw FeedError.empty(source: name) }
+        if summary.rows == 0 { throw FeedError.headerOnly(source: name) }
+        return summary
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == ASCII.space || byte == ASCII.tab || byte == ASCII.lf || byte == ASCII.cr
+            || byte == 0xEF || byte == 0xBB || byte == 0xBF
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Where a feed's bytes come from.
+public enum FeedSource: Sendable, Hashable {
+    /// A file on disk, read in chunks so that memory does not grow with its size.
+    case file(String)
+    /// The process's standard input, read in chunks.
+    case standardInput
+    /// Bytes already in memory; `name` is used in messages (e.g. `"all_day.csv"`).
+    case bytes(Data, name: String)
+
+    /// The name that messages use for this source: the path, `<stdin>`, or the given name.
+    public var displayName: String {
+        switch self {
+        case .file(let path): return path
+        case .standardInput: return "<stdin>"
+        case .bytes(_, let name): return name
+        }
+    }
+}

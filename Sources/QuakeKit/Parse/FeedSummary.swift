@@ -1,0 +1,17 @@
+/// What reading a feed found, counted row by row.
+public struct FeedSummary: Sendable, Hashable {
+    /// Data rows read (the header and blank lines not counted).
+    public var rows = 0
+    /// Rows that became events with a magnitude: the ones that can be drawn.
+    public var events = 0
+    /// Valid rows with an empty magnitude: kept out of the selection.
+    public var withoutMagnitude = 0
+    /// Rows rejected (see ``rejections``).
+    public var rejected = 0
+    /// The first rejections, up to ``FeedOptions/maximumReportedRejections``;
+    /// ``rejected`` counts them all.
+    public var rejections: [FeedRejection] = []
+
+    /// An empty summary.
+    public init() {}
+}

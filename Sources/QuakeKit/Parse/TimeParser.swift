@@ -1,0 +1,181 @@
+import Foundation
+
+/// Reads the time spellings of every USGS feed era into a `Date` (UTC).
+///
+/// - ISO 8601, as today's feeds write it: `2020-06-11T15:27:04.123Z`; a space
+///   may stand for the `T`, seconds and fraction are optional, an offset
+///   (`+05:30`, `-0800`) is applied, and no zone at all means UTC.
+/// - The pre-2013 `Datetime`: `Saturday, May 21, 2011 09:06:50 UTC`.
+/// - The `Date` + `TimeUTC` pair (`2010/11/02`, `06:39:55.6`), via ``parse(date:time:)``.
+enum TimeParser {
+    static func parse(_ bytes: ArraySlice<UInt8>) -> Date? {
+        var scanner = ByteScanner(bytes)
+        scanner.skipBlanks()
+        guard let first = scanner.peek else { return nil }
+        if first >= 48 && first <= 57 {
+            return parseISO(&scanner)
+        }
+        return parseEnglish(&scanner)
+    }
+
+    /// Joins a `YYYY/MM/DD` (or `YYYY-MM-DD`) date and an `HH:MM:SS[.f]` time.
+    static func parse(date: ArraySlice<UInt8>, time: ArraySlice<UInt8>) -> Date? {
+        var dateScanner = ByteScanner(date)
+        dateScanner.skipBlanks()
+        guard let year = dateScanner.integer(digits: 4),
+              dateScanner.take(UInt8(ascii: "/")) || dateScanner.take(UInt8(ascii: "-")),
+              let month = dateScanner.integer(maxDigits: 2),
+              dateScanner.take(UInt8(ascii: "/")) || dateScanner.take(UInt8(ascii: "-")),
+              let day = dateScanner.integer(maxDigits: 2) else { return nil }
+        dateScanner.skipBlanks()
+        guard dateScanner.isAtEnd else { return nil }
+        var timeScanner = ByteScanner(time)
+        timeScanner.skipBlanks()
+        guard let seconds = clockSeconds(&timeScanner) else { return nil }
+        timeScanner.skipBlanks()
+        if timeScanner.take(UInt8(ascii: "Z")) { timeScanner.skipBlanks() }
+        guard timeScanner.isAtEnd else { return nil }
+        return make(year: year, month: month, day: day, secondOfDay: seconds)
+    }
+
+    private static func parseISO(_ scanner: inout ByteScanner) -> Date? {
+        guard let year = scanner.integer(digits: 4), scanner.take(UInt8(ascii: "-")),
+              let month = scanner.integer(digits: 2), scanner.take(UInt8(ascii: "-")),
+              let day = scanner.integer(digits: 2) else { return nil }
+        guard scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")) || scanner.take(ASCII.space),
+              let seconds = clockSeconds(&scanner) else { return nil }
+        var offset = 0
+        if scanner.take(UInt8(ascii: "Z")) || scanner.take(UInt8(ascii: "z")) {
+        } else if let sign = scanner.peek, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            scanner.advance()
+            guard let hours = scanner.integer(digits: 2), hours <= 23 else { return nil }
+            _ = scanner.take(UInt8(ascii: ":"))
+            let minutes = scanner.integer(digits: 2) ?? 0
+            guard minutes <= 59 else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+        }
+        scanner.skipBlanks()
+        guard scanner.isAtEnd else { return nil }
+        return make(year: year, month: month, day: day, secondOfDay: seconds - Double(offset))
+    }
+
+    private static let monthNames = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
+
+    /// `[Weekday, ]Month D, YYYY HH:MM:SS[ UTC]`.
+    private static func parseEnglish(_ scanner: inout ByteScanner) -> Date? {
+        var word = scanner.word()
+        if scanner.take(ASCII.comma) {
+            scanner.skipBlanks()
+            word = scanner.word()
+        }
+        guard word.count >= 3,
+              let monthIndex = monthNames.firstIndex(of: String(word.prefix(3))) else { return nil }
+        scanner.skipBlanks()
+        guard let day = scanner.integer(maxDigits: 2) else { return nil }
+        _ = scanner.take(ASCII.comma)
+        scanner.skipBlanks()
+        guard let year = scanner.integer(digits: 4) else { return nil }
+        scanner.skipBlanks()
+        guard let seconds = clockSeconds(&scanner) else { return nil }
+        scanner.skipBlanks()
+        let zone = scanner.word()
+        guard zone.isEmpty || zone == "utc" || zone == "gmt" || zone == "z" else { return nil }
+        scanner.skipBlanks()
+        guard scanner.isAtEnd else { return nil }
+        return make(year: year, month: monthIndex + 1, day: day, secondOfDay: seconds)
+    }
+
+    /// `HH:MM[:SS[.fraction]]` as seconds into the day.
+    private static func clockSeconds(_ scanner: inout ByteScanner) -> Double? {
+        guard let hour = scanner.integer(digits: 2), hour <= 23, scanner.take(UInt8(ascii: ":")),
+              let minute = scanner.integer(digits: 2), minute <= 59 else { return nil }
+        var seconds = Double(hour * 3600 + minute * 60)
+        if scanner.take(UInt8(ascii: ":")) {
+            guard let second = scanner.integer(digits: 2), second <= 60 else { return nil }
+            seconds += Double(second)
+            if scanner.take(UInt8(ascii: ".")) || scanner.take(ASCII.comma) {
+                var scale = 0.1, fraction = 0.0, count = 0
+                while let byte = scanner.peek, byte >= 48, byte <= 57 {
+                    if count < 9 { fraction += Double(byte - 48) * scale; scale /= 10 }
+                    count += 1
+                    scanner.advance()
+                }
+                guard count > 0 else { return nil }
+                seconds += fraction
+            }
+        }
+        return seconds
+    }
+
+    private static func make(year: Int, month: Int, day: Int, secondOfDay: Double) -> Date? {
+        guard (1...12).contains(month), day >= 1,
+              day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
+        let days = CivilTime.daysSinceEpoch(year: year, month: month, day: day)
+        // Milliseconds are the feed's resolution; rounding here keeps equal
+        // times equal however the fraction was spelled.
+        let seconds = Double(days) * 86_400 + secondOfDay
+        return Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)
+    }
+}
+
+/// A cursor over a field's bytes.
+struct ByteScanner {
+    private let bytes: ArraySlice<UInt8>
+    private var index: Int
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        self.index = bytes.startIndex
+    }
+
+    var isAtEnd: Bool { index >= bytes.endIndex }
+    var peek: UInt8? { isAtEnd ? nil : bytes[index] }
+
+    mutating func advance() { index += 1 }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+        guard peek == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func skipBlanks() {
+        while let byte = peek, byte == ASCII.space || byte == ASCII.tab { index += 1 }
+    }
+
+    /// Exactly `digits` decimal digits.
+    mutating func integer(digits: Int) -> Int? {
+        guard bytes.endIndex - index >= digits else { return nil }
+        var value = 0
+        for offset in 0..<digits {
+            let byte = bytes[index + offset]
+            guard byte >= 48 && byte <= 57 else { return nil }
+            value = value * 10 + Int(byte - 48)
+        }
+        index += digits
+        return value
+    }
+
+    /// One to `maxDigits` decimal digits.
+    mutating func integer(maxDigits: Int) -> Int? {
+        var value = 0, count = 0
+        while count < maxDigits, let byte = peek, byte >= 48, byte <= 57 {
+            value = value * 10 + Int(byte - 48)
+            count += 1
+            index += 1
+        }
+        return count > 0 ? value : nil
+    }
+
+    /// A run of ASCII letters, lowercased.
+    mutating func word() -> String {
+        var letters: [UInt8] = []
+        while let byte = peek, (byte | 0x20) >= 97, (byte | 0x20) <= 122 {
+            letters.append(byte | 0x20)
+            index += 1
+        }
+        return String(decoding: letters, as: UTF8.self)
+    }
+}

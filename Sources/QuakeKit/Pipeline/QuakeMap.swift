@@ -1,0 +1,47 @@
+import Foundation
+
+/// The selected events of a feed, with what reading it found.
+public struct FeedSelection: Sendable, Hashable {
+    /// The selected events, most recent first.
+    public var events: [SeismicEvent]
+    /// Counts and rejections from reading the feed.
+    public var summary: FeedSummary
+
+    /// Creates a selection result.
+    public init(events: [SeismicEvent], summary: FeedSummary) {
+        self.events = events
+        self.summary = summary
+    }
+}
+
+/// The whole pipeline in a few calls: feed → selection → scene → PNG.
+///
+/// Each stage is also public on its own (``FeedReader``, ``EventSelection``,
+/// ``SceneBuilder``, ``MapRenderer``, ``AtomicFileWriter``).
+public enum QuakeMap {
+    /// Reads `source` and keeps the selected events while streaming, so memory
+    /// is bounded by the limit, not by the size of the feed.
+    public static func select(
+        from source: FeedSource,
+        feed: FeedOptions = FeedOptions(),
+        selection: EventSelection = EventSelection()
+    ) throws -> FeedSelection {
+        var accumulator = MostRecentAccumulator(limit: selection.limit)
+        let summary = try FeedReader(options: feed).read(source) { accumulator.offer($0) }
+        return FeedSelection(events: accumulator.result(), summary: summary)
+    }
+
+    /// Draws `events` as a PNG map.
+    public static func pngData(for events: [SeismicEvent], options: MapOptions = MapOptions()) throws -> Data {
+        try MapRenderer().pngData(for: SceneBuilder(options: options).scene(for: events))
+    }
+
+    /// Draws `events` and writes the PNG atomically to `path`, creating folders.
+    public static func writePNG(
+        for events: [SeismicEvent],
+        to path: String,
+        options: MapOptions = MapOptions()
+    ) throws {
+        try AtomicFileWriter.write(try pngData(for: events, options: options), to: path)
+    }
+}

@@ -1,0 +1,105 @@
+import CCairo
+import Foundation
+
+/// Owns a Cairo ARGB32 image surface; destroyed with the object. Never leaves
+/// the library, and is used by one thread within one call.
+final class CairoImageSurface {
+    let pointer: OpaquePointer
+    let width: Int
+    let height: Int
+
+    init(width: Int, height: Int) throws {
+        guard width > 0, height > 0, width <= 32_767, height <= 32_767 else {
+            throw RenderError.invalidSize(width: width, height: height)
+        }
+        // Cairo returns an error object rather than NULL: check its status.
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw RenderError.cairo(Self.describe(status))
+        }
+        self.pointer = surface
+        self.width = width
+        self.height = height
+    }
+
+    /// Adopts a surface Cairo made (e.g. from a PNG), checking it.
+    init(adopting surface: OpaquePointer) throws {
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw RenderError.cairo(Self.describe(status))
+        }
+        self.pointer = surface
+        self.width = Int(cairo_image_surface_get_width(surface))
+        self.height = Int(cairo_image_surface_get_height(surface))
+    }
+
+    deinit {
+        cairo_surface_destroy(pointer)
+    }
+
+    /// The pixels as straight-alpha RGBA bytes, row by row.
+    func rgbaBytes() -> [UInt8] {
+        cairo_surface_flush(pointer)
+        let stride = Int(cairo_image_surface_get_stride(pointer))
+        let format = cairo_image_surface_get_format(pointer)
+        guard let data = cairo_image_surface_get_data(pointer) else { return [] }
+        var bytes = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width {
+                let pixel = format == CAIRO_FORMAT_RGB24 ? row[x] | 0xFF00_0000 : row[x]
+                let alpha = pixel >> 24
+                var red = (pixel >> 16) & 0xFF, green = (pixel >> 8) & 0xFF, blue = pixel & 0xFF
+                // Cairo stores premultiplied alpha; undo it with rounding.
+                if alpha != 0 && alpha != 255 {
+                    red = (red * 255 + alpha / 2) / alpha
+                    green = (green * 255 + alpha / 2) / alpha
+                    blue = (blue * 255 + alpha / 2) / alpha
+                }
+                let offset = (y * width + x) * 4
+                bytes[offset] = UInt8(min(red, 255))
+                bytes[offset + 1] = UInt8(min(green, 255))
+                bytes[offset + 2] = UInt8(min(blue, 255))
+                bytes[offset + 3] = UInt8(alpha)
+            }
+        }
+        return bytes
+    }
+
+    /// The surface encoded as PNG by Cairo.
+    func pngData() throws -> Data {
+        let sink = ByteSink()
+        let status = cairo_surface_write_to_png_stream(pointer, { closure, bytes, length in
+            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue()
+                .data.append(bytes, count: Int(length))
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(sink).toOpaque())
+        // `sink` outlives the call above, which is the whole life of the pointer.
+        withExtendedLifetime(sink) {}
+        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError.cairo(Self.describe(status)) }
+        return sink.data
+    }
+
+    static func describe(_ status: cairo_status_t) -> String {
+        String(cString: cairo_status_to_string(status))
+    }
+}
+
+/// Collects bytes that Cairo writes through a C callback.
+final class ByteSink {
+    var data = Data()
+}
+
+/// Feeds bytes to Cairo's PNG reader through a C callback.
+final class ByteSource {
+    let data: Data
+    var offset = 0
+
+    init(_ data: Data) {
+        self.data = data
+    }
+}

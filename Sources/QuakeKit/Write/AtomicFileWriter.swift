@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Writes a file so that readers see either the old complete file or the new
+/// complete one, never a part: the bytes go to a temporary file in the same
+/// folder, are flushed to disk, and the temporary file is renamed over the target.
+public enum AtomicFileWriter {
+    /// Writes `data` to `path`, creating missing folders.
+    ///
+    /// - Throws: ``WriteError``; on any failure the temporary file is removed
+    ///   and a previous file at `path` is left as it was.
+    public static func write(_ data: Data, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        try createFolder(folder)
+
+        var template = Array((folder + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw WriteError.cannotCreate(path: path, errno: errno) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var renamed = false
+        defer {
+            if !renamed { unlink(temporary) }
+        }
+        do {
+            defer { close(fd) }
+            // mkstemp makes the file 0600; give it the mode a plain create would.
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+            try writeAll(data, to: fd, path: path)
+            guard fsync(fd) == 0 else { throw WriteError.writeFailed(path: path, errno: errno) }
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            throw code == EISDIR || code == EACCES || code == EROFS
+                ? WriteError.cannotCreate(path: path, errno: code)
+                : WriteError.writeFailed(path: path, errno: code)
+        }
+        renamed = true
+        // Make the rename itself durable; a failure here loses nothing.
+        let folderFD = open(folder, O_RDONLY | O_DIRECTORY)
+        if folderFD >= 0 {
+            fsync(folderFD)
+            close(folderFD)
+        }
+    }
+
+    /// Writes all of `data` to a descriptor (a pipe, standard output…), retrying short writes.
+    public static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw WriteError.writeFailed(path: path, errno: errno)
+                }
+                offset += written
+            }
+        }
+    }
+
+    private static func createFolder(_ folder: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw WriteError.cannotCreateFolder(path: folder, errno: ENOTDIR) }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
+            throw WriteError.cannotCreateFolder(path: folder, errno: code.map(Int32.init) ?? EACCES)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why an output could not be written. The previous file at the path, if any,
+/// is untouched in every case.
+public enum WriteError: QuakeKitError, Equatable {
+    /// The folder for the output could not be created.
+    case cannotCreateFolder(path: String, errno: Int32)
+    /// The output (or its temporary file) could not be created.
+    case cannotCreate(path: String, errno: Int32)
+    /// Writing, flushing or renaming failed part-way.
+    case writeFailed(path: String, errno: Int32)
+
+    /// The message.
+    public var message: String {
+        switch self {
+        case let .cannotCreateFolder(path, code):
+            return "\(path): cannot create folder: \(String(cString: strerror(code)))"
+        case let .cannotCreate(path, code):
+            return "\(path): cannot create: \(String(cString: strerror(code)))"
+        case let .writeFailed(path, code):
+            return "\(path): write failed: \(String(cString: strerror(code)))"
+        }
+    }
+}
