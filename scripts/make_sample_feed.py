@@ -240,8 +240,9 @@ def make_events(rng, n_rows):
     kuril = global_event(rng, "kuril_japan", near=(50.0, 157.4), depth=rng.uniform(20, 70), sigma=15)
     kuril["place"] = place_from(PLATES["kuril_japan"][6][1], kuril["lat"], kuril["lon"])[0]
     specials += [tonga, kuril]
-    for lat, lon, name in ((-20.6, 179.93, "Fiji region"), (-33.4, -179.91, "south of the Kermadec Islands")):
-        e = global_event(rng, "tonga_kermadec", near=(lat, lon), depth=rng.uniform(420, 620) if lat > -25 else 33.0, sigma=0.01)
+    for lat, lon, name in ((-20.6, 179.93, "Fiji region"), (-18.2, -179.92, "Fiji region"),
+                           (-33.4, -179.91, "south of the Kermadec Islands"), (-34.1, 179.94, "south of the Kermadec Islands")):
+        e = global_event(rng, "tonga_kermadec", near=(lat, lon), depth=rng.uniform(420, 620) if lat > -25 else rng.uniform(10, 60), sigma=0.01)
         e["lat"], e["lon"], e["place"] = lat + rng.uniform(-.3, .3), lon + rng.uniform(-.05, .05), name
         specials.append(e)
     keys = list(PLATES)
@@ -271,13 +272,16 @@ def add_quirks(rng, events, n_rows):
     for i in rng.sample(idx(lambda e: e["net"] in ("nc", "ci") and quake(e)), min(3, n_rows // 50 + 1)):
         events[i]["mag"] = None  # empty mag and magType
     small = lambda e: quake(e) and NETS.get(e["net"], {}).get("neg_floor", 0) < 0 and e["mag"] < 1.0
-    neg = rng.sample(idx(small), max(1, round(n_rows * 0.04)))
-    for j, i in enumerate(sorted(neg, key=lambda i: NETS[events[i]["net"]]["neg_floor"])):
+    deepest = rng.choice(idx(lambda e: small(e) and e["net"] == "uw"))  # one near the -1.2 floor
+    neg = [deepest] + rng.sample([i for i in idx(small) if i != deepest], max(1, round(n_rows * 0.04)) - 1)
+    for j, i in enumerate(neg):
         floor = NETS[events[i]["net"]]["neg_floor"]
         events[i]["mag"] = rng.uniform(floor, floor + 0.1) if j == 0 else rng.uniform(floor, -0.06)
-    hv = rng.sample(idx(lambda e: e["net"] == "hv" and quake(e) and e["depth"] < 5), 3)
+    n_neg = max(4, round(n_rows * 0.02))
+    hv_pool = idx(lambda e: e["net"] == "hv" and quake(e) and e["depth"] < 5)
+    hv = rng.sample(hv_pool, min(3, len(hv_pool)))
     other = rng.sample(idx(lambda e: e["net"] in ("uu", "nc", "ci", "nn", "uw") and quake(e) and e["depth"] < 6),
-                       max(1, round(n_rows * 0.02)) - 3)
+                       n_neg - len(hv))
     for j, i in enumerate(hv + other):
         events[i]["depth"] = -rng.uniform(3.2, 3.5) if j == 0 else -rng.uniform(0.1, 3.0)
 
@@ -332,7 +336,7 @@ def b26(n, width):
 
 def make_ids(rng, events):
     """Ids in each network's style, increasing with time within a network."""
-    ctr = {"ci": 40512000, "nc": 73400100, "nn": 801200, "hv": 74012000, "uu": 60512000, "uw": 62012000,
+    ctr = {"ci": 40512000, "nc": 75400100, "nn": 801200, "hv": 74012000, "uu": 60512000, "uw": 62012000,
            "us": int("p2a0", 36), "ok": 22 * 26 ** 3, "tx": 1200}
     pr_day = {}
     seen = set()
@@ -451,8 +455,8 @@ def main(argv=None):
     ap.add_argument("--rows", type=int, default=420)
     ap.add_argument("--seed", type=int, default=20261121)
     args = ap.parse_args(argv)
-    if args.rows < 60:
-        ap.error("--rows must be at least 60")
+    if args.rows < 100:
+        ap.error("--rows must be at least 100")
     rng = random.Random(args.seed)
     events = make_events(rng, args.rows)
     add_quirks(rng, events, args.rows)

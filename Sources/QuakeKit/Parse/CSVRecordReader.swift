@@ -44,9 +44,11 @@ struct CSVRecordReader {
             if byte == 0 {
                 throw FeedError.binaryData(source: sourceName, line: line, column: column)
             }
-            // A CR ends the line; an LF right after it belongs to the same break.
+            // A CR ends the line; an LF right after it belongs to the same break:
+            // it ends nothing more, and inside quotes it is kept, uncounted.
             if byte == ASCII.lf && lastWasCR {
                 lastWasCR = false
+                if state == .quoted { try append(byte) }
                 continue
             }
             lastWasCR = false

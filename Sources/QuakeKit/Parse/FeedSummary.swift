@@ -12,6 +12,13 @@ public struct FeedSummary: Sendable, Hashable {
     /// ``rejected`` counts them all.
     public var rejections: [FeedRejection] = []
 
-    /// An empty summary.
-    public init() {}
+    /// Creates a summary; all counts default to zero.
+    public init(rows: Int = 0, events: Int = 0, withoutMagnitude: Int = 0, rejected: Int = 0,
+                rejections: [FeedRejection] = []) {
+        self.rows = rows
+        self.events = events
+        self.withoutMagnitude = withoutMagnitude
+        self.rejected = rejected
+        self.rejections = rejections
+    }
 }

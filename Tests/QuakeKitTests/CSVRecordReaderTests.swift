@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import QuakeKit
+
+@Suite("CSV records (RFC 4180)")
+struct CSVRecordReaderTests {
+    /// Every record as (line, fields), fed `chunkSize` bytes at a time.
+    func records(_ text: String, chunkSize: Int = 1 << 20) throws -> [(Int, [String])] {
+        try records(Array(text.utf8), chunkSize: chunkSize)
+    }
+
+    func records(_ bytes: [UInt8], chunkSize: Int = 1 << 20, maximumRecordBytes: Int = 1 << 20) throws -> [(Int, [String])] {
+        var reader = CSVRecordReader(sourceName: "t.csv", maximumRecordBytes: maximumRecordBytes)
+        var result: [(Int, [String])] = []
+        let collect: (inout CSVRecord) throws -> Void = { record in
+            result.append((record.line, (0..<record.fieldCount).map { record.string($0) }))
+        }
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + chunkSize, bytes.count)
+            try bytes[start..<end].withUnsafeBytes { try reader.consume($0, emit: collect) }
+            start = end
+        }
+        try reader.finish(emit: collect)
+        return result
+    }
+
+    @Test func quotedFieldsWithCommasDoubledQuotesAndLineBreaks() throws {
+        let text = "a,b,c\n1,\"x, y\",\"say \"\"hi\"\"\"\n2,\"two\nlines\",z\n3,,\n"
+        let rows = try records(text)
+        #expect(rows.map(\.1) == [["a", "b", "c"], ["1", "x, y", "say \"hi\""], ["2", "two\nlines", "z"], ["3", "", ""]])
+        #expect(rows.map(\.0) == [1, 2, 3, 5])
+    }
+
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func lineEndings(_ ending: String) throws {
+        let text = ["h1,h2", "1,2", "3,4"].joined(separator: ending) + ending
+        let rows = try records(text)
+        #expect(rows.map(\.1) == [["h1", "h2"], ["1", "2"], ["3", "4"]])
+        #expect(rows.map(\.0) == [1, 2, 3])
+    }
+
+    @Test func byteOrderMarkBlankLinesAndNoFinalNewline() throws {
+        let rows = try records([0xEF, 0xBB, 0xBF] + Array("h\n\n1\n\n2".utf8))
+        #expect(rows.map(\.1) == [["h"], ["1"], ["2"]])
+        #expect(rows.map(\.0) == [1, 3, 5])
+    }
+
+    @Test func utf8PlaceNamesSurviveIntact() throws {
+        let rows = try records("place\n\"5 km S of Guánica, Puerto Rico\"\n`Ohonua\n")
+        #expect(rows.map(\.1) == [["place"], ["5 km S of Guánica, Puerto Rico"], ["`Ohonua"]])
+    }
+
+    @Test(arguments: [1, 2, 3, 7])
+    func chunkBoundariesDoNotChangeTheResult(_ chunkSize: Int) throws {
+        let text = "\u{FEFF}a,b\r\n\"q\"\"x\",\"multi\r\nline\"\r\n\r\nlast,row"
+        let whole = try records(text)
+        let chunked = try records(text, chunkSize: chunkSize)
+        #expect(whole.map(\.1) == chunked.map(\.1))
+        #expect(whole.map(\.0) == chunked.map(\.0))
+        #expect(whole.map(\.1) == [["a", "b"], ["q\"x", "multi\r\nline"], ["last", "row"]])
+    }
+
+    @Test func unterminatedQuoteNamesTheLineItOpened() throws {
+        #expect(throws: FeedError.unterminatedQuote(source: "t.csv", line: 2)) {
+            try records("a,b\n1,\"never closed\n2,3\n")
+        }
+    }
+
+    @Test func nulByteIsBinaryData() throws {
+        #expect(throws: FeedError.binaryData(source: "t.csv", line: 2, column: 3)) {
+            try records(Array("a,b\n1,".utf8) + [0] + Array("2\n".utf8))
+        }
+    }
+
+    @Test func recordLongerThanTheLimitIsRefused() throws {
+        #expect(throws: FeedError.recordTooLong(source: "t.csv", line: 2, limit: 16)) {
+            try records(Array(("h\n\"" + String(repeating: "x", count: 100)).utf8), maximumRecordBytes: 16)
+        }
+    }
+}

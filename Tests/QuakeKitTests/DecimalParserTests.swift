@@ -1,0 +1,30 @@
+import Testing
+@testable import QuakeKit
+
+@Suite("Decimal numbers")
+struct DecimalParserTests {
+    @Test(arguments: [
+        ("4.5", 4.5), ("-1.64", -1.64), (" 41", 41), ("+3", 3), ("0", 0), ("-0.0", 0),
+        ("33.9766667", 33.9766667), ("-116.8666667", -116.8666667),
+        ("40.8283333333333", 40.8283333333333), ("1.5e2", 150), ("0.1", 0.1),
+        ("123456789012345678901", 123456789012345678901.0),
+    ])
+    func parsesLikeTheStandardLibrary(_ text: String, _ expected: Double) {
+        #expect(DecimalParser.parse(ArraySlice(text.utf8)) == .value(expected))
+    }
+
+    @Test(arguments: ["abc", "1.2.3", "12abc", "-", ".", "0x1p3", "1,5", "4.5 M"])
+    func rejectsWhatIsNotADecimal(_ text: String) {
+        #expect(DecimalParser.parse(ArraySlice(text.utf8)) == .notANumber)
+    }
+
+    @Test(arguments: ["nan", "NaN", "inf", "-Infinity", "1e400"])
+    func rejectsWhatIsNotFinite(_ text: String) {
+        #expect(DecimalParser.parse(ArraySlice(text.utf8)) == .notFinite)
+    }
+
+    @Test func emptyAndBlankAreEmpty() {
+        #expect(DecimalParser.parse(ArraySlice("".utf8)) == .empty)
+        #expect(DecimalParser.parse(ArraySlice("  ".utf8)) == .empty)
+    }
+}

@@ -1,0 +1,52 @@
+import Testing
+@testable import QuakeKit
+
+@Suite("Projection and scene")
+struct SceneTests {
+    let projection = PlateCarree(width: 2048, height: 1024)
+
+    @Test(arguments: [
+        (90.0, -180.0, 0.0, 0.0), (-90, 180, 2048, 1024), (0, 0, 1024, 512),
+        (45, -90, 512, 256), (-45, 90, 1536, 768),
+    ])
+    func cornersAndCentre(_ latitude: Double, _ longitude: Double, _ x: Double, _ y: Double) {
+        #expect(projection.project(latitude: latitude, longitude: longitude) == PixelPoint(x: x, y: y))
+    }
+
+    @Test func circlesCrossingTheAntimeridianAppearOnBothSides() {
+        let builder = SceneBuilder(options: MapOptions(width: 360, height: 180, basemap: nil))
+        let east = Fixtures.event("east", latitude: 0, longitude: 179, magnitude: 4) // 12 px wide
+        let west = Fixtures.event("west", latitude: 0, longitude: -179.5, magnitude: 4)
+        let middle = Fixtures.event("middle", latitude: 0, longitude: 0, magnitude: 4)
+        let scene = builder.scene(for: [east, west, middle])
+        let xs = Dictionary(grouping: scene.circles, by: \.eventID).mapValues { $0.map(\.center.x).sorted() }
+        #expect(xs["east"] == [-1, 359])
+        #expect(xs["west"] == [0.5, 360.5])
+        #expect(xs["middle"] == [180])
+        #expect(scene.background == nil)
+        #expect(scene.polygons.isEmpty)
+    }
+
+    @Test func largestFirstThenMostRecent() {
+        let events = [
+            Fixtures.event("small", time: "2026-11-21T05:00:00.000Z", magnitude: 2),
+            Fixtures.event("big", time: "2026-11-21T01:00:00.000Z", magnitude: 6),
+            Fixtures.event("older", time: "2026-11-21T02:00:00.000Z", magnitude: 4),
+            Fixtures.event("newer", time: "2026-11-21T04:00:00.000Z", magnitude: 4),
+            Fixtures.event("tiny", time: "2026-11-21T06:00:00.000Z", magnitude: -1),
+        ]
+        let scene = SceneBuilder(options: MapOptions(basemap: nil)).scene(for: events)
+        #expect(scene.circles.map(\.eventID) == ["big", "newer", "older", "small", "tiny"])
+        #expect(scene.circles.map(\.diameter) == [27, 12, 12, 3, 2])
+    }
+
+    @Test func heightDefaultsToHalfTheWidthAndLandIsProjected() {
+        let options = MapOptions(width: 800)
+        #expect(options.height == 400)
+        let scene = SceneBuilder(options: options).scene(for: [])
+        #expect(scene.background == MapPalette.standard.ocean)
+        #expect(scene.polygons.count == 127)
+        let points = scene.polygons.flatMap { $0.rings.flatMap { $0 } }
+        #expect(points.allSatisfy { (0...800).contains($0.x) && (0...400).contains($0.y) })
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import QuakeKit
+
+@Suite("Times")
+struct TimeParserTests {
+    func epoch(_ text: String) -> Double? {
+        TimeParser.parse(ArraySlice(text.utf8))?.timeIntervalSince1970
+    }
+
+    @Test(arguments: [
+        ("2020-06-11T15:27:04.123Z", 1_591_889_224.123),
+        ("2020-06-11T15:27:04Z", 1_591_889_224),
+        ("2020-06-11 15:27:04.123", 1_591_889_224.123),
+        ("2020-06-11T17:27:04.123+02:00", 1_591_889_224.123),
+        ("2020-06-11T07:27:04.123-0800", 1_591_889_224.123),
+        ("1970-01-01T00:00:00.000Z", 0),
+        ("1969-12-31T23:59:59.000Z", -1),
+        ("2024-02-29T00:00:00Z", 1_709_164_800),
+        ("Saturday, May 21, 2011 09:06:50 UTC", 1_305_968_810),
+        ("May 21, 2011 09:06:50 UTC", 1_305_968_810),
+    ])
+    func readsEveryEra(_ text: String, _ expected: Double) throws {
+        let seconds = try #require(epoch(text))
+        #expect(abs(seconds - expected) < 0.0005)
+    }
+
+    @Test(arguments: [
+        "", "yesterday", "2020-13-01T00:00:00Z", "2023-02-29T00:00:00Z", "2020-06-11T24:00:00Z",
+        "2020-06-11T15:61:00Z", "2020-06-11", "2020-06-11T15:27:04.Z", "2020-06-11T15:27:04Zjunk",
+        "Funday, Smarch 21, 2011 09:06:50 UTC", "May 21, 2011 09:06:50 PST",
+    ])
+    func rejectsWhatIsNotATime(_ text: String) {
+        #expect(epoch(text) == nil)
+    }
+
+    @Test func readsTheDateAndTimeUTCPair() throws {
+        let date = try #require(TimeParser.parse(date: ArraySlice("2010/11/02".utf8), time: ArraySlice("06:39:55.6".utf8)))
+        #expect(CivilTime.iso8601(date) == "2010-11-02T06:39:55.600Z")
+        #expect(TimeParser.parse(date: ArraySlice("2010/02/30".utf8), time: ArraySlice("06:39:55".utf8)) == nil)
+    }
+
+    @Test func writesISO8601WithMilliseconds() {
+        #expect(CivilTime.iso8601(Date(timeIntervalSince1970: 1_591_889_224.123)) == "2020-06-11T15:27:04.123Z")
+        #expect(CivilTime.iso8601(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59.000Z")
+        #expect(CivilTime.iso8601(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+    }
+
+    @Test func civilDaysRoundTripAcrossCenturies() {
+        for days in stride(from: -800_000, through: 800_000, by: 997) {
+            let (year, month, day) = CivilTime.date(daysSinceEpoch: days)
+            #expect(CivilTime.daysSinceEpoch(year: year, month: month, day: day) == days)
+        }
+    }
+}
