@@ -33,6 +33,10 @@ public struct FeedReader: Sendable {
 
         func handle(_ record: inout CSVRecord) throws {
             guard let active = decoder else {
+                guard String(validating: record.bytes, as: UTF8.self) != nil,
+                      !record.bytes.contains(where: { $0 < 0x20 && $0 != ASCII.tab }) else {
+                    throw FeedError.notCSV(source: name, reason: "the first line is not text: binary data, not a CSV feed")
+                }
                 let header = (0..<record.fieldCount).map { record.string($0) }
                 decoder = EventDecoder(layout: try FeedLayout(header: header, source: name), source: name)
                 return

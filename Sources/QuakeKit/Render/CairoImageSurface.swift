@@ -24,6 +24,30 @@ final class CairoImageSurface {
         self.height = height
     }
 
+    /// A surface holding `image`'s pixels.
+    convenience init(image: RasterImage) throws {
+        try self.init(width: image.width, height: image.height)
+        guard image.rgba.count == image.width * image.height * 4 else {
+            throw RenderError.invalidSize(width: image.width, height: image.height)
+        }
+        cairo_surface_flush(pointer)
+        let stride = Int(cairo_image_surface_get_stride(pointer))
+        guard let data = cairo_image_surface_get_data(pointer) else { throw RenderError.cairo("no pixel data") }
+        for y in 0..<height {
+            let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width {
+                let offset = (y * width + x) * 4
+                let alpha = UInt32(image.rgba[offset + 3])
+                // Cairo wants premultiplied alpha.
+                let red = (UInt32(image.rgba[offset]) * alpha + 127) / 255
+                let green = (UInt32(image.rgba[offset + 1]) * alpha + 127) / 255
+                let blue = (UInt32(image.rgba[offset + 2]) * alpha + 127) / 255
+                row[x] = alpha << 24 | red << 16 | green << 8 | blue
+            }
+        }
+        cairo_surface_mark_dirty(pointer)
+    }
+
     /// Adopts a surface Cairo made (e.g. from a PNG), checking it.
     init(adopting surface: OpaquePointer) throws {
         let status = cairo_surface_status(surface)

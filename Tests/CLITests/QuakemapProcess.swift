@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// Runs the built `quakemap` binary and captures what it prints.
+struct QuakemapProcess {
+    struct Outcome {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// The binary SwiftPM built next to this test bundle.
+    static let executable: URL = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("quakemap")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return Bundle.main.bundleURL.appendingPathComponent("quakemap")
+    }()
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs `quakemap ARGUMENTS` in `folder`, with `stdin` as its standard input
+    /// (an empty file when nil, so it is never a terminal).
+    static func run(_ arguments: [String], stdin: Data? = nil, in folder: URL? = nil) throws -> Outcome {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quakemap-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let input = scratch.appendingPathComponent("stdin"), output = scratch.appendingPathComponent("stdout"),
+            errors = scratch.appendingPathComponent("stderr")
+        try (stdin ?? Data()).write(to: input)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = folder ?? repositoryRoot
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus,
+                       stdout: try Data(contentsOf: output),
+                       stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+    }
+
+    /// A fresh folder for one test's files.
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("quakemap-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
