@@ -5,7 +5,7 @@ SAMPLE ?= Data/synthetic_all_day.csv
 OUTPUT ?= Output/quakes.png
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: map test build deps clean sample basemap
+.PHONY: map test build deps clean sample basemap bench
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -38,3 +38,7 @@ basemap:
 
 clean:
 	rm -rf .build
+
+## bench: print throughput, wall time and peak memory (generates its inputs; a few minutes)
+bench: deps
+	Benchmarks/run.sh

@@ -21,6 +21,19 @@ struct CSVRecord {
         String(decoding: bytes[fieldRange(index)], as: UTF8.self)
     }
 
+    /// The field without surrounding blanks, or `nil` when nothing is left;
+    /// trimmed on the bytes so that only one string is made.
+    func trimmedString(_ index: Int) -> String? {
+        var range = fieldRange(index)
+        while let first = range.first, bytes[first] == ASCII.space || bytes[first] == ASCII.tab {
+            range = range.dropFirst()
+        }
+        while let last = range.last, bytes[last] == ASCII.space || bytes[last] == ASCII.tab {
+            range = range.dropLast()
+        }
+        return range.isEmpty ? nil : String(decoding: bytes[range], as: UTF8.self)
+    }
+
     mutating func reset(line: Int) {
         self.line = line
         bytes.removeAll(keepingCapacity: true)

@@ -73,6 +73,7 @@ struct CSVRecordReader {
                     // closing quote, is kept literally, as lenient readers do.
                     try append(byte)
                     state = .unquoted
+                    index = try appendPlainRun(chunk, from: index, stoppingAtComma: true)
                 }
             case .quoted:
                 if byte == ASCII.quote {
@@ -84,6 +85,7 @@ struct CSVRecordReader {
                         newLine()
                         continue
                     }
+                    index = try appendPlainRun(chunk, from: index, stoppingAtComma: false)
                 }
             }
             column += 1
@@ -116,6 +118,28 @@ struct CSVRecordReader {
         }
         if bomProgress == 3 { atStreamStart = false }
         return index
+    }
+
+    /// Copies the run of ordinary bytes starting at `start` in one go (the
+    /// common case by far) and returns where it ends; the bytes that need the
+    /// state machine — quotes, line breaks, NUL and, outside quotes, commas — stop it.
+    private mutating func appendPlainRun(
+        _ chunk: UnsafeRawBufferPointer, from start: Int, stoppingAtComma: Bool
+    ) throws -> Int {
+        var end = start
+        while end < chunk.count {
+            let byte = chunk[end]
+            if byte == ASCII.quote || byte == ASCII.lf || byte == ASCII.cr || byte == 0
+                || (stoppingAtComma && byte == ASCII.comma) { break }
+            end += 1
+        }
+        guard end > start else { return start }
+        record.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<end]))
+        column += end - start
+        if record.bytes.count > maximumRecordBytes {
+            throw FeedError.recordTooLong(source: sourceName, line: record.line, limit: maximumRecordBytes)
+        }
+        return end
     }
 
     private mutating func append(_ byte: UInt8) throws {

@@ -93,7 +93,7 @@ struct EventDecoder {
             return .failure(reject(record, column, nil, "is empty"))
         case .success(let value?):
             guard abs(value) <= limit else {
-                return .failure(reject(record, column, record.string(column).trimmingBlanks(),
+                return .failure(reject(record, column, record.trimmedString(column) ?? "",
                     "is outside -\(Int(limit))…\(Int(limit))"))
             }
             return .success(value)
@@ -126,8 +126,7 @@ struct EventDecoder {
 
     private func text(_ record: CSVRecord, _ column: Int?) -> String? {
         guard let column else { return nil }
-        let value = record.string(column).trimmingBlanks()
-        return value.isEmpty ? nil : value
+        return record.trimmedString(column)
     }
 
     private func isBlank(_ record: CSVRecord, _ column: Int) -> Bool {
