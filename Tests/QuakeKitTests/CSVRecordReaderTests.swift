@@ -77,5 +77,8 @@ struct CSVRecordReaderTests {
         #expect(throws: FeedError.recordTooLong(source: "t.csv", line: 2, limit: 16)) {
             try records(Array(("h\n\"" + String(repeating: "x", count: 100)).utf8), maximumRecordBytes: 16)
         }
+        #expect(throws: FeedError.recordTooLong(source: "t.csv", line: 2, limit: 16), "empty fields count too") {
+            try records(Array(("h\n" + String(repeating: ",", count: 100)).utf8), maximumRecordBytes: 16)
+        }
     }
 }

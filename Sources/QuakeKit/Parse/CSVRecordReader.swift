@@ -56,7 +56,7 @@ struct CSVRecordReader {
             case .fieldStart, .unquoted, .quoteInQuoted:
                 switch byte {
                 case ASCII.comma:
-                    endField()
+                    try endField()
                 case ASCII.lf, ASCII.cr:
                     lastWasCR = byte == ASCII.cr
                     try endRecord(emit: emit)
@@ -150,9 +150,13 @@ struct CSVRecordReader {
         }
     }
 
-    private mutating func endField() {
+    /// Each field counts as a byte too, so a line of commas is bounded like any other.
+    private mutating func endField() throws {
         record.fieldEnds.append(record.bytes.count)
         state = .fieldStart
+        if record.fieldEnds.count + record.bytes.count > maximumRecordBytes {
+            throw FeedError.recordTooLong(source: sourceName, line: record.line, limit: maximumRecordBytes)
+        }
     }
 
     private mutating func endRecord(emit: (inout CSVRecord) throws -> Void) throws {
@@ -161,7 +165,7 @@ struct CSVRecordReader {
             recordHasContent = false
         }
         guard recordHasContent || !record.fieldEnds.isEmpty else { return }
-        endField()
+        try endField()
         try emit(&record)
         record.reset(line: line)
     }
