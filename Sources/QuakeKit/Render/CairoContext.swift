@@ -8,11 +8,7 @@ final class CairoContext {
 
     init(surface: CairoImageSurface) throws {
         let context = cairo_create(surface.pointer)!
-        let status = cairo_status(context)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            cairo_destroy(context)
-            throw RenderError.cairo(CairoImageSurface.describe(status))
-        }
+        try CairoStatus.check(cairo_status(context)) { cairo_destroy(context) }
         self.pointer = context
         self.surface = surface
         cairo_set_antialias(context, CAIRO_ANTIALIAS_DEFAULT)
@@ -52,9 +48,6 @@ final class CairoContext {
     }
 
     func checkStatus() throws {
-        let status = cairo_status(pointer)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError.cairo(CairoImageSurface.describe(status))
-        }
+        try CairoStatus.check(cairo_status(pointer))
     }
 }

@@ -14,11 +14,7 @@ final class CairoImageSurface {
         }
         // Cairo returns an error object rather than NULL: check its status.
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
-        let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(surface)
-            throw RenderError.cairo(Self.describe(status))
-        }
+        try CairoStatus.check(cairo_surface_status(surface)) { cairo_surface_destroy(surface) }
         self.pointer = surface
         self.width = width
         self.height = height
@@ -50,11 +46,7 @@ final class CairoImageSurface {
 
     /// Adopts a surface Cairo made (e.g. from a PNG), checking it.
     init(adopting surface: OpaquePointer) throws {
-        let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(surface)
-            throw RenderError.cairo(Self.describe(status))
-        }
+        try CairoStatus.check(cairo_surface_status(surface)) { cairo_surface_destroy(surface) }
         self.pointer = surface
         self.width = Int(cairo_image_surface_get_width(surface))
         self.height = Int(cairo_image_surface_get_height(surface))
@@ -104,12 +96,20 @@ final class CairoImageSurface {
         }, Unmanaged.passUnretained(sink).toOpaque())
         // `sink` outlives the call above, which is the whole life of the pointer.
         withExtendedLifetime(sink) {}
-        guard status == CAIRO_STATUS_SUCCESS else { throw RenderError.cairo(Self.describe(status)) }
+        try CairoStatus.check(status)
         return sink.data
     }
 
-    static func describe(_ status: cairo_status_t) -> String {
-        String(cString: cairo_status_to_string(status))
+}
+
+/// Cairo reports failures as a status on the object, not as NULL.
+enum CairoStatus {
+    /// Throws ``RenderError/cairo(_:)`` for a failed status, after `cleanUp`.
+    static func check(_ status: cairo_status_t, cleanUp: () -> Void = {}) throws {
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cleanUp()
+            throw RenderError.cairo(String(cString: cairo_status_to_string(status)))
+        }
     }
 }
 
