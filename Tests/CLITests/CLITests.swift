@@ -79,7 +79,9 @@ struct CLITests {
         ("time,latitude,longitude,mag\n", 65, "has a header but no data rows"),
         ("time,lat,mag\n2026-01-01T00:00:00Z,1,2\n", 65, "required column 'longitude' not found in the header (time,lat,mag)"),
         ("time,latitude,longitude\n2026-01-01T00:00:00Z,1,\u{0}2\n", 65, "<stdin>:2: column 24: a NUL byte"),
-        ("{\"type\":\"FeatureCollection\"}", 65, "this is JSON (a GeoJSON feed?), not a comma-separated feed"),
+        ("{\"type\":\"FeatureCollection\"}", 65, "not a GeoJSON earthquake feed: the FeatureCollection has no \"features\" array"),
+        ("[1, 2]", 65, "this is a JSON array, neither a CSV nor a GeoJSON feed"),
+        ("{\"type\":", 65, "not a GeoJSON earthquake feed: the JSON is not valid"),
         ("time,latitude,longitude\n\"2026-01-01T00:00:00Z,1,2\n", 65, ":2: a quoted field opened on this line is never closed"),
     ])
     func badFeedsExitWithDataError(_ content: String, _ status: Int32, _ message: String) throws {

@@ -101,8 +101,11 @@ struct FeedReaderTests {
         #expect(throws: FeedError.missingColumns(source: "test.csv", missing: ["latitude"], header: ["time", "lon", "mag"])) {
             try Fixtures.read("time,lon,mag\n2026-01-01T00:00:00Z,1,2\n")
         }
-        #expect(throws: FeedError.notCSV(source: "test.csv", reason: "this is JSON (a GeoJSON feed?), not a comma-separated feed")) {
+        #expect(throws: FeedError.headerOnly(source: "test.csv")) {
             try Fixtures.read("  {\"type\":\"FeatureCollection\",\"features\":[]}")
+        }
+        #expect(throws: FeedError.malformedGeoJSON(source: "test.csv", reason: "the top level is not a FeatureCollection")) {
+            try Fixtures.read("{\"type\":\"Feature\"}")
         }
         // The column counts bytes: U+0089 takes two in UTF-8.
         #expect(throws: FeedError.binaryData(source: "test.csv", line: 1, column: 6)) {

@@ -3,7 +3,7 @@ import Testing
 @testable import QuakeKit
 
 /// The real USGS feeds in `../shared/data/usgs/` (not part of this repository).
-/// Each must load with the counts its PROVENANCE.md gives, and render.
+/// Each must load with the counts its PROVENANCE.md gives, and render (CSV and GeoJSON).
 @Suite("Real USGS feeds", .enabled(if: RealFeeds.available, "../shared/data/usgs is not beside the repository: real-feed tests skipped"))
 struct RealFeedTests {
     struct Expectation: Sendable, CustomTestStringConvertible {
@@ -72,9 +72,29 @@ struct RealFeedTests {
         #expect(Set(ids).count == 911)
     }
 
-    @Test(arguments: ["all_week_2014-04.geojson", "4.5_week_2020-10.geojson"])
-    func geoJSONFeedsGetAClearMessageFromTheCSVReader(_ file: String) {
-        #expect(throws: FeedError.self) { try FeedReader().read(.file(RealFeeds.folder + "/" + file)) { _ in } }
+    @Test func oldGeoJSONFeedLoadsWithItsQuirks() throws {
+        var events: [SeismicEvent] = []
+        let summary = try FeedReader(options: FeedOptions(strict: true))
+            .read(.file(RealFeeds.folder + "/all_week_2014-04.geojson")) { events.append($0) }
+        #expect(summary.rows == 1_513 && summary.events == 1_513)
+        #expect(summary.generated == Date(timeIntervalSince1970: 1_397_564_044))
+        #expect(events.filter { ($0.magnitude ?? 0) < 0 }.count == 11)
+        #expect(events.compactMap(\.magnitude).min() == -0.7)
+        #expect(events.compactMap(\.depth).min() == -9.9)
+        let largest = try #require(events.max { ($0.magnitude ?? 0) < ($1.magnitude ?? 0) })
+        #expect(largest.magnitude == 7.6 && largest.place.contains("Kirakira, Solomon Islands"))
+        #expect(Dictionary(grouping: events, by: \.eventType).mapValues(\.count)
+                == ["earthquake": 1_486, "quarry": 15, "quarry_blast": 12])
+    }
+
+    @Test func modernGeoJSONFeedLoadsAndRenders() throws {
+        let selected = try QuakeMap.select(from: .file(RealFeeds.folder + "/4.5_week_2020-10.geojson"))
+        #expect(selected.summary.rows == 91 && selected.events.count == 91)
+        #expect(selected.summary.generated == Date(timeIntervalSince1970: 1_602_348_208))
+        #expect(selected.events.compactMap(\.magnitude).min() == 4.5)
+        #expect(selected.events.compactMap(\.magnitude).max() == 6.3)
+        #expect(selected.events.contains { $0.place == "34 km S of Andalgalá, Argentina" })
+        _ = try RasterImage(png: QuakeMap.pngData(for: selected.events, options: MapOptions(width: 512)))
     }
 }
 

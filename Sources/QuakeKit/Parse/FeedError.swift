@@ -21,8 +21,10 @@ public enum FeedError: QuakeKitError, Equatable {
     case unterminatedQuote(source: String, line: Int)
     /// A record longer than `limit` bytes.
     case recordTooLong(source: String, line: Int, limit: Int)
-    /// The input is JSON, which this reader does not take.
+    /// The input is neither a comma-separated feed nor GeoJSON.
     case notCSV(source: String, reason: String)
+    /// The input is JSON but not a GeoJSON `FeatureCollection` of events.
+    case malformedGeoJSON(source: String, reason: String)
     /// In strict mode, the first rejected row.
     case rejectedRow(FeedRejection)
 
@@ -36,7 +38,7 @@ public enum FeedError: QuakeKitError, Equatable {
         case let .empty(source):
             return "\(source): the feed is empty"
         case let .headerOnly(source):
-            return "\(source): the feed has a header but no data rows"
+            return "\(source): the feed has a header but no data rows (or no features)"
         case let .missingColumns(source, missing, header):
             let names = missing.map { "'\($0)'" }.joined(separator: ", ")
             let found = header.prefix(12).map { FeedRejection.shown($0) }.joined(separator: ",")
@@ -50,6 +52,8 @@ public enum FeedError: QuakeKitError, Equatable {
             return "\(source):\(line): a record longer than \(limit) bytes (an unclosed quote?)"
         case let .notCSV(source, reason):
             return "\(source): \(reason)"
+        case let .malformedGeoJSON(source, reason):
+            return "\(source): not a GeoJSON earthquake feed: \(reason)"
         case let .rejectedRow(rejection):
             return rejection.message
         }

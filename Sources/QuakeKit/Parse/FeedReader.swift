@@ -1,6 +1,9 @@
-/// Reads a USGS comma-separated feed of any era into ``SeismicEvent`` values,
-/// streaming: memory stays bounded by one chunk and one record, whatever the
-/// size of the input.
+import Foundation
+
+/// Reads a USGS feed into ``SeismicEvent`` values: the comma-separated feed
+/// of any era, streaming (memory stays bounded by one chunk and one record,
+/// whatever the size of the input), or the GeoJSON summary feed, told apart by
+/// the content, not by a file name.
 ///
 /// ```swift
 /// var events: [SeismicEvent] = []
@@ -47,23 +50,35 @@ public struct FeedReader: Sendable {
                 if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
                 try body(event)
             case .rejected(let rejection):
-                if options.strict { throw FeedError.rejectedRow(rejection) }
-                summary.rejected += 1
-                if summary.rejections.count < options.maximumReportedRejections {
-                    summary.rejections.append(rejection)
-                }
+                try summary.record(rejection, options: options)
             }
         }
 
+        // The format is told by the content: GeoJSON opens with '{'.
+        var json: Data?
         try ChunkReader.forEachChunk(of: source) { chunk in
             if !sawFirstByte, let first = chunk.first(where: { !Self.isWhitespace($0) }) {
                 sawFirstByte = true
-                if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-                    throw FeedError.notCSV(source: name,
-                        reason: "this is JSON (a GeoJSON feed?), not a comma-separated feed")
+                if first == UInt8(ascii: "{") { json = Data() }
+                if first == UInt8(ascii: "[") {
+                    throw FeedError.notCSV(source: name, reason: "this is a JSON array, neither a CSV nor a GeoJSON feed")
                 }
             }
-            try reader.consume(chunk) { try handle(&$0) }
+            if json != nil {
+                json!.append(contentsOf: chunk)
+                if json!.count > GeoJSONFeedDecoder.maximumBytes {
+                    throw FeedError.malformedGeoJSON(source: name,
+                        reason: "larger than \(GeoJSONFeedDecoder.maximumBytes >> 20) MiB")
+                }
+            } else {
+                try reader.consume(chunk) { try handle(&$0) }
+            }
+        }
+        if let json {
+            try GeoJSONFeedDecoder(source: name, options: options).decode(json, into: &summary, body)
+            // Like a CSV header with no rows: nothing to map is an error, not an empty map.
+            if summary.rows == 0 { throw FeedError.headerOnly(source: name) }
+            return summary
         }
         try reader.finish { try handle(&$0) }
 

@@ -1,10 +1,18 @@
+/// Where in a feed a record stands.
+public enum FeedLocation: Sendable, Hashable {
+    /// A CSV row, by the physical line (1-based; the header is line 1) on which it starts.
+    case line(Int)
+    /// A GeoJSON feature, by its 1-based position in `features`, with its id if it has one.
+    case feature(Int, id: String?)
+}
+
 /// A data row that could not become an event, with the evidence.
 public struct FeedRejection: Sendable, Hashable, QuakeKitError {
     /// The source's display name (a path, `<stdin>`…).
     public var source: String
-    /// The physical line (1-based; the header is line 1) on which the row starts.
-    public var line: Int
-    /// The column the problem is in, by its header name; `nil` for a whole-row problem.
+    /// Where the record is.
+    public var location: FeedLocation
+    /// The column (CSV) or property (GeoJSON) the problem is in; `nil` for a whole-record problem.
     public var column: String?
     /// The offending value as written, if any.
     public var value: String?
@@ -12,18 +20,39 @@ public struct FeedRejection: Sendable, Hashable, QuakeKitError {
     public var reason: String
 
     /// Creates a rejection.
-    public init(source: String, line: Int, column: String?, value: String?, reason: String) {
+    public init(source: String, location: FeedLocation, column: String?, value: String?, reason: String) {
         self.source = source
-        self.line = line
+        self.location = location
         self.column = column
         self.value = value
         self.reason = reason
     }
 
-    /// `FILE:LINE: column 'latitude': '95.2' is outside -90…90`.
+    /// Creates the rejection of a CSV row starting on `line`.
+    public init(source: String, line: Int, column: String?, value: String?, reason: String) {
+        self.init(source: source, location: .line(line), column: column, value: value, reason: reason)
+    }
+
+    /// The CSV line, or `nil` for a GeoJSON feature.
+    public var line: Int? {
+        if case .line(let line) = location { return line }
+        return nil
+    }
+
+    /// `FILE:LINE: column 'latitude': '95.2' is outside -90…90`, or for GeoJSON
+    /// `FILE: feature 17 (us7000abcd): property 'mag': 'big' is not a number`.
     public var message: String {
-        var text = "\(source):\(line): "
-        if let column { text += "column '\(column)'" + (value == nil ? " " : ": ") }
+        var text: String
+        let noun: String
+        switch location {
+        case .line(let line):
+            text = "\(source):\(line): "
+            noun = "column"
+        case .feature(let index, let id):
+            text = "\(source): feature \(index)" + (id.map { " (\(Self.shown($0)))" } ?? "") + ": "
+            noun = "property"
+        }
+        if let column { text += "\(noun) '\(column)'" + (value == nil ? " " : ": ") }
         if let value { text += "'\(Self.shown(value))' " }
         return text + reason
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What reading a feed found, counted row by row.
 public struct FeedSummary: Sendable, Hashable {
     /// Data rows read (the header and blank lines not counted).
@@ -11,6 +13,8 @@ public struct FeedSummary: Sendable, Hashable {
     /// The first rejections, up to ``FeedOptions/maximumReportedRejections``;
     /// ``rejected`` counts them all.
     public var rejections: [FeedRejection] = []
+    /// When the feed says it was generated (GeoJSON `metadata.generated`), if it says.
+    public var generated: Date?
 
     /// Creates a summary; all counts default to zero.
     public init(rows: Int = 0, events: Int = 0, withoutMagnitude: Int = 0, rejected: Int = 0,
@@ -20,5 +24,12 @@ public struct FeedSummary: Sendable, Hashable {
         self.withoutMagnitude = withoutMagnitude
         self.rejected = rejected
         self.rejections = rejections
+    }
+
+    /// Counts a rejection and keeps its evidence, or, in strict mode, throws it.
+    mutating func record(_ rejection: FeedRejection, options: FeedOptions) throws {
+        if options.strict { throw FeedError.rejectedRow(rejection) }
+        rejected += 1
+        if rejections.count < options.maximumReportedRejections { rejections.append(rejection) }
     }
 }

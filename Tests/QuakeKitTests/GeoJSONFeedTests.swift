@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import QuakeKit
+
+@Suite("Reading the GeoJSON feed")
+struct GeoJSONFeedTests {
+    /// A synthetic summary feed in the USGS layout, one feature per line.
+    static func feed(_ features: [String]) -> String {
+        #"{"type":"FeatureCollection","metadata":{"generated":1763769480000,"title":"Synthetic"},"features":["#
+            + features.joined(separator: ",\n") + #"],"bbox":[-180,-90,0,180,90,700]}"#
+    }
+
+    static func feature(id: String = "us7000abcd", mag: String = "4.6", time: String = "1763769000123",
+                        coordinates: String = "[178.1,-17.7,560.5]", type: String = #""earthquake""#) -> String {
+        #"{"type":"Feature","properties":{"mag":\#(mag),"place":"Fiji region","time":\#(time),"updated":1763769300000,"#
+            + #""tz":null,"type":\#(type),"magType":"mww","net":"us","status":"reviewed"},"#
+            + #""geometry":{"type":"Point","coordinates":\#(coordinates)},"id":"\#(id)"}"#
+    }
+
+    @Test func readsFeaturesAndTheGenerationTime() throws {
+        let (events, summary) = try Fixtures.read(Self.feed([
+            Self.feature(),
+            Self.feature(id: "ak1", mag: "null", coordinates: "[-150.1,61.2,null]", type: "null"),
+        ]))
+        #expect(summary.rows == 2 && summary.events == 1 && summary.withoutMagnitude == 1)
+        #expect(summary.generated == Date(timeIntervalSince1970: 1_763_769_480))
+        let fiji = events[0]
+        #expect(fiji.id == "us7000abcd")
+        #expect(CivilTime.iso8601(fiji.time) == "2025-11-21T23:50:00.123Z")
+        #expect((fiji.latitude, fiji.longitude, fiji.depth) == (-17.7, 178.1, 560.5))
+        #expect(fiji.magnitude == 4.6 && fiji.magnitudeType == "mww" && fiji.place == "Fiji region")
+        #expect(fiji.network == "us" && fiji.status == "reviewed")
+        #expect(events[1].magnitude == nil && events[1].depth == nil && events[1].eventType == "earthquake")
+    }
+
+    @Test(arguments: [
+        (feature(coordinates: "[10,95.2,1]"), "test.csv: feature 1 (us7000abcd): property 'latitude': '95.2' is outside -90…90"),
+        (feature(coordinates: "[10]"), "test.csv: feature 1 (us7000abcd): property 'latitude' is missing"),
+        (feature(time: "null"), "test.csv: feature 1 (us7000abcd): property 'time' is missing"),
+        (feature(mag: #""big""#), "test.csv: feature 1 (us7000abcd): property 'mag': 'big' is not a number"),
+        (#"{"type":"Feature","properties":{}}"#, "test.csv: feature 1: property 'geometry.coordinates' is missing"),
+        ("42", "test.csv: feature 1: is not a GeoJSON Feature"),
+    ])
+    func badFeaturesAreRejectedWithEvidence(_ feature: String, _ message: String) throws {
+        let (events, summary) = try Fixtures.read(Self.feed([feature, Self.feature(id: "ok")]))
+        #expect(events.map(\.id) == ["ok"])
+        #expect(summary.rejections.map(\.message) == [message])
+        #expect(summary.rejections.first?.line == nil)
+    }
+
+    @Test func strictStopsAtTheFirstBadFeature() {
+        #expect(throws: FeedError.self) {
+            try Fixtures.read(Self.feed([Self.feature(coordinates: "[200,0,0]")]), strict: true)
+        }
+    }
+}
