@@ -1,9 +1,12 @@
 import ArgumentParser
+import QuakeFetch
 import QuakeKit
 
 #if canImport(Glibc)
 import Glibc
 #endif
+
+extension LogFormat: ExpressibleByArgument {}
 
 /// The input and how it is judged; shared by every subcommand.
 struct InputOptions: ParsableArguments {
@@ -12,13 +15,27 @@ struct InputOptions: ParsableArguments {
         valueName: "input"))
     var input: String?
 
+    @Option(help: ArgumentHelp("Fetch the feed from this http(s) URL instead.", valueName: "url"))
+    var url: String?
+
     @Flag(help: "Stop at the first bad row (exit 65) instead of skipping it.")
     var strict = false
 
     @Flag(name: [.short, .long], help: "Print no summary line and no warnings; errors still print.")
     var quiet = false
 
-    func source() throws -> FeedSource {
+    @Option(help: "How lines on standard error look: text, or json (one object per line).")
+    var logFormat: LogFormat = .text
+
+    func validate() throws {
+        if url != nil && input != nil {
+            throw ValidationError("give either an input file or --url, not both")
+        }
+    }
+
+    /// The local source; `nil` when the feed comes from `--url`.
+    func localSource() throws -> FeedSource? {
+        if url != nil { return nil }
         switch input {
         case "-":
             return .standardInput
@@ -26,13 +43,44 @@ struct InputOptions: ParsableArguments {
             return .file(path)
         case nil:
             guard isatty(STDIN_FILENO) == 0 else {
-                throw ValidationError("no input: give a feed file, or pipe one in (e.g. 'cat all_day.csv | quakemap render -o map.png')")
+                throw ValidationError("no input: give a feed file or --url, or pipe one in (e.g. 'cat all_day.csv | quakemap render -o map.png')")
             }
             return .standardInput
         }
     }
 
     var feedOptions: FeedOptions { FeedOptions(strict: strict) }
+}
+
+/// How `--url` is fetched; shared by every subcommand.
+struct FetchArguments: ParsableArguments {
+    @Option(help: ArgumentHelp("Seconds for the whole fetch, retries included.", valueName: "seconds"))
+    var timeout: Double = 30
+
+    @Option(help: ArgumentHelp("Retries after a network error, timeout, cut-short body, HTTP 429 or 5xx.", valueName: "n"))
+    var retries: Int = 3
+
+    @Option(help: ArgumentHelp("Refuse a body larger than this many bytes.", valueName: "bytes"))
+    var maxBytes: Int = 64_000_000
+
+    @Option(help: ArgumentHelp("Keep the last good feed and its validators here (default: $XDG_CACHE_HOME/quakemap or ~/.cache/quakemap).",
+                               valueName: "dir"))
+    var cacheDir: String?
+
+    @Flag(help: "Neither read nor write the cache: no conditional requests.")
+    var noCache = false
+
+    @Flag(help: "When the fetch (or the fetched feed) fails and a cached feed exists, use it, warn, and exit 0.")
+    var staleOk = false
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard retries >= 0, retries <= 20 else { throw ValidationError("--retries must be 0…20") }
+        guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive") }
+    }
+
+    var options: FetchOptions { FetchOptions(timeout: timeout, retries: retries, maximumBytes: maxBytes) }
+    var cache: FeedCache? { noCache ? nil : FeedCache(directory: cacheDir ?? FeedCache.defaultDirectory) }
 }
 
 /// Which events are kept; shared by every subcommand.

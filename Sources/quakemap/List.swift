@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import QuakeKit
 
 #if canImport(Glibc)
@@ -9,31 +10,36 @@ import Glibc
 extension EventListFormat: ExpressibleByArgument {}
 
 extension Quakemap {
-    struct List: ParsableCommand {
+    struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the selected events, most recent first.",
             discussion: "CSV columns: \(EventListEncoder.csvHeader) (time in ISO 8601 UTC)."
         )
 
         @OptionGroup var inputOptions: InputOptions
+        @OptionGroup var fetchArguments: FetchArguments
         @OptionGroup var selectionOptions: SelectionOptions
 
         @Option(help: "Output format: csv or json.")
         var format: EventListFormat = .csv
 
-        func run() throws {
+        func run() async throws {
             let start = ContinuousClock.now
-            try reportingErrors {
-                let selected = try QuakeMap.select(
-                    from: try inputOptions.source(),
-                    feed: inputOptions.feedOptions,
-                    selection: selectionOptions.selection)
-                let data = try EventListEncoder().encode(selected.events, as: format)
+            let log = Reporting.logger(inputOptions)
+            try await reportingErrors(log) {
+                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments,
+                                        selection: selectionOptions.selection, log: log)
+                guard case .loaded(let loaded) = try await loader.load() else { return }
+                let data = try EventListEncoder().encode(loaded.selection.events, as: format)
                 try AtomicFileWriter.writeAll(data, to: STDOUT_FILENO, path: "<stdout>")
-                guard !inputOptions.quiet else { return }
-                Reporting.printRejections(selected.summary)
-                Reporting.printLine(Reporting.describe(selected.summary)
-                    + "; listed \(selected.events.count) in \(Reporting.milliseconds(ContinuousClock.now - start)) ms")
+                loader.remember(loaded, renderedOutput: nil)
+                Reporting.logRejections(loaded.selection.summary, to: log)
+                let milliseconds = Reporting.milliseconds(ContinuousClock.now - start)
+                var metadata = Reporting.metadata(loaded)
+                metadata["outcome"] = "listed"
+                metadata["milliseconds"] = .stringConvertible(milliseconds)
+                log.info("\(Reporting.describe(loaded)); listed \(loaded.selection.events.count) in \(milliseconds) ms",
+                         metadata: metadata)
             }
         }
     }

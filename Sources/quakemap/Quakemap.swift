@@ -1,25 +1,31 @@
 import ArgumentParser
 
 @main
-struct Quakemap: ParsableCommand {
+struct Quakemap: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quakemap",
         abstract: "Turn the USGS earthquake feed into a map.",
         discussion: """
-            Reads a USGS comma-separated feed (today's 22 columns, the older 15, or the \
-            pre-2013 layouts) from a file or standard input, keeps the most recent events, \
-            and draws them on a plate carrée world map.
+            Reads a USGS feed — comma-separated (today's 22 columns, the older 15, or the \
+            pre-2013 layouts) or GeoJSON, told apart by content — from a file, standard \
+            input or an http(s) URL, keeps the most recent events, and draws them on a \
+            plate carrée world map.
 
             EXIT STATUS
-              0   success
-              64  usage error (a bad option or value)
-              65  bad data (an empty or malformed feed; a rejected row with --strict)
+              0   success, or --if-changed found nothing new
+              64  usage error (a bad option or value, a URL that is not http or https)
+              65  bad data (an empty or malformed feed; a rejected row with --strict;
+                  a body larger than --max-bytes)
               66  input not found or not readable
+              69  the server refused (HTTP 4xx other than 429; too many redirects)
               70  internal error (the drawing library failed)
               73  cannot create the output file or its folder
               74  I/O error while reading or writing
+              75  temporary failure: network error, timeout, cut-short body, HTTP 429
+                  or 5xx, after the retries (try again later)
+            On any failure the previous output file is left as it was.
             """,
-        version: "0.1.0",
+        version: "0.2.0",
         subcommands: [Render.self, List.self],
         defaultSubcommand: Render.self
     )

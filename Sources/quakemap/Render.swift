@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import QuakeKit
 
 #if canImport(Glibc)
@@ -7,23 +8,29 @@ import Glibc
 #endif
 
 extension Quakemap {
-    struct Render: ParsableCommand {
+    struct Render: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Draw the selected events on a world map (PNG).",
             discussion: """
                 Examples:
                   quakemap render Data/synthetic_all_day.csv -o Output/quakes.png
                   cat all_day.csv | quakemap render -o - > map.png
+                  quakemap render --url https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_day.csv \\
+                      -o /var/www/quakes.png --if-changed --stale-ok
                 """
         )
 
         @OptionGroup var inputOptions: InputOptions
+        @OptionGroup var fetchArguments: FetchArguments
         @OptionGroup var selectionOptions: SelectionOptions
 
         @Option(name: .shortAndLong, help: ArgumentHelp(
             "Where to write the PNG ('-' for standard output). Folders are created as needed.",
             valueName: "path"))
         var output = "Output/quakes.png"
+
+        @Flag(help: "With --url: do nothing (exit 0) when the feed is the one last rendered to this output.")
+        var ifChanged = false
 
         @Option(help: "Image width in pixels.")
         var width = 2048
@@ -56,33 +63,50 @@ extension Quakemap {
             guard minDiameter.isFinite, minDiameter >= 0 else {
                 throw ValidationError("--min-diameter must be 0 or more")
             }
+            if ifChanged && (inputOptions.url == nil || output == "-") {
+                throw ValidationError("--if-changed needs --url and an output file")
+            }
         }
 
-        func run() throws {
+        func run() async throws {
             let start = ContinuousClock.now
-            try reportingErrors {
+            let log = Reporting.logger(inputOptions)
+            try await reportingErrors(log) {
                 let map = MapOptions(
                     width: width,
                     height: height,
                     style: MagnitudeStyle(symbolScale: symbolScale, minimumDiameter: minDiameter),
                     basemap: try loadBasemap()
                 )
-                let selected = try QuakeMap.select(
-                    from: try inputOptions.source(),
-                    feed: inputOptions.feedOptions,
-                    selection: selectionOptions.selection)
-                let png = try QuakeMap.pngData(for: selected.events, options: map)
+                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments,
+                                        selection: selectionOptions.selection, log: log)
+                let loaded: LoadedFeed
+                switch try await loader.load(ifChangedOutput: ifChanged ? output : nil) {
+                case .unchanged(let url):
+                    log.info("\(url): unchanged since the last render to \(output): nothing to do",
+                             metadata: ["outcome": "unchanged", "url": .string(url), "output": .string(output)])
+                    return
+                case .loaded(let feed):
+                    loaded = feed
+                }
+                let png = try QuakeMap.pngData(for: loaded.selection.events, options: map)
                 if output == "-" {
                     try AtomicFileWriter.writeAll(png, to: STDOUT_FILENO, path: "<stdout>")
                 } else {
                     try AtomicFileWriter.write(png, to: output)
                 }
-                guard !inputOptions.quiet else { return }
-                Reporting.printRejections(selected.summary)
+                loader.remember(loaded, renderedOutput: output == "-" ? nil : output)
+                Reporting.logRejections(loaded.selection.summary, to: log)
                 let destination = output == "-" ? "<stdout>" : output
-                Reporting.printLine(Reporting.describe(selected.summary)
-                    + "; drew \(selected.events.count) → \(destination) (\(map.width)×\(map.height))"
-                    + " in \(Reporting.milliseconds(ContinuousClock.now - start)) ms")
+                let milliseconds = Reporting.milliseconds(ContinuousClock.now - start)
+                var metadata = Reporting.metadata(loaded)
+                metadata["outcome"] = "rendered"
+                metadata["output"] = .string(destination)
+                metadata["width"] = .stringConvertible(map.width)
+                metadata["height"] = .stringConvertible(map.height)
+                metadata["milliseconds"] = .stringConvertible(milliseconds)
+                let drew = "drew \(loaded.selection.events.count) → \(destination) (\(map.width)×\(map.height))"
+                log.info("\(Reporting.describe(loaded)); \(drew) in \(milliseconds) ms", metadata: metadata)
             }
         }
 
@@ -91,11 +115,8 @@ extension Quakemap {
             case "land": return .naturalEarth110m
             case "none": return nil
             default:
-                let data: Data
-                do {
-                    data = try Data(contentsOf: URL(fileURLWithPath: basemap))
-                } catch {
-                    throw FeedError.cannotOpen(path: basemap, errno: ENOENT)
+                guard let data = FileManager.default.contents(atPath: basemap) else {
+                    throw FeedError.cannotOpen(path: basemap, errno: FileManager.default.fileExists(atPath: basemap) ? EACCES : ENOENT)
                 }
                 return try Basemap(geoJSON: data, name: basemap)
             }

@@ -1,28 +1,66 @@
 import ArgumentParser
 import Foundation
+import Logging
+import QuakeFetch
 import QuakeKit
 
-/// Messages on standard error, and the one place errors become exit codes.
+/// The run's lines on standard error, and the one place errors become exit codes.
 enum Reporting {
-    static func printError(_ text: String) {
-        FileHandle.standardError.write(Data(("quakemap: " + text + "\n").utf8))
-    }
-
-    static func printLine(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+    /// Sets up logging for this run and returns the logger. `--quiet` keeps only errors.
+    static func logger(_ options: InputOptions) -> Logger {
+        let format = options.logFormat
+        LoggingSystem.bootstrap { _ in StderrLogHandler(format: format) }
+        var logger = Logger(label: "quakemap")
+        logger.logLevel = options.quiet ? .error : .info
+        return logger
     }
 
     /// The rejected rows kept in the summary, then a count of the rest.
-    static func printRejections(_ summary: FeedSummary) {
-        for rejection in summary.rejections { printLine("warning: " + rejection.message) }
+    static func logRejections(_ summary: FeedSummary, to log: Logger) {
+        for rejection in summary.rejections { log.warning("\(rejection.message)") }
         let unshown = summary.rejected - summary.rejections.count
-        if unshown > 0 { printLine("warning: … and \(unshown) more rejected rows") }
+        if unshown > 0 { log.warning("… and \(unshown) more rejected rows") }
     }
 
-    /// `read 19816 rows: 19813 events, 3 without magnitude, 0 rejected`.
-    static func describe(_ summary: FeedSummary) -> String {
-        "read \(summary.rows) rows: \(summary.events) events, "
-            + "\(summary.withoutMagnitude) without magnitude, \(summary.rejected) rejected"
+    /// `read 19816 rows: 19813 events, 3 without magnitude, 0 rejected`, or for
+    /// a URL `fetched 9123 rows from URL in 0.8 s (304, from cache): …`.
+    static func describe(_ loaded: LoadedFeed) -> String {
+        let summary = loaded.selection.summary
+        var text: String
+        if let fetched = loaded.fetched, loaded.staleFrom == nil {
+            var how = "\(fetched.status)"
+            if fetched.fromCache { how += ", from cache" }
+            if fetched.attempts > 1 { how += ", \(fetched.attempts) attempts" }
+            text = "fetched \(summary.rows) rows from \(fetched.url) in \(String(format: "%.1f", fetched.seconds)) s (\(how))"
+        } else if let stale = loaded.staleFrom {
+            text = "read \(summary.rows) rows from the cached feed of \(QuakeMap.timestamp(stale))"
+        } else {
+            text = "read \(summary.rows) rows"
+        }
+        if let generated = loaded.generated { text += " generated \(QuakeMap.timestamp(generated))" }
+        return text + ": \(summary.events) events, \(summary.withoutMagnitude) without magnitude, \(summary.rejected) rejected"
+    }
+
+    /// The facts of the run, for `--log-format json`.
+    static func metadata(_ loaded: LoadedFeed) -> Logger.Metadata {
+        let summary = loaded.selection.summary
+        var metadata: Logger.Metadata = [
+            "rows": .stringConvertible(summary.rows),
+            "events": .stringConvertible(summary.events),
+            "withoutMagnitude": .stringConvertible(summary.withoutMagnitude),
+            "rejected": .stringConvertible(summary.rejected),
+            "selected": .stringConvertible(loaded.selection.events.count),
+        ]
+        if let fetched = loaded.fetched {
+            metadata["url"] = .string(fetched.url)
+            metadata["status"] = .stringConvertible(fetched.status)
+            metadata["fromCache"] = .stringConvertible(fetched.fromCache)
+            metadata["attempts"] = .stringConvertible(fetched.attempts)
+            metadata["fetchSeconds"] = .stringConvertible(fetched.seconds)
+        }
+        if let stale = loaded.staleFrom { metadata["staleFrom"] = .string(QuakeMap.timestamp(stale)) }
+        if let generated = loaded.generated { metadata["generated"] = .string(QuakeMap.timestamp(generated)) }
+        return metadata
     }
 
     static func milliseconds(_ duration: Duration) -> Int {
@@ -30,47 +68,52 @@ enum Reporting {
         return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 
-    /// Prints the error and returns the sysexits code for it.
-    static func exitCode(for error: Error) -> ExitCode {
-        let code: Int32
+    /// The sysexits code for an error.
+    static func code(for error: Error) -> Int32 {
         switch error {
         case let error as FeedError:
             switch error {
-            case .cannotOpen: code = 66
-            case .readFailed: code = 74
-            default: code = 65
+            case .cannotOpen: return 66
+            case .readFailed: return 74
+            default: return 65
             }
         case is BasemapError:
-            code = 65
+            return 65
         case let error as WriteError:
             switch error {
-            case .cannotCreateFolder, .cannotCreate: code = 73
-            case .writeFailed: code = 74
+            case .cannotCreateFolder, .cannotCreate: return 73
+            case .writeFailed: return 74
             }
         case let error as RenderError:
             switch error {
-            case .invalidSize: code = 64
-            case .cairo, .notPNG: code = 70
+            case .invalidSize: return 64
+            case .cairo, .notPNG: return 70
+            }
+        case let error as FetchError:
+            switch error {
+            case .invalidURL: return 64
+            case .tooLarge: return 65
+            default: return error.isTemporary ? 75 : 69
             }
         default:
-            code = 70
+            return 70
         }
-        printError(String(describing: error))
-        return ExitCode(code)
     }
 }
 
 extension ParsableCommand {
-    /// Runs `body`, turning library errors into a message and an exit code.
-    func reportingErrors(_ body: () throws -> Void) throws {
+    /// Runs `body`, turning library errors into one logged message and an exit code.
+    func reportingErrors(_ log: Logger, _ body: () async throws -> Void) async throws {
         do {
-            try body()
+            try await body()
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {
             throw error
         } catch {
-            throw Reporting.exitCode(for: error)
+            let code = Reporting.code(for: error)
+            log.error("\(String(describing: error))", metadata: ["exitCode": .stringConvertible(Int(code)), "outcome": "failed"])
+            throw ExitCode(code)
         }
     }
 }

@@ -8,8 +8,9 @@ enum RequestParser {
 
     /// Index just past the blank line ending the head, if `buffer` has one.
     /// Accepts a bare `\n\n` as well as `\r\n\r\n`, to be lenient with hand-written raw requests.
-    static func headEnd(in buffer: [UInt8]) -> Int? {
-        var i = 0
+    /// Scanning starts at `start` so repeated calls on a growing buffer stay linear.
+    static func headEnd(in buffer: [UInt8], from start: Int = 0) -> Int? {
+        var i = max(0, start)
         while i < buffer.count {
             if buffer[i] == 0x0A {  // \n
                 if i + 1 < buffer.count, buffer[i + 1] == 0x0A { return i + 2 }
@@ -22,10 +23,11 @@ enum RequestParser {
 
     /// Parses a request head; nil if the request line is malformed.
     static func parse(_ head: [UInt8]) -> RecordedRequest? {
-        // Lossy UTF-8 decoding: odd bytes must not make the server fail, only look odd.
-        let text = String(decoding: head, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-            $0.hasSuffix("\r") ? $0.dropLast() : $0
+        // Split on LF bytes, not on Characters: in Swift "\r\n" is a single Character and
+        // would never match "\n". Lossy UTF-8 decoding: odd bytes make a line look odd,
+        // they don't make the server fail.
+        var lines = head.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
         }
         // Tolerate stray empty lines before the request line (RFC 9112 section 2.2).
         while let first = lines.first, first.isEmpty { lines.removeFirst() }

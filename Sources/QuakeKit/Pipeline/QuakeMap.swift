@@ -31,6 +31,12 @@ public enum QuakeMap {
         return FeedSelection(events: accumulator.result(), summary: summary)
     }
 
+    /// A time as the USGS feeds write it: ISO 8601, UTC, with milliseconds
+    /// (`2020-06-11T15:27:04.123Z`).
+    public static func timestamp(_ date: Date) -> String {
+        CivilTime.iso8601(date)
+    }
+
     /// Draws `events` as a PNG map.
     public static func pngData(for events: [SeismicEvent], options: MapOptions = MapOptions()) throws -> Data {
         try MapRenderer().pngData(for: SceneBuilder(options: options).scene(for: events))
