@@ -40,8 +40,10 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = deadline
-        configuration.timeoutIntervalForResource = deadline
+        // Foundation on Linux hands libcurl whole seconds and times out at once
+        // below one; keep its timeouts loose and let the watchdog below keep time.
+        configuration.timeoutIntervalForRequest = deadline.rounded(.up) + 1
+        configuration.timeoutIntervalForResource = deadline.rounded(.up) + 1
         let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
         defer { session.invalidateAndCancel() }
         return await withCheckedContinuation { continuation in
