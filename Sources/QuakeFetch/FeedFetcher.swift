@@ -109,6 +109,7 @@ public struct FeedFetcher: Sendable {
         }
     }
 
+    /// An HTTP date (`Sat, 21 Nov 2026 23:58:00 GMT`), as `Last-Modified` and `Retry-After` write it.
     static func httpDate(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -150,10 +150,6 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     static func retryAfterSeconds(_ value: String) -> Double? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Double(trimmed), seconds >= 0, seconds.isFinite { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: trimmed).map { max(0, $0.timeIntervalSinceNow) }
+        return FeedFetcher.httpDate(trimmed).map { max(0, $0.timeIntervalSinceNow) }
     }
 }
