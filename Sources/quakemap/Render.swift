@@ -10,11 +10,12 @@ import Glibc
 extension Quakemap {
     struct Render: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Draw the selected events on a world map (PNG).",
+            abstract: "Draw the selected events on a map (PNG, PDF or SVG).",
             discussion: """
                 Examples:
                   quakemap render Data/synthetic_all_day.csv -o Output/quakes.png
                   cat all_day.csv | quakemap render -o - > map.png
+                  quakemap render all_day.csv --region 120,-60,-60,60 --color depth -o pacific.pdf
                   quakemap render --url https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_day.csv \\
                       -o /var/www/quakes.png --if-changed --stale-ok
                 """
@@ -32,11 +33,37 @@ extension Quakemap {
         @Flag(help: "With --url: do nothing (exit 0) when the feed is the one last rendered to this output.")
         var ifChanged = false
 
+        @Option(help: ArgumentHelp("Output format: png, pdf or svg (default: from the output's extension; png for '-' or no extension).",
+                                   valueName: "format"))
+        var format: ImageFormat?
+
         @Option(help: "Image width in pixels.")
         var width = 2048
 
-        @Option(help: "Image height in pixels (default: half the width).")
+        @Option(help: "Image height in pixels (default: from the map's aspect ratio; half the width for the world).")
         var height: Int?
+
+        @Option(help: ArgumentHelp("Crop to a box W,S,E,N in degrees; W > E crosses the antimeridian (120,-60,-60,60 is the Pacific). Only events inside are selected.",
+                                   valueName: "W,S,E,N"))
+        var region: String?
+
+        @Option(help: ArgumentHelp("Centre a world map on this meridian (e.g. 150 for the Pacific).", valueName: "degrees"))
+        var centerLon: Double = 0
+
+        @Option(help: "Circle colour: magnitude (yellow→red), depth (shallow→deep) or age (recent→old).")
+        var color: ColoringArgument = .magnitude
+
+        @Flag(help: "Draw no legend, title or footer.")
+        var noLegend = false
+
+        @Option(help: "The title (default: 'N earthquakes, <first> – <last> UTC').")
+        var title: String?
+
+        @Option(help: ArgumentHelp("Draw meridians and parallels every this many degrees.", valueName: "degrees"))
+        var graticule: Double?
+
+        @Option(help: "Multiply the pixel size of everything (2 for HiDPI).")
+        var scale: Double = 1
 
         @Option(help: "Multiply every circle's diameter (0.75·m² px) by this factor.")
         var symbolScale = 1.0
@@ -45,17 +72,20 @@ extension Quakemap {
         var minDiameter = 2.0
 
         @Option(help: ArgumentHelp(
-            "'land' (built-in Natural Earth land), 'none' (transparent background), or a GeoJSON file of polygons.",
+            "'land' (built-in Natural Earth land, more detailed for regions and large images), 'none' (transparent background), or a GeoJSON file of polygons.",
             valueName: "land|none|path"))
         var basemap = "land"
 
         func validate() throws {
-            let height = self.height ?? max(1, width / 2)
+            let box = try regionBox()
+            let height = self.height ?? MapOptions(width: width, region: box).height
             guard (1...32_767).contains(width), (1...32_767).contains(height) else {
                 throw ValidationError("--width and --height must be 1…32767 pixels")
             }
-            guard width * height <= 100_000_000 else {
-                throw ValidationError("\(width)×\(height) is more than 100 megapixels")
+            guard scale.isFinite, scale > 0, scale <= 8 else { throw ValidationError("--scale must be above 0 and at most 8") }
+            let pixels = Double(width) * Double(height) * scale * scale
+            guard pixels <= 100_000_000, Double(width) * scale <= 32_767, Double(height) * scale <= 32_767 else {
+                throw ValidationError("\(width)×\(height) at scale \(scale) is more than 100 megapixels or 32767 pixels a side")
             }
             guard symbolScale.isFinite, symbolScale > 0 else {
                 throw ValidationError("--symbol-scale must be a positive number")
@@ -63,23 +93,56 @@ extension Quakemap {
             guard minDiameter.isFinite, minDiameter >= 0 else {
                 throw ValidationError("--min-diameter must be 0 or more")
             }
+            guard centerLon.isFinite, abs(centerLon) <= 180 else { throw ValidationError("--center-lon must be -180…180") }
+            if let graticule, !(graticule.isFinite && graticule >= 1 && graticule <= 90) {
+                throw ValidationError("--graticule must be 1…90 degrees")
+            }
             if ifChanged && (inputOptions.url == nil || output == "-") {
                 throw ValidationError("--if-changed needs --url and an output file")
             }
+            _ = try outputFormat()
+        }
+
+        private func regionBox() throws -> GeoBox? {
+            guard let region else { return nil }
+            do {
+                return try GeoBox(parsing: region)
+            } catch let error as GeoBoxError {
+                throw ValidationError("--region: \(error.message)")
+            }
+        }
+
+        private func outputFormat() throws -> ImageFormat {
+            if let format { return format }
+            let name = output.split(separator: "/").last.map(String.init) ?? output
+            if output == "-" || !name.dropFirst().contains(".") { return .png }
+            guard let format = ImageFormat(pathExtension: output) else {
+                throw ValidationError("cannot tell the format of '\(output)': name it .png, .pdf or .svg, or give --format")
+            }
+            return format
         }
 
         func run() async throws {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
+                let box = try regionBox()
                 let map = MapOptions(
                     width: width,
                     height: height,
+                    region: box,
+                    centerLongitude: centerLon,
                     style: MagnitudeStyle(symbolScale: symbolScale, minimumDiameter: minDiameter),
-                    basemap: try loadBasemap()
+                    coloring: color.coloring,
+                    basemap: try loadBasemap(),
+                    showsLegend: !noLegend,
+                    title: title,
+                    graticuleSpacing: graticule,
+                    scale: scale
                 )
-                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments,
-                                        selection: selectionOptions.selection, log: log)
+                var selection = selectionOptions.selection
+                selection.region = box
+                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log)
                 let loaded: LoadedFeed
                 switch try await loader.load(ifChangedOutput: ifChanged ? output : nil) {
                 case .unchanged(let url):
@@ -89,11 +152,12 @@ extension Quakemap {
                 case .loaded(let feed):
                     loaded = feed
                 }
-                let png = try QuakeMap.pngData(for: loaded.selection.events, options: map)
+                let scene = SceneBuilder(options: map).scene(for: loaded.selection.events, feedGenerated: loaded.generated)
+                let bytes = try MapRenderer().data(for: scene, format: try outputFormat())
                 if output == "-" {
-                    try AtomicFileWriter.writeAll(png, to: STDOUT_FILENO, path: "<stdout>")
+                    try AtomicFileWriter.writeAll(bytes, to: STDOUT_FILENO, path: "<stdout>")
                 } else {
-                    try AtomicFileWriter.write(png, to: output)
+                    try AtomicFileWriter.write(bytes, to: output)
                 }
                 loader.remember(loaded, renderedOutput: output == "-" ? nil : output)
                 Reporting.logRejections(loaded.selection.summary, to: log)
@@ -102,23 +166,23 @@ extension Quakemap {
                 var metadata = Reporting.metadata(loaded)
                 metadata["outcome"] = "rendered"
                 metadata["output"] = .string(destination)
-                metadata["width"] = .stringConvertible(map.width)
-                metadata["height"] = .stringConvertible(map.height)
+                metadata["width"] = .stringConvertible(map.pixelWidth)
+                metadata["height"] = .stringConvertible(map.pixelHeight)
                 metadata["milliseconds"] = .stringConvertible(milliseconds)
-                let drew = "drew \(loaded.selection.events.count) → \(destination) (\(map.width)×\(map.height))"
+                let drew = "drew \(loaded.selection.events.count) → \(destination) (\(map.pixelWidth)×\(map.pixelHeight))"
                 log.info("\(Reporting.describe(loaded)); \(drew) in \(milliseconds) ms", metadata: metadata)
             }
         }
 
-        private func loadBasemap() throws -> Basemap? {
+        private func loadBasemap() throws -> BasemapChoice {
             switch basemap {
-            case "land": return .naturalEarth110m
-            case "none": return nil
+            case "land": return .naturalEarth
+            case "none": return .none
             default:
                 guard let data = FileManager.default.contents(atPath: basemap) else {
                     throw FeedError.cannotOpen(path: basemap, errno: FileManager.default.fileExists(atPath: basemap) ? EACCES : ENOENT)
                 }
-                return try Basemap(geoJSON: data, name: basemap)
+                return .custom(try Basemap(geoJSON: data, name: basemap))
             }
         }
     }

@@ -10,6 +10,7 @@ public struct LoopbackServerError: Error, CustomStringConvertible {
     /// The `errno` it left.
     public let code: Int32
 
+    /// The failing call with the system's message for `code`.
     public var description: String {
         "LoopbackServer: \(operation) failed: \(String(cString: strerror(code))) (errno \(code))"
     }

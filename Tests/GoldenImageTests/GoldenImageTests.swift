@@ -15,28 +15,58 @@ struct GoldenImageTests {
         ]
         for (index, place) in places.enumerated() {
             let magnitude = Double(index % 11) - 1 + Double(index) / 20
+            let depths = [5.0, 40, 100, 200, 400, 600]
+            // Spread over weeks so that every age band shows; the newest is the reference.
             events.append(SeismicEvent(
                 id: "synthetic\(index)",
-                time: Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60),
-                latitude: place.0, longitude: place.1, depth: 10, magnitude: magnitude))
+                time: Date(timeIntervalSince1970: 1_700_000_000 - Double(index * index) * 3_000),
+                latitude: place.0, longitude: place.1, depth: depths[index % depths.count], magnitude: magnitude))
         }
         return events
     }()
 
-    @Test func worldWithLand() throws {
-        let image = try MapRenderer().image(for: SceneBuilder(options: MapOptions(width: 720)).scene(for: Self.events))
-        try GoldenFiles.check(image, named: "world-land-720")
+    static let feedGenerated = Date(timeIntervalSince1970: 1_700_000_600)
+
+    func check(_ options: MapOptions, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let scene = SceneBuilder(options: options).scene(for: Self.events, feedGenerated: Self.feedGenerated)
+        try GoldenFiles.check(try MapRenderer().image(for: scene), named: name, sourceLocation: sourceLocation)
+    }
+
+    /// The default map: land, coastline, title, magnitude legend, footer.
+    @Test func worldDefault() throws {
+        try check(MapOptions(width: 720), "world-default-720")
+    }
+
+    @Test func pacificRegionAcrossTheAntimeridian() throws {
+        try check(MapOptions(width: 720, region: try GeoBox(west: 120, south: -60, east: -60, north: 60), graticuleSpacing: 30),
+                  "region-pacific-720")
+    }
+
+    @Test func pacificCentredWorld() throws {
+        try check(MapOptions(width: 720, centerLongitude: 150), "world-center150-720")
+    }
+
+    @Test func depthColours() throws {
+        try check(MapOptions(width: 720, coloring: .depth), "world-depth-720")
+    }
+
+    @Test func ageColours() throws {
+        try check(MapOptions(width: 720, coloring: .age(reference: nil)), "world-age-720")
+    }
+
+    @Test func doubleScaleForHiDPI() throws {
+        try check(MapOptions(width: 480, scale: 2), "world-480-scale2")
     }
 
     @Test func transparentWithoutBasemapAtDoubleSymbolScale() throws {
-        let options = MapOptions(width: 720, style: MagnitudeStyle(symbolScale: 2, minimumDiameter: 0), basemap: nil)
+        let options = MapOptions(width: 720, style: MagnitudeStyle(symbolScale: 2, minimumDiameter: 0), basemap: .none, showsLegend: false)
         let image = try MapRenderer().image(for: SceneBuilder(options: options).scene(for: Self.events))
         try GoldenFiles.check(image, named: "world-none-720-scale2")
     }
 
     /// The comparison must notice a real change: moving one big circle is caught.
     @Test func aMovedCircleIsCaught() throws {
-        let options = MapOptions(width: 360, basemap: nil)
+        let options = MapOptions(width: 360, basemap: .none, showsLegend: false)
         var moved = Self.events
         moved[8].longitude += 3
         let original = try MapRenderer().image(for: SceneBuilder(options: options).scene(for: Self.events))

@@ -27,7 +27,7 @@ func pixelsForOneEvent() throws -> RasterImage {
         time: Date(timeIntervalSince1970: 1_700_000_000),
         latitude: -17.7, longitude: 178.1, depth: 560, magnitude: 6.4
     )
-    let scene = SceneBuilder(options: MapOptions(width: 720, basemap: nil)).scene(for: [event])
+    let scene = SceneBuilder(options: MapOptions(width: 720, basemap: .none, showsLegend: false)).scene(for: [event])
     // The scene is resolved: centre, diameter (0.75 · 6.4² px) and colour are decided here.
     assert(scene.circles.first?.diameter == 0.75 * 6.4 * 6.4)
     return try MapRenderer().image(for: scene)

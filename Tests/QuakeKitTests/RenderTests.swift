@@ -5,7 +5,7 @@ import Testing
 @Suite("Rendering")
 struct RenderTests {
     @Test func transparentBackgroundWithoutBasemapAndCircleColourAtItsCentre() throws {
-        let options = MapOptions(width: 360, height: 180, style: MagnitudeStyle(), basemap: nil)
+        let options = MapOptions(width: 360, height: 180, style: MagnitudeStyle(), basemap: .none, showsLegend: false)
         let scene = SceneBuilder(options: options).scene(for: [Fixtures.event("x", latitude: 0, longitude: 0, magnitude: 5)])
         let image = try MapRenderer().image(for: scene)
         #expect(image.width == 360 && image.height == 180)
@@ -55,6 +55,9 @@ struct RenderTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let file = try String(contentsOf: root.appendingPathComponent("Data/basemap/land_110m.geojson"), encoding: .utf8)
         #expect(EmbeddedLand.land110mGeoJSON + "\n" == file)
+        let detailed = try String(contentsOf: root.appendingPathComponent("Data/basemap/land_10m_simplified.geojson"), encoding: .utf8)
+        #expect(EmbeddedLand.land10mGeoJSON + "\n" == detailed)
+        #expect(Basemap.naturalEarthDetailed.land.count == 1_648)
         let land = Basemap.naturalEarth110m.land
         #expect(land.count == 127)
         #expect(land.reduce(0) { $0 + $1.rings.count } == 128) // the Caspian is the one hole

@@ -42,6 +42,12 @@ public struct Basemap: Sendable, Hashable {
         (try? Basemap(geoJSON: Data(EmbeddedLand.land110mGeoJSON.utf8), name: "built-in land")) ?? Basemap(land: [])
     }()
 
+    /// Natural Earth's 1:10m land, simplified to 0.05° (public domain): the
+    /// detail for regions and large images, also built into the library.
+    public static let naturalEarthDetailed: Basemap = {
+        (try? Basemap(geoJSON: Data(EmbeddedLand.land10mGeoJSON.utf8), name: "built-in land (10m)")) ?? naturalEarth110m
+    }()
+
     /// Reads the `Polygon` and `MultiPolygon` geometries of a GeoJSON
     /// `FeatureCollection`, `Feature` or bare geometry; other geometries are ignored.
     ///

@@ -26,7 +26,7 @@ public enum QuakeMap {
         feed: FeedOptions = FeedOptions(),
         selection: EventSelection = EventSelection()
     ) throws -> FeedSelection {
-        var accumulator = MostRecentAccumulator(limit: selection.limit)
+        var accumulator = MostRecentAccumulator(selection: selection)
         let summary = try FeedReader(options: feed).read(source) { accumulator.offer($0) }
         return FeedSelection(events: accumulator.result(), summary: summary)
     }
@@ -40,6 +40,13 @@ public enum QuakeMap {
     /// Draws `events` as a PNG map.
     public static func pngData(for events: [SeismicEvent], options: MapOptions = MapOptions()) throws -> Data {
         try MapRenderer().pngData(for: SceneBuilder(options: options).scene(for: events))
+    }
+
+    /// Draws a selection as a map in `format`; the feed's generation time goes in the footer.
+    public static func mapData(for selection: FeedSelection, options: MapOptions = MapOptions(),
+                               format: ImageFormat = .png) throws -> Data {
+        let scene = SceneBuilder(options: options).scene(for: selection.events, feedGenerated: selection.summary.generated)
+        return try MapRenderer().data(for: scene, format: format)
     }
 
     /// Draws `events` and writes the PNG atomically to `path`, creating folders.

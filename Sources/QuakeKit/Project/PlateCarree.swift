@@ -12,26 +12,70 @@ public struct PixelPoint: Sendable, Hashable, Codable {
     }
 }
 
-/// The plate carrée (equirectangular) projection of the whole world onto a
-/// `width` × `height` image: x = (lon + 180) / 360 · W, y = (90 − lat) / 180 · H.
-/// Longitude −180 is the left pixel edge, +180 the right one, the North Pole the top.
+/// The plate carrée (equirectangular) projection of a longitude/latitude box
+/// onto a `width` × `height` image, linear in both axes:
+/// x = ((lon − west) mod 360) / span · W and y = (north − lat) / (north − south) · H.
+///
+/// The whole world (the default) puts longitude −180 at the left pixel edge and
+/// +180 at the right one; a box may cross the antimeridian, and a world map may
+/// be centred on any meridian.
 public struct PlateCarree: Sendable, Hashable {
     /// Image width in pixels.
     public let width: Double
     /// Image height in pixels.
     public let height: Double
+    /// The longitude at the left edge.
+    public let west: Double
+    /// Degrees of longitude across the image (360 for a world map).
+    public let longitudeSpan: Double
+    /// The latitude at the top edge.
+    public let north: Double
+    /// The latitude at the bottom edge.
+    public let south: Double
 
-    /// Creates the projection for an image size.
+    /// The whole world, −180 at the left edge.
     public init(width: Double, height: Double) {
+        self.init(region: .world, width: width, height: height)
+    }
+
+    /// The box `region` stretched over the image.
+    public init(region: GeoBox, width: Double, height: Double) {
         self.width = width
         self.height = height
+        self.west = region.west
+        self.longitudeSpan = region.longitudeSpan
+        self.north = region.north
+        self.south = region.south
     }
 
-    /// The pixel position of a geographic point.
+    /// The whole world centred on `centerLongitude` (e.g. 150 for the Pacific).
+    public init(centerLongitude: Double, width: Double, height: Double) {
+        self.width = width
+        self.height = height
+        self.west = centerLongitude - 180
+        self.longitudeSpan = 360
+        self.north = 90
+        self.south = -90
+    }
+
+    /// Whether the image spans the whole turn of longitude, so that the world wraps.
+    public var wraps: Bool { longitudeSpan >= 360 }
+
+    /// The pixel position of a geographic point. The longitude is taken modulo
+    /// 360 east of the left edge, so a box across the antimeridian is continuous.
     public func project(latitude: Double, longitude: Double) -> PixelPoint {
-        PixelPoint(x: (longitude + 180) / 360 * width, y: (90 - latitude) / 180 * height)
+        var offset = longitude - west
+        while offset < 0 { offset += 360 }
+        while offset > 360 { offset -= 360 }
+        return PixelPoint(x: offset / longitudeSpan * width, y: (north - latitude) / (north - south) * height)
     }
 
-    /// The horizontal pixel distance of a full turn of longitude, for the wrap.
-    public var wrapWidth: Double { width }
+    /// The pixel position without taking the longitude modulo 360, for shapes
+    /// that are drawn again shifted by whole turns.
+    func projectUnwrapped(latitude: Double, longitude: Double) -> PixelPoint {
+        PixelPoint(x: (longitude - west) / longitudeSpan * width, y: (north - latitude) / (north - south) * height)
+    }
+
+    /// The horizontal pixel distance of a full turn of longitude.
+    public var wrapWidth: Double { 360 / longitudeSpan * width }
 }

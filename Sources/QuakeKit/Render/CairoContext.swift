@@ -1,17 +1,22 @@
 import CCairo
 import Foundation
 
-/// Owns a Cairo drawing context on a surface; destroyed with the object.
+/// Owns a Cairo drawing context; destroyed with the object.
 final class CairoContext {
     let pointer: OpaquePointer
-    private let surface: CairoImageSurface
+    /// Keeps the surface alive while the context draws on it.
+    private let surfaceOwner: AnyObject
 
-    init(surface: CairoImageSurface) throws {
-        let context = cairo_create(surface.pointer)!
+    init(surface: OpaquePointer, owner: AnyObject) throws {
+        let context = cairo_create(surface)!
         try CairoStatus.check(cairo_status(context)) { cairo_destroy(context) }
         self.pointer = context
-        self.surface = surface
+        self.surfaceOwner = owner
         cairo_set_antialias(context, CAIRO_ANTIALIAS_DEFAULT)
+    }
+
+    convenience init(surface: CairoImageSurface) throws {
+        try self.init(surface: surface.pointer, owner: surface)
     }
 
     deinit {
@@ -22,9 +27,11 @@ final class CairoContext {
         cairo_set_source_rgba(pointer, color.red, color.green, color.blue, color.alpha)
     }
 
-    func paint(_ color: RGBA) {
+    func fillRectangle(width: Double, height: Double, _ color: RGBA) {
+        cairo_new_path(pointer)
+        cairo_rectangle(pointer, 0, 0, width, height)
         setColor(color)
-        cairo_paint(pointer)
+        cairo_fill(pointer)
     }
 
     func fillPolygon(_ polygon: ScenePolygon) {
@@ -40,11 +47,39 @@ final class CairoContext {
         cairo_fill(pointer)
     }
 
+    func strokeLine(_ line: SceneLine) {
+        guard let first = line.points.first, line.points.count > 1 else { return }
+        cairo_new_path(pointer)
+        cairo_move_to(pointer, first.x, first.y)
+        for point in line.points.dropFirst() { cairo_line_to(pointer, point.x, point.y) }
+        cairo_set_line_width(pointer, line.width)
+        cairo_set_line_join(pointer, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(pointer, CAIRO_LINE_CAP_ROUND)
+        setColor(line.stroke)
+        cairo_stroke(pointer)
+    }
+
     func fillCircle(_ circle: SceneCircle) {
         cairo_new_path(pointer)
         cairo_arc(pointer, circle.center.x, circle.center.y, circle.diameter / 2, 0, 2 * Double.pi)
         setColor(circle.fill)
         cairo_fill(pointer)
+    }
+
+    func showText(_ label: SceneText) {
+        MapFont.select(pointer, size: label.size, bold: label.bold)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(pointer, label.text, &extents)
+        var x = label.position.x
+        switch label.alignment {
+        case .left: break
+        case .center: x -= extents.x_advance / 2
+        case .right: x -= extents.x_advance
+        }
+        cairo_new_path(pointer)
+        cairo_move_to(pointer, x, label.position.y)
+        setColor(label.color)
+        cairo_show_text(pointer, label.text)
     }
 
     func checkStatus() throws {

@@ -1,6 +1,23 @@
+import CCairo
 import Foundation
 
-/// Draws a ``MapScene`` with Cairo, antialiased.
+/// The file formats a map is written in.
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
+    /// Pixels, from Cairo's PNG writer.
+    case png
+    /// Vector PDF: circles stay circles; one pixel of the scene is one point.
+    case pdf
+    /// Vector SVG 1.1.
+    case svg
+
+    /// The format a file name's extension names (`map.PDF` → `.pdf`), or `nil`.
+    public init?(pathExtension path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        self.init(rawValue: path[path.index(after: dot)...].lowercased())
+    }
+}
+
+/// Draws a ``MapScene`` with Cairo, antialiased, as PNG, PDF or SVG.
 ///
 /// Every call creates and releases its own Cairo objects, so renderers may run
 /// on many threads at once; the same scene always gives the same bytes.
@@ -10,22 +27,80 @@ public struct MapRenderer: Sendable {
 
     /// The scene as a PNG file's bytes.
     public func pngData(for scene: MapScene) throws -> Data {
-        try draw(scene).pngData()
+        try rasterize(scene).pngData()
+    }
+
+    /// The scene in `format`.
+    public func data(for scene: MapScene, format: ImageFormat) throws -> Data {
+        switch format {
+        case .png: return try pngData(for: scene)
+        case .pdf, .svg:
+            let page = ReportPage(width: Double(scene.width), height: Double(scene.height),
+                                  maps: [PlacedMap(scene: scene, frame: PixelRect(x: 0, y: 0, width: Double(scene.width),
+                                                                                  height: Double(scene.height)))])
+            return try vectorData(pages: [page], kind: format == .pdf ? .pdf : .svg)
+        }
     }
 
     /// The scene as pixels.
     public func image(for scene: MapScene) throws -> RasterImage {
-        let surface = try draw(scene)
+        let surface = try rasterize(scene)
         return RasterImage(width: surface.width, height: surface.height, rgba: surface.rgbaBytes())
     }
 
-    func draw(_ scene: MapScene) throws -> CairoImageSurface {
+    /// A PDF of one or more report pages, each with maps placed in frames.
+    public func pdfData(for pages: [ReportPage]) throws -> Data {
+        try vectorData(pages: pages, kind: .pdf)
+    }
+
+    func rasterize(_ scene: MapScene) throws -> CairoImageSurface {
+        guard scene.width > 0, scene.height > 0, scene.width * scene.height <= 400_000_000 else {
+            throw RenderError.invalidSize(width: scene.width, height: scene.height)
+        }
         let surface = try CairoImageSurface(width: scene.width, height: scene.height)
         let context = try CairoContext(surface: surface)
-        if let background = scene.background { context.paint(background) }
-        for polygon in scene.polygons { context.fillPolygon(polygon) }
-        for circle in scene.circles { context.fillCircle(circle) }
+        draw(scene, on: context)
         try context.checkStatus()
         return surface
+    }
+
+    private func vectorData(pages: [ReportPage], kind: CairoVectorSurface.Kind) throws -> Data {
+        guard let first = pages.first else { throw RenderError.invalidSize(width: 0, height: 0) }
+        for page in pages where !(page.width > 0 && page.height > 0 && page.width <= 32_767 && page.height <= 32_767) {
+            throw RenderError.invalidSize(width: Int(page.width), height: Int(page.height))
+        }
+        let surface = try CairoVectorSurface(kind: kind, width: first.width, height: first.height)
+        do {
+            let context = try CairoContext(surface: surface.pointer, owner: surface)
+            for (index, page) in pages.enumerated() {
+                if index > 0, kind == .pdf { cairo_pdf_surface_set_size(surface.pointer, page.width, page.height) }
+                for text in page.texts { context.showText(text) }
+                for placed in page.maps {
+                    cairo_save(context.pointer)
+                    cairo_rectangle(context.pointer, placed.frame.x, placed.frame.y, placed.frame.width, placed.frame.height)
+                    cairo_clip(context.pointer)
+                    cairo_translate(context.pointer, placed.frame.x, placed.frame.y)
+                    cairo_scale(context.pointer, placed.frame.width / Double(placed.scene.width),
+                                placed.frame.height / Double(placed.scene.height))
+                    draw(placed.scene, on: context)
+                    cairo_restore(context.pointer)
+                }
+                cairo_show_page(context.pointer)
+            }
+            try context.checkStatus()
+        }
+        return try surface.finish()
+    }
+
+    private func draw(_ scene: MapScene, on context: CairoContext) {
+        if let background = scene.background {
+            context.fillRectangle(width: Double(scene.width), height: Double(scene.height), background)
+        }
+        for polygon in scene.polygons { context.fillPolygon(polygon) }
+        for line in scene.lines { context.strokeLine(line) }
+        for circle in scene.circles { context.fillCircle(circle) }
+        for panel in scene.overlay.panels { context.fillPolygon(panel) }
+        for circle in scene.overlay.circles { context.fillCircle(circle) }
+        for text in scene.overlay.texts { context.showText(text) }
     }
 }

@@ -1,46 +1,114 @@
+/// The land under the events.
+public enum BasemapChoice: Sendable, Hashable {
+    /// Natural Earth land built into the library: 1:110m, or the simplified
+    /// 1:10m where the map shows 10 pixels or more per degree (a region, a large image).
+    case naturalEarth
+    /// The caller's own polygons.
+    case custom(Basemap)
+    /// No land and no background: events on a transparent image.
+    case none
+}
+
 /// Everything that decides how a map looks, with the command line's defaults.
 public struct MapOptions: Sendable, Hashable {
-    /// Image width in pixels. Default 2048.
+    /// Image width in pixels at scale 1. Default 2048.
     public var width: Int
-    /// Image height in pixels. Default half the width.
+    /// Image height in pixels at scale 1. Default: the box's aspect ratio (half the width for the world).
     public var height: Int
-    /// Circle sizes and colours.
+    /// The box shown; `nil` is the whole world.
+    public var region: GeoBox?
+    /// For a world map: the meridian at the centre (default 0). Ignored with a region.
+    public var centerLongitude: Double
+    /// Circle sizes (and the magnitude colours).
     public var style: MagnitudeStyle
-    /// The land under the events; `nil` draws the events on a transparent background.
-    public var basemap: Basemap?
-    /// Ocean and land colours.
+    /// What the circles' colour tells.
+    public var coloring: SymbolColoring
+    /// The land under the events.
+    public var basemap: BasemapChoice
+    /// Ocean, land, coastline and overlay colours.
     public var palette: MapPalette
+    /// Draw the legend, the title and the footer. Default `true`.
+    public var showsLegend: Bool
+    /// The title; `nil` makes one: `N earthquakes, <first> – <last> UTC`.
+    public var title: String?
+    /// Degrees between graticule lines; `nil` draws none.
+    public var graticuleSpacing: Double?
+    /// Multiplies the pixel size of everything (2 for HiDPI). Default 1.
+    public var scale: Double
 
-    /// Creates options; the height defaults to half the width.
+    /// Creates options. Without `height`, the height follows the box's aspect ratio.
     public init(
         width: Int = 2048,
         height: Int? = nil,
+        region: GeoBox? = nil,
+        centerLongitude: Double = 0,
         style: MagnitudeStyle = MagnitudeStyle(),
-        basemap: Basemap? = .naturalEarth110m,
-        palette: MapPalette = .standard
+        coloring: SymbolColoring = .magnitude,
+        basemap: BasemapChoice = .naturalEarth,
+        palette: MapPalette = .standard,
+        showsLegend: Bool = true,
+        title: String? = nil,
+        graticuleSpacing: Double? = nil,
+        scale: Double = 1
     ) {
+        let box = region ?? .world
         self.width = width
-        self.height = height ?? max(1, width / 2)
+        self.height = height ?? max(1, Int((Double(width) * box.latitudeSpan / box.longitudeSpan).rounded()))
+        self.region = region
+        self.centerLongitude = centerLongitude
         self.style = style
+        self.coloring = coloring
         self.basemap = basemap
         self.palette = palette
+        self.showsLegend = showsLegend
+        self.title = title
+        self.graticuleSpacing = graticuleSpacing
+        self.scale = scale
+    }
+
+    /// The image width in pixels, scale applied.
+    public var pixelWidth: Int { max(1, Int((Double(width) * scale).rounded())) }
+    /// The image height in pixels, scale applied.
+    public var pixelHeight: Int { max(1, Int((Double(height) * scale).rounded())) }
+
+    /// The projection of this map onto its pixels.
+    public var projection: PlateCarree {
+        if let region {
+            return PlateCarree(region: region, width: Double(pixelWidth), height: Double(pixelHeight))
+        }
+        return PlateCarree(centerLongitude: centerLongitude, width: Double(pixelWidth), height: Double(pixelHeight))
     }
 }
 
-/// The colours of the map under the events.
+/// The colours of the map under and over the events.
 public struct MapPalette: Sendable, Hashable {
     /// The sea, and the background where there is a basemap.
     public var ocean: RGBA
     /// Land.
     public var land: RGBA
+    /// The coastline stroke.
+    public var coastline: RGBA
+    /// Graticule lines.
+    public var graticule: RGBA
+    /// Panels behind the legend and labels.
+    public var panel: RGBA
+    /// Text.
+    public var text: RGBA
 
     /// Creates a palette.
-    public init(ocean: RGBA, land: RGBA) {
+    public init(ocean: RGBA, land: RGBA, coastline: RGBA, graticule: RGBA, panel: RGBA, text: RGBA) {
         self.ocean = ocean
         self.land = land
+        self.coastline = coastline
+        self.graticule = graticule
+        self.panel = panel
+        self.text = text
     }
 
-    /// A dark, desaturated blue sea and grey land: yellow and red circles stand
-    /// out on both, and land stays legible under translucent fills.
-    public static let standard = MapPalette(ocean: RGBA(hex: 0x1E2A38), land: RGBA(hex: 0x4B5563))
+    /// A dark, desaturated blue sea and grey land: the yellow-to-red circles
+    /// stand out on both, and land stays legible under translucent fills.
+    public static let standard = MapPalette(
+        ocean: RGBA(hex: 0x1E2A38), land: RGBA(hex: 0x4B5563), coastline: RGBA(hex: 0x6B7685),
+        graticule: RGBA(red: 1, green: 1, blue: 1, alpha: 0.10),
+        panel: RGBA(hex: 0x111820, alpha: 0.78), text: RGBA(hex: 0xE8ECF0))
 }

@@ -1,5 +1,6 @@
-/// A map fully resolved into pixels: every shape has its position, size and
-/// colour, so rendering makes no decisions and a scene can be checked as text.
+/// A map fully resolved into pixels: every shape and label has its position,
+/// size and colour, so rendering makes no decisions and a scene can be checked
+/// as data. Layers are drawn in the order of the properties below.
 public struct MapScene: Sendable, Hashable {
     /// Image width in pixels.
     public var width: Int
@@ -9,16 +10,40 @@ public struct MapScene: Sendable, Hashable {
     public var background: RGBA?
     /// Filled polygons (land), drawn first, in order.
     public var polygons: [ScenePolygon]
-    /// Circles (events), drawn after the polygons, in order.
+    /// Stroked lines (graticule, coastline), drawn over the polygons.
+    public var lines: [SceneLine]
+    /// Circles (events), in order.
     public var circles: [SceneCircle]
+    /// Panels, circles and text of the legend, title and footer, drawn last.
+    public var overlay: SceneOverlay
 
     /// Creates a scene.
-    public init(width: Int, height: Int, background: RGBA?, polygons: [ScenePolygon], circles: [SceneCircle]) {
+    public init(width: Int, height: Int, background: RGBA?, polygons: [ScenePolygon],
+                lines: [SceneLine] = [], circles: [SceneCircle], overlay: SceneOverlay = SceneOverlay()) {
         self.width = width
         self.height = height
         self.background = background
         self.polygons = polygons
+        self.lines = lines
         self.circles = circles
+        self.overlay = overlay
+    }
+}
+
+/// What is drawn on top of the map: panels, then their circles, then text.
+public struct SceneOverlay: Sendable, Hashable {
+    /// Filled rectangles or shapes behind the legend and labels.
+    public var panels: [ScenePolygon]
+    /// The legend's sample circles.
+    public var circles: [SceneCircle]
+    /// Labels.
+    public var texts: [SceneText]
+
+    /// Creates an overlay; empty by default.
+    public init(panels: [ScenePolygon] = [], circles: [SceneCircle] = [], texts: [SceneText] = []) {
+        self.panels = panels
+        self.circles = circles
+        self.texts = texts
     }
 }
 
@@ -30,7 +55,7 @@ public struct SceneCircle: Sendable, Hashable {
     public var diameter: Double
     /// The fill colour.
     public var fill: RGBA
-    /// The event it stands for.
+    /// The event it stands for (empty for a legend sample).
     public var eventID: String
 
     /// Creates a circle.
@@ -42,16 +67,65 @@ public struct SceneCircle: Sendable, Hashable {
     }
 }
 
-/// A filled polygon in pixels; rings after the first are holes (non-zero winding).
+/// A filled shape in pixels: its rings are filled together with the non-zero
+/// winding rule, so outlines and holes must run in opposite directions.
 public struct ScenePolygon: Sendable, Hashable {
     /// Closed rings of pixel positions.
     public var rings: [[PixelPoint]]
     /// The fill colour.
     public var fill: RGBA
 
-    /// Creates a polygon.
+    /// Creates a shape.
     public init(rings: [[PixelPoint]], fill: RGBA) {
         self.rings = rings
         self.fill = fill
+    }
+}
+
+/// An open polyline, stroked.
+public struct SceneLine: Sendable, Hashable {
+    /// The points, in order.
+    public var points: [PixelPoint]
+    /// The stroke colour.
+    public var stroke: RGBA
+    /// The stroke width in pixels.
+    public var width: Double
+
+    /// Creates a line.
+    public init(points: [PixelPoint], stroke: RGBA, width: Double) {
+        self.points = points
+        self.stroke = stroke
+        self.width = width
+    }
+}
+
+/// A single line of text. `position` is the left, centre or right end of its
+/// baseline, as `alignment` says.
+public struct SceneText: Sendable, Hashable {
+    /// How the text sits on its position.
+    public enum Alignment: Sendable, Hashable { case left, center, right }
+
+    /// The text.
+    public var text: String
+    /// The anchor on the baseline.
+    public var position: PixelPoint
+    /// The font size in pixels.
+    public var size: Double
+    /// Bold or regular.
+    public var bold: Bool
+    /// The colour.
+    public var color: RGBA
+    /// The alignment on `position`.
+    public var alignment: Alignment
+
+    /// Creates a label.
+    public init(text: String, position: PixelPoint, size: Double, bold: Bool = false,
+                color: RGBA, alignment: Alignment = .left) {
+        self.text = text
+        self.position = position
+        self.size = size
+        self.bold = bold
+        self.color = color
+        self.alignment = alignment
     }
 }

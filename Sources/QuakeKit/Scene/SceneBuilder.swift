@@ -1,3 +1,5 @@
+import Foundation
+
 /// Resolves events and a basemap into a ``MapScene``.
 public struct SceneBuilder: Sendable {
     /// The look of the map.
@@ -11,54 +13,121 @@ public struct SceneBuilder: Sendable {
     /// The scene for `events`, which should already be selected.
     ///
     /// Circles are ordered largest first so small ones stay visible on top;
-    /// among equal sizes the most recent comes first. A circle that crosses
-    /// the left or right edge appears on the other side too, since the world wraps.
-    public func scene(for events: [SeismicEvent]) -> MapScene {
-        let projection = PlateCarree(width: Double(options.width), height: Double(options.height))
-        let polygons = (options.basemap?.land ?? []).map { polygon in
-            ScenePolygon(
-                rings: polygon.rings.map { ring in
-                    ring.map { projection.project(latitude: $0.latitude, longitude: $0.longitude) }
-                },
-                fill: options.palette.land
-            )
-        }
-        let ordered = events.compactMap { event -> (SeismicEvent, Double)? in
-            guard let magnitude = event.magnitude else { return nil }
-            return (event, options.style.diameter(magnitude: magnitude))
-        }.enumerated().sorted { lhs, rhs in
-            let (a, b) = (lhs.element, rhs.element)
-            if a.1 != b.1 { return a.1 > b.1 }
-            if a.0.time != b.0.time { return a.0.time > b.0.time }
-            return lhs.offset < rhs.offset
-        }.map(\.element)
+    /// among equal sizes the most recent comes first. On a world map a circle
+    /// that crosses the left or right edge appears on the other side too.
+    ///
+    /// - Parameter feedGenerated: the feed's own time, for the footer and as
+    ///   "now" of the age colouring.
+    public func scene(for events: [SeismicEvent], feedGenerated: Date? = nil) -> MapScene {
+        let projection = options.projection
+        let box = options.region ?? .world
+        let shown = events.filter { $0.magnitude != nil && box.contains(latitude: $0.latitude, longitude: $0.longitude) }
+        let land = landLayers(projection)
+        return MapScene(
+            width: options.pixelWidth,
+            height: options.pixelHeight,
+            background: options.basemap == .none ? nil : options.palette.ocean,
+            polygons: land.polygons,
+            lines: graticule(projection) + land.coastlines,
+            circles: circles(for: shown, projection: projection, reference: referenceTime(shown, feedGenerated)),
+            overlay: options.showsLegend ? overlay(for: shown, feedGenerated: feedGenerated) : SceneOverlay()
+        )
+    }
 
+    /// "Now" for the age colouring: as given, else the feed's time, else the latest event.
+    func referenceTime(_ events: [SeismicEvent], _ feedGenerated: Date?) -> Date {
+        if case .age(let reference?) = options.coloring { return reference }
+        return feedGenerated ?? events.map(\.time).max() ?? Date(timeIntervalSince1970: 0)
+    }
+
+    private func circles(for events: [SeismicEvent], projection: PlateCarree, reference: Date) -> [SceneCircle] {
+        let sized = events.enumerated().map { offset, event in
+            (offset: offset, event: event, diameter: options.style.diameter(magnitude: event.magnitude ?? 0) * options.scale)
+        }
+        let ordered = sized.sorted { lhs, rhs in
+            if lhs.diameter != rhs.diameter { return lhs.diameter > rhs.diameter }
+            if lhs.event.time != rhs.event.time { return lhs.event.time > rhs.event.time }
+            return lhs.offset < rhs.offset
+        }
         var circles: [SceneCircle] = []
         circles.reserveCapacity(ordered.count)
-        for (event, diameter) in ordered {
-            let center = projection.project(latitude: event.latitude, longitude: event.longitude)
+        for item in ordered {
+            let center = projection.project(latitude: item.event.latitude, longitude: item.event.longitude)
             let circle = SceneCircle(
                 center: center,
-                diameter: diameter,
-                fill: options.style.fill(magnitude: event.magnitude ?? 0),
-                eventID: event.id
+                diameter: item.diameter,
+                fill: options.coloring.fill(for: item.event, style: options.style, reference: reference),
+                eventID: item.event.id
             )
             circles.append(circle)
-            let radius = diameter / 2
-            if center.x - radius < 0 {
-                circles.append(circle.shifted(by: projection.wrapWidth))
-            }
-            if center.x + radius > projection.wrapWidth {
-                circles.append(circle.shifted(by: -projection.wrapWidth))
+            guard projection.wraps else { continue }
+            let radius = item.diameter / 2
+            if center.x - radius < 0 { circles.append(circle.shifted(by: projection.wrapWidth)) }
+            if center.x + radius > projection.width { circles.append(circle.shifted(by: -projection.wrapWidth)) }
+        }
+        return circles
+    }
+
+    /// The land to draw: the caller's, or Natural Earth at the detail the scale needs.
+    var basemap: Basemap? {
+        switch options.basemap {
+        case .none: return nil
+        case .custom(let basemap): return basemap
+        case .naturalEarth:
+            let pixelsPerDegree = Double(options.pixelWidth) / (options.region ?? .world).longitudeSpan
+            return pixelsPerDegree >= 10 ? .naturalEarthDetailed : .naturalEarth110m
+        }
+    }
+
+    /// Land polygons and their coastlines, repeated a turn east or west where
+    /// the map's longitudes need it (a Pacific-centred world, a box across 180°).
+    private func landLayers(_ projection: PlateCarree) -> (polygons: [ScenePolygon], coastlines: [SceneLine]) {
+        guard let basemap else { return ([], []) }
+        let visibleWest = projection.west, visibleEast = projection.west + projection.longitudeSpan
+        var landRings: [[PixelPoint]] = []
+        var coastlines: [SceneLine] = []
+        let coastWidth = 0.6 * options.scale
+        for polygon in basemap.land {
+            guard let outline = polygon.rings.first, !outline.isEmpty else { continue }
+            let longitudes = outline.map(\.longitude), latitudes = outline.map(\.latitude)
+            guard latitudes.max()! >= projection.south, latitudes.min()! <= projection.north else { continue }
+            for turn in -1...1 {
+                let shift = Double(turn) * 360
+                guard longitudes.max()! + shift > visibleWest, longitudes.min()! + shift < visibleEast else { continue }
+                let rings = polygon.rings.map { ring in
+                    ring.map { projection.projectUnwrapped(latitude: $0.latitude, longitude: $0.longitude + shift) }
+                }
+                landRings.append(contentsOf: rings)
+                for (ring, pixels) in zip(polygon.rings, rings) {
+                    for run in Self.coastalRuns(ring) {
+                        coastlines.append(SceneLine(points: Array(pixels[run]), stroke: options.palette.coastline, width: coastWidth))
+                    }
+                }
             }
         }
-        return MapScene(
-            width: options.width,
-            height: options.height,
-            background: options.basemap == nil ? nil : options.palette.ocean,
-            polygons: polygons,
-            circles: circles
-        )
+        // One path for all land: where polygons meet (Natural Earth's cut at
+        // ±180°, now inside the map), separate fills would leave a faint seam.
+        return (landRings.isEmpty ? [] : [ScenePolygon(rings: landRings, fill: options.palette.land)], coastlines)
+    }
+
+    /// The stretches of a ring that are real coast: Natural Earth cuts land at
+    /// ±180° and closes Antarctica along −90°, and stroking those cuts would
+    /// draw lines that are not there.
+    static func coastalRuns(_ ring: [GeoPoint]) -> [ClosedRange<Int>] {
+        var runs: [ClosedRange<Int>] = []
+        var start: Int?
+        for index in 0..<max(0, ring.count - 1) {
+            let a = ring[index], b = ring[index + 1]
+            let artificial = (abs(a.longitude) == 180 && abs(b.longitude) == 180) || (a.latitude == -90 && b.latitude == -90)
+            if artificial {
+                if let first = start { runs.append(first...index) }
+                start = nil
+            } else if start == nil {
+                start = index
+            }
+        }
+        if let first = start, ring.count > 1 { runs.append(first...(ring.count - 1)) }
+        return runs
     }
 }
 

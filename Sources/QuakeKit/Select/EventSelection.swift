@@ -7,16 +7,19 @@ public struct EventSelection: Sendable, Hashable {
 
     /// How many events to keep; `nil` keeps all.
     public var limit: Int?
+    /// Only events inside this box count (before the limit); `nil` takes the whole world.
+    public var region: GeoBox?
 
-    /// Creates a selection keeping at most `limit` events (`nil`: all).
-    public init(limit: Int? = EventSelection.defaultLimit) {
+    /// Creates a selection keeping at most `limit` events (`nil`: all), inside `region`.
+    public init(limit: Int? = EventSelection.defaultLimit, region: GeoBox? = nil) {
         self.limit = limit
+        self.region = region
     }
 
     /// The selected events, most recent first; among equal times, file order.
     /// Events without a magnitude cannot be drawn and are never selected.
     public func select<S: Sequence>(_ events: S) -> [SeismicEvent] where S.Element == SeismicEvent {
-        var accumulator = MostRecentAccumulator(limit: limit)
+        var accumulator = MostRecentAccumulator(selection: self)
         for event in events { accumulator.offer(event) }
         return accumulator.result()
     }
@@ -39,18 +42,26 @@ public struct MostRecentAccumulator: Sendable {
     }
 
     private let limit: Int?
+    private let region: GeoBox?
     private var kept = Heap<Ranked>()
     private var all: [Ranked] = []
     private var offered = 0
 
     /// Creates an accumulator keeping at most `limit` events (`nil`: all).
     public init(limit: Int?) {
-        self.limit = limit
+        self.init(selection: EventSelection(limit: limit))
     }
 
-    /// Considers one event; events without a magnitude are passed over.
+    /// Creates an accumulator for a selection's limit and region.
+    public init(selection: EventSelection) {
+        self.limit = selection.limit
+        self.region = selection.region
+    }
+
+    /// Considers one event; events without a magnitude, or outside the region, are passed over.
     public mutating func offer(_ event: SeismicEvent) {
         guard event.magnitude != nil else { return }
+        if let region, !region.contains(latitude: event.latitude, longitude: event.longitude) { return }
         let ranked = Ranked(event: event, order: offered)
         offered += 1
         guard let limit else {

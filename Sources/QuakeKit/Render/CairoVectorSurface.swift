@@ -1,0 +1,39 @@
+import CCairo
+import Foundation
+
+/// Owns a Cairo PDF or SVG surface that writes into memory. The byte sink
+/// must outlive the surface, which writes into it until it is finished.
+final class CairoVectorSurface {
+    enum Kind { case pdf, svg }
+
+    let pointer: OpaquePointer
+    private let sink = ByteSink()
+
+    init(kind: Kind, width: Double, height: Double) throws {
+        let write: cairo_write_func_t = { closure, bytes, length in
+            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+            return CAIRO_STATUS_SUCCESS
+        }
+        let closure = Unmanaged.passUnretained(sink).toOpaque()
+        let surface: OpaquePointer
+        switch kind {
+        case .pdf: surface = cairo_pdf_surface_create_for_stream(write, closure, width, height)!
+        case .svg: surface = cairo_svg_surface_create_for_stream(write, closure, width, height)!
+        }
+        try CairoStatus.check(cairo_surface_status(surface)) { cairo_surface_destroy(surface) }
+        pointer = surface
+        if kind == .svg { cairo_svg_surface_restrict_to_version(surface, CAIRO_SVG_VERSION_1_1) }
+    }
+
+    /// Ends the document and returns its bytes.
+    func finish() throws -> Data {
+        cairo_surface_finish(pointer)
+        try CairoStatus.check(cairo_surface_status(pointer))
+        return sink.data
+    }
+
+    deinit {
+        cairo_surface_destroy(pointer)
+    }
+}

@@ -1,0 +1,34 @@
+import CCairo
+
+/// The font every label uses. DejaVu Sans is installed by `make`'s set-up
+/// (Debian `fonts-dejavu-core`), so text renders the same on every machine.
+enum MapFont {
+    static let family = "DejaVu Sans"
+
+    static func select(_ context: OpaquePointer, size: Double, bold: Bool) {
+        cairo_select_font_face(context, family, CAIRO_FONT_SLANT_NORMAL,
+                               bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(context, size)
+    }
+}
+
+/// Measures text with the same font and Cairo as the renderer, so the scene can
+/// size its panels exactly while staying free of Cairo types.
+final class TextMeasurer {
+    private let surface: CairoImageSurface?
+    private let context: CairoContext?
+
+    init() {
+        surface = try? CairoImageSurface(width: 1, height: 1)
+        context = surface.flatMap { try? CairoContext(surface: $0) }
+    }
+
+    /// The advance width of `text` in pixels (an estimate if Cairo is unavailable).
+    func width(_ text: String, size: Double, bold: Bool = false) -> Double {
+        guard let context else { return Double(text.count) * size * 0.6 }
+        MapFont.select(context.pointer, size: size, bold: bold)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(context.pointer, text, &extents)
+        return extents.x_advance
+    }
+}

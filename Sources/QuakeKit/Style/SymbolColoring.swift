@@ -1,0 +1,60 @@
+import Foundation
+
+/// What a circle's colour tells; its size always tells the magnitude.
+public enum SymbolColoring: Sendable, Hashable {
+    /// Yellow for small events to red from about M8.2 (``MagnitudeStyle/fill(magnitude:)``).
+    case magnitude
+    /// Depth bands, shallow to deep: red, orange, yellow, green, blue, purple — the
+    /// long-standing USGS convention.
+    case depth
+    /// Time before `reference` (default: the feed's generation time, else the
+    /// latest event): past hour red, past day orange, past week yellow, older white,
+    /// as the USGS real-time map shows it.
+    case age(reference: Date?)
+
+    /// One band of a colour scale: what it covers, and its colour.
+    public struct Band: Sendable, Hashable {
+        /// The legend's text, e.g. `0–33 km` or `past hour`.
+        public var label: String
+        /// The fill.
+        public var fill: RGBA
+        /// The band holds values up to (not including) this bound.
+        public var upperBound: Double
+    }
+
+    static let opacity = 0.75
+
+    /// Depth bands in kilometres; a negative depth (above sea level) is shallow.
+    public static let depthBands: [Band] = [
+        Band(label: "0–33 km", fill: RGBA(hex: 0xE8402B, alpha: opacity), upperBound: 33),
+        Band(label: "33–70 km", fill: RGBA(hex: 0xF39322, alpha: opacity), upperBound: 70),
+        Band(label: "70–150 km", fill: RGBA(hex: 0xF5D63D, alpha: opacity), upperBound: 150),
+        Band(label: "150–300 km", fill: RGBA(hex: 0x3DBE6B, alpha: opacity), upperBound: 300),
+        Band(label: "300–500 km", fill: RGBA(hex: 0x3B8FE0, alpha: opacity), upperBound: 500),
+        Band(label: "≥ 500 km", fill: RGBA(hex: 0xA15CD6, alpha: opacity), upperBound: .infinity),
+    ]
+
+    /// Age bands in seconds before the reference time.
+    public static let ageBands: [Band] = [
+        Band(label: "past hour", fill: RGBA(hex: 0xE31A1C, alpha: opacity), upperBound: 3600),
+        Band(label: "past day", fill: RGBA(hex: 0xFD8D3C, alpha: opacity), upperBound: 86_400),
+        Band(label: "past week", fill: RGBA(hex: 0xFED976, alpha: opacity), upperBound: 7 * 86_400),
+        Band(label: "older", fill: RGBA(hex: 0xF0F0F0, alpha: opacity), upperBound: .infinity),
+    ]
+
+    /// The fill of an event; `reference` is the resolved "now" of `.age`.
+    func fill(for event: SeismicEvent, style: MagnitudeStyle, reference: Date) -> RGBA {
+        switch self {
+        case .magnitude:
+            return style.fill(magnitude: event.magnitude ?? 0)
+        case .depth:
+            return Self.band(Self.depthBands, event.depth ?? 0).fill
+        case .age:
+            return Self.band(Self.ageBands, reference.timeIntervalSince(event.time)).fill
+        }
+    }
+
+    static func band(_ bands: [Band], _ value: Double) -> Band {
+        bands.first { value < $0.upperBound } ?? bands[bands.count - 1]
+    }
+}
