@@ -5,7 +5,7 @@ SAMPLE ?= Data/synthetic_all_day.csv
 OUTPUT ?= Output/quakes.png
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: map test build deps clean sample basemap bench
+.PHONY: map test build deps test-deps clean sample basemap bench
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -13,19 +13,28 @@ map: deps
 	.build/release/quakemap render $(SAMPLE) -o $(OUTPUT)
 
 ## test: install what is missing, build, and run every test
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
 build: deps
 	$(SWIFT) build -c release --product quakemap
 
-## deps: Debian packages the build needs (Cairo and pkg-config), installed only when missing
+## deps: Debian packages the build needs, installed only when missing: Cairo, pkg-config,
+## and the DejaVu font every label uses (so text renders the same on every machine)
+DEBIAN_PACKAGES := libcairo2-dev pkg-config fonts-dejavu-core
 deps:
-	@if ! pkg-config --exists cairo 2>/dev/null; then \
-		echo "Installing libcairo2-dev and pkg-config (Debian packages)…"; \
+	@if ! pkg-config --exists cairo 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
+		echo "Installing $(DEBIAN_PACKAGES) (Debian packages)…"; \
 		$(SUDO) apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcairo2-dev pkg-config; \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(DEBIAN_PACKAGES); \
+	fi
+
+## test-deps: what the tests use besides: pdftoppm (poppler-utils) renders the PDF outputs
+test-deps: deps
+	@if ! command -v pdftoppm >/dev/null; then \
+		echo "Installing poppler-utils (Debian package)…"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq poppler-utils; \
 	fi
 
 ## sample: regenerate the synthetic sample feed (deterministic)

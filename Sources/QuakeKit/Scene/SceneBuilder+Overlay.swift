@@ -21,13 +21,14 @@ extension SceneBuilder {
         }
 
         // Title, top left.
-        let title = options.title ?? Self.defaultTitle(events)
+        var title = options.title ?? Self.defaultTitle(events)
         if !title.isEmpty {
             // Shrink, never overflow: a long title on a small map gets smaller type.
             var titleSize = 15 * s
             let room = mapWidth - 2 * margin - 2 * padding
             let natural = measure.width(title, size: titleSize, bold: true)
             if natural > room { titleSize = max(6 * options.scale, titleSize * room / natural) }
+            title = Self.fitting(title, into: room) { measure.width($0, size: titleSize, bold: true) }
             let width = measure.width(title, size: titleSize, bold: true)
             panel(x: margin, y: margin, width: width + 2 * padding, height: titleSize * 1.2 + 2 * padding)
             text(title, x: margin + padding, baseline: margin + padding + titleSize, size: titleSize, bold: true)
@@ -46,12 +47,13 @@ extension SceneBuilder {
         let footerRoom = mapWidth - legendWidth - 3 * margin - padding
         let naturalFooter = measure.width(footer, size: footerSize)
         if naturalFooter > footerRoom { footerSize = max(6 * options.scale, footerSize * footerRoom / naturalFooter) }
-        let footerWidth = measure.width(footer, size: footerSize)
+        let fitted = Self.fitting(footer, into: footerRoom) { measure.width($0, size: footerSize) }
+        let footerWidth = measure.width(fitted, size: footerSize)
         let footerHeight = footerSize * 1.2 + padding
         let footerRight = Double(options.pixelWidth) - margin
         let footerTop = Double(options.pixelHeight) - margin - footerHeight
         panel(x: footerRight - footerWidth - padding, y: footerTop, width: footerWidth + padding, height: footerHeight)
-        text(footer, x: footerRight - padding / 2, baseline: footerTop + padding / 2 + footerSize, size: footerSize, alignment: .right)
+        text(fitted, x: footerRight - padding / 2, baseline: footerTop + padding / 2 + footerSize, size: footerSize, alignment: .right)
 
         return layout.overlay
     }
@@ -123,6 +125,14 @@ extension SceneBuilder {
             x += slot + gap
         }
         return width
+    }
+
+    /// `text`, cut short with an ellipsis if even the smallest type cannot hold it.
+    static func fitting(_ text: String, into room: Double, width: (String) -> Double) -> String {
+        guard width(text) > room else { return text }
+        var kept = text
+        while !kept.isEmpty, width(kept + "…") > room { kept.removeLast() }
+        return kept.isEmpty ? "" : kept + "…"
     }
 
     /// `300 earthquakes, 2026-11-20 23:59 – 2026-11-21 23:56 UTC`.
