@@ -5,7 +5,7 @@ SAMPLE ?= Data/synthetic_all_day.csv
 OUTPUT ?= Output/quakes.png
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: map test build deps test-deps clean sample basemap bench
+.PHONY: map test build deps test-deps clean sample basemap bench examples
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -47,6 +47,13 @@ basemap:
 
 clean:
 	rm -rf .build
+
+## examples: re-render the pictures in docs/ that the README shows (look at them before committing)
+examples: build test-deps
+	.build/release/quakemap render $(SAMPLE) -o docs/world.png --width 1200 --graticule 30
+	.build/release/quakemap render $(SAMPLE) -o docs/pacific.png --width 1200 --region 120,-60,-60,60 --color depth
+	QUAKEMAP_WRITE_EXAMPLES=1 $(SWIFT) test --filter ReportExampleTests
+	pdftoppm -png -r 110 -singlefile docs/report.pdf docs/report-page
 
 ## bench: print throughput, wall time and peak memory (generates its inputs; a few minutes)
 bench: deps

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import QuakeKit
+
+/// `render`'s map options end to end: regions, centring, colours, formats.
+@Suite("quakemap render: regions, colours and formats")
+struct MapOptionsCLITests {
+    let sample = "Data/synthetic_all_day.csv"
+
+    @Test func aRegionSelectsTheMostRecentEventsInsideIt() throws {
+        let result = try QuakemapProcess.run(["render", sample, "-o", "-", "--region", "120,-60,-60,60", "--width", "600",
+                                              "--limit", "20", "--color", "depth"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("drew 20 → <stdout> (600×400)"), "the aspect ratio follows the box: \(result.stderr)")
+        let listed = try QuakemapProcess.run(["list", sample, "--limit", "0", "--quiet"])
+        let inside = listed.stdoutText.split(separator: "\n").dropFirst().filter { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard let latitude = Double(fields[2]), let longitude = Double(fields[3]) else { return false }
+            return (-60...60).contains(latitude) && (longitude >= 120 || longitude <= -60)
+        }
+        #expect(inside.count > 20)
+        #expect(try RasterImage(png: result.stdout).height == 400)
+    }
+
+    @Test func formatsFollowTheExtensionOrTheOption() throws {
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, magic) in [("map.pdf", Array("%PDF-".utf8)), ("map.svg", Array("<?xml".utf8)), ("map.png", [0x89, 0x50, 0x4E, 0x47, 0x0D])] {
+            let path = folder.appendingPathComponent(name).path
+            let result = try QuakemapProcess.run(["render", sample, "-o", path, "--width", "400", "--quiet"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let head = try Data(contentsOf: URL(fileURLWithPath: path)).prefix(5)
+            #expect(Array(head) == magic, "\(name)")
+        }
+        let svg = try QuakemapProcess.run(["render", sample, "-o", "-", "--format", "svg", "--width", "400", "--quiet"])
+        #expect(svg.stdoutText.hasPrefix("<?xml"))
+        let unknown = try QuakemapProcess.run(["render", sample, "-o", folder.appendingPathComponent("map.jpg").path])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("cannot tell the format of"))
+    }
+
+    @Test func badMapOptionsAreUsageErrors() throws {
+        let cases: [([String], String)] = [
+            (["--region", "10,20,30"], "--region: '10,20,30' is not W,S,E,N"),
+            (["--region", "0,50,10,40"], "--region: south 50.0 must be below north 40.0"),
+            (["--center-lon", "200"], "--center-lon must be -180…180"),
+            (["--scale", "0"], "--scale must be above 0"),
+            (["--graticule", "0"], "--graticule must be 1…90 degrees"),
+            (["--color", "rainbow"], "rainbow"),
+            (["--width", "20000", "--scale", "4"], "more than 100 megapixels"),
+        ]
+        for (arguments, message) in cases {
+            let result = try QuakemapProcess.run(["render", sample, "-o", "/dev/null"] + arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    /// The command line draws exactly what the library draws with the same options.
+    @Test func centredHiDPIWithoutLegendMatchesTheLibrary() throws {
+        let result = try QuakemapProcess.run(["render", sample, "-o", "-", "--center-lon", "150", "--width", "500",
+                                              "--scale", "2", "--no-legend", "--graticule", "30"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let image = try RasterImage(png: result.stdout)
+        #expect(image.width == 1000 && image.height == 500)
+        let selected = try QuakeMap.select(from: .file(QuakemapProcess.repositoryRoot.appendingPathComponent(sample).path))
+        let library = try QuakeMap.mapData(for: selected, options: MapOptions(
+            width: 500, centerLongitude: 150, showsLegend: false, graticuleSpacing: 30, scale: 2))
+        #expect(try RasterImage(png: library) == image)
+    }
+}
