@@ -49,9 +49,11 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         return await withCheckedContinuation { continuation in
             transfer.lock.withLock { transfer.continuation = continuation }
             let task = session.dataTask(with: request)
-            // libcurl's own timeouts do not cover every stall; this one always fires.
+            // libcurl's own timeouts do not cover every stall, and a cancelled
+            // transfer may report late: the deadline answers by itself.
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak task] in
                 transfer.fail(.timedOut(url: url, seconds: deadline, attempts: 1))
+                transfer.finish(.failed(.timedOut(url: url, seconds: deadline, attempts: 1), retryAfter: nil))
                 task?.cancel()
             }
             task.resume()
@@ -126,6 +128,11 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             }
             return .response(status: status, headers: headers, body: body)
         }
+        finish(outcome)
+    }
+
+    /// Resumes the waiting caller once; whichever of completion and deadline comes second is ignored.
+    private func finish(_ outcome: HTTPAttempt.Outcome) {
         let continuation = lock.withLock { () -> CheckedContinuation<HTTPAttempt.Outcome, Never>? in
             defer { self.continuation = nil }
             return self.continuation

@@ -6,17 +6,25 @@ final class CairoContext {
     let pointer: OpaquePointer
     /// Keeps the surface alive while the context draws on it.
     private let surfaceOwner: AnyObject
+    /// Whether text is filled as outlines rather than shown as glyphs.
+    private let textAsPaths: Bool
 
-    init(surface: OpaquePointer, owner: AnyObject) throws {
+    /// - Parameter textAsPaths: fill text as glyph outlines. Raster output
+    ///   wants this: Cairo caches rendered glyphs process-wide, and which
+    ///   sub-pixel placement a cached glyph was first drawn at depends on the
+    ///   order of earlier renders; outlines give the same pixels every time.
+    ///   Vector output keeps real text, so a PDF's words stay selectable.
+    init(surface: OpaquePointer, owner: AnyObject, textAsPaths: Bool) throws {
         let context = cairo_create(surface)!
         try CairoStatus.check(cairo_status(context)) { cairo_destroy(context) }
         self.pointer = context
         self.surfaceOwner = owner
+        self.textAsPaths = textAsPaths
         cairo_set_antialias(context, CAIRO_ANTIALIAS_DEFAULT)
     }
 
     convenience init(surface: CairoImageSurface) throws {
-        try self.init(surface: surface.pointer, owner: surface)
+        try self.init(surface: surface.pointer, owner: surface, textAsPaths: true)
     }
 
     deinit {
@@ -79,7 +87,12 @@ final class CairoContext {
         cairo_new_path(pointer)
         cairo_move_to(pointer, x, label.position.y)
         setColor(label.color)
-        cairo_show_text(pointer, label.text)
+        if textAsPaths {
+            cairo_text_path(pointer, label.text)
+            cairo_fill(pointer)
+        } else {
+            cairo_show_text(pointer, label.text)
+        }
     }
 
     func checkStatus() throws {

@@ -71,7 +71,7 @@ public struct MapRenderer: Sendable {
         }
         let surface = try CairoVectorSurface(kind: kind, width: first.width, height: first.height)
         do {
-            let context = try CairoContext(surface: surface.pointer, owner: surface)
+            let context = try CairoContext(surface: surface.pointer, owner: surface, textAsPaths: false)
             for (index, page) in pages.enumerated() {
                 if index > 0, kind == .pdf { cairo_pdf_surface_set_size(surface.pointer, page.width, page.height) }
                 for text in page.texts { context.showText(text) }

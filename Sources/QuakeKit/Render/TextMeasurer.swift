@@ -9,6 +9,17 @@ enum MapFont {
         cairo_select_font_face(context, family, CAIRO_FONT_SLANT_NORMAL,
                                bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(context, size)
+        // Every rendering option spelled out: Cairo resolves a font face once per
+        // process with the options of its first use, so leaving them to the
+        // surface (PDF unhinted, PNG hinted) would make text depend on what was
+        // drawn before. Unhinted outlines also place text where the layout says.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_set_font_options(context, options)
+        cairo_font_options_destroy(options)
     }
 }
 
