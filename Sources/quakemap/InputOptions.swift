@@ -93,4 +93,11 @@ struct SelectionOptions: ParsableArguments {
     }
 
     var selection: EventSelection { EventSelection(limit: limit == 0 ? nil : limit) }
+
+    /// The selection with the filters applied before the limit.
+    func selection(filteredBy filters: FilterOptions) throws -> EventSelection {
+        var selection = self.selection
+        selection.filter = try filters.filter()
+        return selection
+    }
 }

@@ -19,8 +19,9 @@ extension Quakemap {
         @OptionGroup var inputOptions: InputOptions
         @OptionGroup var fetchArguments: FetchArguments
         @OptionGroup var selectionOptions: SelectionOptions
+        @OptionGroup(title: "Filters") var filterOptions: FilterOptions
 
-        @Option(help: "Output format: csv or json.")
+        @Option(help: "Output format: csv, geojson, json or table.")
         var format: EventListFormat = .csv
 
         func run() async throws {
@@ -28,7 +29,7 @@ extension Quakemap {
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments,
-                                        selection: selectionOptions.selection, log: log)
+                                        selection: try selectionOptions.selection(filteredBy: filterOptions), log: log)
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let data = try EventListEncoder().encode(loaded.selection.events, as: format)
                 try AtomicFileWriter.writeAll(data, to: STDOUT_FILENO, path: "<stdout>")

@@ -24,6 +24,7 @@ extension Quakemap {
         @OptionGroup var inputOptions: InputOptions
         @OptionGroup var fetchArguments: FetchArguments
         @OptionGroup var selectionOptions: SelectionOptions
+        @OptionGroup(title: "Filters") var filterOptions: FilterOptions
 
         @Option(name: .shortAndLong, help: ArgumentHelp(
             "Where to write the PNG ('-' for standard output). Folders are created as needed.",
@@ -140,7 +141,7 @@ extension Quakemap {
                     graticuleSpacing: graticule,
                     scale: scale
                 )
-                var selection = selectionOptions.selection
+                var selection = try selectionOptions.selection(filteredBy: filterOptions)
                 selection.region = box
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log)
                 let loaded: LoadedFeed

@@ -37,7 +37,7 @@ enum Reporting {
         } else {
             text = "read \(summary.rows) rows"
         }
-        if let generated = loaded.generated { text += " generated \(QuakeMap.timestamp(generated))" }
+        if let generated = loaded.generated { text += " (feed generated \(QuakeMap.timestamp(generated)))" }
         return text + ": \(summary.events) events, \(summary.withoutMagnitude) without magnitude, \(summary.rejected) rejected"
     }
 

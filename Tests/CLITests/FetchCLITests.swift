@@ -68,7 +68,7 @@ struct FetchCLITests {
         let (json, _) = try fixture.render(["--no-cache"])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(json.stderr.contains("fetched 1 rows from \(fixture.url) in "))
-        #expect(json.stderr.contains("generated 2025-11-21T23:58:00.000Z: 1 events"), "\(json.stderr)")
+        #expect(json.stderr.contains("(feed generated 2025-11-21T23:58:00.000Z): 1 events"), "\(json.stderr)")
     }
 
     @Test func redirectsGzipAndRetriesThatSucceed() throws {

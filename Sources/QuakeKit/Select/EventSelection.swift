@@ -9,11 +9,15 @@ public struct EventSelection: Sendable, Hashable {
     public var limit: Int?
     /// Only events inside this box count (before the limit); `nil` takes the whole world.
     public var region: GeoBox?
+    /// Only events that pass this filter count (before the limit).
+    public var filter: EventFilter
 
-    /// Creates a selection keeping at most `limit` events (`nil`: all), inside `region`.
-    public init(limit: Int? = EventSelection.defaultLimit, region: GeoBox? = nil) {
+    /// Creates a selection keeping at most `limit` events (`nil`: all), inside
+    /// `region`, that pass `filter`.
+    public init(limit: Int? = EventSelection.defaultLimit, region: GeoBox? = nil, filter: EventFilter = EventFilter()) {
         self.limit = limit
         self.region = region
+        self.filter = filter
     }
 
     /// The selected events, most recent first; among equal times, file order.
@@ -43,6 +47,7 @@ public struct MostRecentAccumulator: Sendable {
 
     private let limit: Int?
     private let region: GeoBox?
+    private let filter: EventFilter
     private var kept = Heap<Ranked>()
     private var all: [Ranked] = []
     private var offered = 0
@@ -56,12 +61,15 @@ public struct MostRecentAccumulator: Sendable {
     public init(selection: EventSelection) {
         self.limit = selection.limit
         self.region = selection.region
+        self.filter = selection.filter
     }
 
-    /// Considers one event; events without a magnitude, or outside the region, are passed over.
+    /// Considers one event; events without a magnitude, outside the region, or
+    /// failing the filter are passed over.
     public mutating func offer(_ event: SeismicEvent) {
         guard event.magnitude != nil else { return }
         if let region, !region.contains(latitude: event.latitude, longitude: event.longitude) { return }
+        guard filter.matches(event) else { return }
         let ranked = Ranked(event: event, order: offered)
         offered += 1
         guard let limit else {

@@ -6,6 +6,11 @@ public enum EventListFormat: String, Sendable, CaseIterable {
     case csv
     /// A JSON array of objects with the CSV's keys, missing values as `null`.
     case json
+    /// An RFC 7946 FeatureCollection in the USGS summary feed's layout, which
+    /// ``FeedReader`` reads back to the same events.
+    case geojson
+    /// Aligned columns for reading in a terminal.
+    case table
 }
 
 /// Writes events as CSV or JSON, one row or object per event, in the order given.
@@ -37,12 +42,48 @@ public struct EventListEncoder: Sendable {
             }
             return Data(text.utf8)
         case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var data = try encoder.encode(events.map(ListedEvent.init))
-            data.append(UInt8(ascii: "\n"))
-            return data
+            return try Self.json(events.map(ListedEvent.init))
+        case .geojson:
+            return try Self.json(GeoJSONCollection(events: events))
+        case .table:
+            return Data(Self.table(events).utf8)
         }
+    }
+
+    private static func json<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(value)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// Columns padded to their widest cell; numbers right-aligned, long places cut.
+    static func table(_ events: [SeismicEvent]) -> String {
+        let header = ["time (UTC)", "mag", "magType", "depth", "latitude", "longitude", "place", "id"]
+        let rows = events.map { event -> [String] in
+            let place = event.place.count > 48 ? String(event.place.prefix(47)) + "…" : event.place
+            return [
+                String(CivilTime.iso8601(event.time).prefix(19)).replacingOccurrences(of: "T", with: " "),
+                event.magnitude.map { String(format: "%.1f", $0) } ?? "",
+                (event.magnitudeType ?? ""),
+                event.depth.map { String(format: "%.1f", $0) } ?? "",
+                String(format: "%.3f", event.latitude),
+                String(format: "%.3f", event.longitude),
+                place,
+                event.id,
+            ]
+        }
+        let rightAligned: Set<Int> = [1, 3, 4, 5]
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        return ([line(header), line(widths.map { String(repeating: "─", count: $0) })] + rows.map(line))
+            .joined(separator: "\n") + "\n"
     }
 
     /// The shortest text that reads back as the same number.
@@ -77,5 +118,46 @@ private struct ListedEvent: Encodable {
         try container.encode(event.magnitudeType, forKey: .magType)
         try container.encode(event.place, forKey: .place)
         try container.encode(event.eventType, forKey: .type)
+    }
+}
+
+/// The USGS GeoJSON summary layout: times in epoch milliseconds, depth as the third coordinate.
+private struct GeoJSONCollection: Encodable {
+    let events: [SeismicEvent]
+
+    enum CodingKeys: String, CodingKey { case type, metadata, features }
+    enum MetadataKeys: String, CodingKey { case count, title }
+    enum FeatureKeys: String, CodingKey { case type, id, properties, geometry }
+    enum PropertyKeys: String, CodingKey { case mag, place, time, updated, type, magType, net, status }
+    enum GeometryKeys: String, CodingKey { case type, coordinates }
+
+    func encode(to encoder: Encoder) throws {
+        var root = encoder.container(keyedBy: CodingKeys.self)
+        try root.encode("FeatureCollection", forKey: .type)
+        var metadata = root.nestedContainer(keyedBy: MetadataKeys.self, forKey: .metadata)
+        try metadata.encode(events.count, forKey: .count)
+        try metadata.encode("quakemap selection", forKey: .title)
+        var features = root.nestedUnkeyedContainer(forKey: .features)
+        for event in events {
+            var feature = features.nestedContainer(keyedBy: FeatureKeys.self)
+            try feature.encode("Feature", forKey: .type)
+            try feature.encode(event.id, forKey: .id)
+            var properties = feature.nestedContainer(keyedBy: PropertyKeys.self, forKey: .properties)
+            try properties.encode(event.magnitude, forKey: .mag)
+            try properties.encode(event.place.isEmpty ? nil : event.place, forKey: .place)
+            try properties.encode(Self.milliseconds(event.time), forKey: .time)
+            try properties.encode(event.updated.map(Self.milliseconds), forKey: .updated)
+            try properties.encode(event.eventType, forKey: .type)
+            try properties.encode(event.magnitudeType, forKey: .magType)
+            try properties.encode(event.network, forKey: .net)
+            try properties.encode(event.status, forKey: .status)
+            var geometry = feature.nestedContainer(keyedBy: GeometryKeys.self, forKey: .geometry)
+            try geometry.encode("Point", forKey: .type)
+            try geometry.encode([event.longitude, event.latitude] + (event.depth.map { [$0] } ?? []), forKey: .coordinates)
+        }
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 }

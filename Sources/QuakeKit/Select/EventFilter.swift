@@ -1,0 +1,92 @@
+import Foundation
+
+/// Which events count, before the most-recent-N limit: a box, a time window,
+/// magnitude and depth ranges, types, and a CQL2 expression, all of which must
+/// hold. Bounds are inclusive; an event without the value a bound needs (no
+/// magnitude, no depth) does not pass it.
+public struct EventFilter: Sendable, Hashable {
+    /// Only events inside this box (W > E crosses the antimeridian).
+    public var bbox: GeoBox?
+    /// Only events at or after this time.
+    public var since: Date?
+    /// Only events at or before this time.
+    public var until: Date?
+    /// Only events of this magnitude or more.
+    public var minimumMagnitude: Double?
+    /// Only events of this magnitude or less.
+    public var maximumMagnitude: Double?
+    /// Only events this deep or deeper, in km (negative: above sea level).
+    public var minimumDepth: Double?
+    /// Only events this deep or shallower, in km.
+    public var maximumDepth: Double?
+    /// Only these types (see ``EventType/normalized(_:)``); empty keeps every type.
+    public var types: Set<String>
+    /// Never these types.
+    public var excludedTypes: Set<String>
+    /// A CQL2 expression that must be true.
+    public var cql: CQLFilter?
+
+    /// Creates a filter; by default everything passes. Type names are normalized.
+    public init(bbox: GeoBox? = nil, since: Date? = nil, until: Date? = nil,
+                minimumMagnitude: Double? = nil, maximumMagnitude: Double? = nil,
+                minimumDepth: Double? = nil, maximumDepth: Double? = nil,
+                types: Set<String> = [], excludedTypes: Set<String> = [], cql: CQLFilter? = nil) {
+        self.bbox = bbox
+        self.since = since
+        self.until = until
+        self.minimumMagnitude = minimumMagnitude
+        self.maximumMagnitude = maximumMagnitude
+        self.minimumDepth = minimumDepth
+        self.maximumDepth = maximumDepth
+        self.types = Set(types.map(EventType.normalized))
+        self.excludedTypes = Set(excludedTypes.map(EventType.normalized))
+        self.cql = cql
+    }
+
+    /// Whether `event` passes every part of the filter.
+    public func matches(_ event: SeismicEvent) -> Bool {
+        if let bbox, !bbox.contains(latitude: event.latitude, longitude: event.longitude) { return false }
+        if let since, event.time < since { return false }
+        if let until, event.time > until { return false }
+        if !Self.within(event.magnitude, minimumMagnitude, maximumMagnitude) { return false }
+        if !Self.within(event.depth, minimumDepth, maximumDepth) { return false }
+        if !types.isEmpty || !excludedTypes.isEmpty {
+            let type = EventType.normalized(event.eventType)
+            if !types.isEmpty && !types.contains(type) { return false }
+            if excludedTypes.contains(type) { return false }
+        }
+        if let cql, !cql.matches(event) { return false }
+        return true
+    }
+
+    private static func within(_ value: Double?, _ low: Double?, _ high: Double?) -> Bool {
+        guard low != nil || high != nil else { return true }
+        guard let value else { return false }
+        if let low, value < low { return false }
+        if let high, value > high { return false }
+        return true
+    }
+}
+
+/// Reads the times `--since` and `--until` take: ISO 8601 instants
+/// (`2024-05-01T12:00Z`), dates (`2024-05-01`, midnight UTC), or durations
+/// back from `now`: `90m`, `24h`, `7d`, `2w`, `30s`.
+public enum TimeBound {
+    /// The instant `text` names.
+    public static func parse(_ text: String, now: Date) throws -> Date {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let unit = trimmed.last, let amount = Double(trimmed.dropLast()), amount.isFinite, amount >= 0 {
+            let seconds: Double? = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800][String(unit)]
+            if let seconds { return now.addingTimeInterval(-amount * seconds) }
+        }
+        if trimmed.count == 10, let date = TimeParser.parse(ArraySlice((trimmed + "T00:00:00Z").utf8)) { return date }
+        if let date = TimeParser.parse(ArraySlice(trimmed.utf8)) { return date }
+        throw TimeBoundError(message: "'\(text)' is not a time: use 2024-05-01, 2024-05-01T12:00Z, or a duration back from now such as 90m, 24h, 7d")
+    }
+}
+
+/// Why a time bound could not be read.
+public struct TimeBoundError: QuakeKitError, Equatable {
+    /// The message.
+    public let message: String
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import QuakeKit
+
+/// The catalogue filters; shared by every subcommand, applied before `--limit`.
+struct FilterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Only events in the box W,S,E,N (edges included; W > E crosses the antimeridian).",
+                               valueName: "W,S,E,N"))
+    var bbox: String?
+
+    @Option(help: ArgumentHelp("Only events at or after: 2024-05-01, 2024-05-01T12:00Z, or a duration back from now (90m, 24h, 7d, 2w).",
+                               valueName: "time"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only events at or before (same forms as --since).", valueName: "time"))
+    var until: String?
+
+    @Option(help: ArgumentHelp("What 'now' is for relative times (ISO 8601), for reproducible runs.", valueName: "time"))
+    var now: String?
+
+    @Option(help: ArgumentHelp("Only events of at least this magnitude.", valueName: "m"))
+    var minMag: Double?
+
+    @Option(help: ArgumentHelp("Only events of at most this magnitude.", valueName: "m"))
+    var maxMag: Double?
+
+    @Option(help: ArgumentHelp("Only events at least this deep, in km (negative: above sea level).", valueName: "km"))
+    var minDepth: Double?
+
+    @Option(help: ArgumentHelp("Only events at most this deep, in km.", valueName: "km"))
+    var maxDepth: Double?
+
+    @Option(name: .customLong("type"), help: ArgumentHelp(
+        "Only this event type (repeatable): earthquake, quarry blast, explosion, ice quake… (quarry and quarry_blast count as quarry blast).",
+        valueName: "type"))
+    var types: [String] = []
+
+    @Option(name: .customLong("exclude-type"), help: ArgumentHelp("Never this event type (repeatable).", valueName: "type"))
+    var excludedTypes: [String] = []
+
+    @Option(name: .customLong("where"), help: ArgumentHelp(
+        "An OGC CQL2 text filter over mag, depth, time, type, magType, net, status, place, id, latitude, longitude, geometry; e.g. \"mag >= 4.5 AND place LIKE '%Alaska%'\".",
+        valueName: "cql2"))
+    var cql: String?
+
+    func validate() throws {
+        _ = try filter()
+    }
+
+    /// The filter these options describe.
+    func filter() throws -> EventFilter {
+        let reference: Date
+        if let now {
+            guard let parsed = try? TimeBound.parse(now, now: Date()), !now.hasSuffix("h"), !now.hasSuffix("d") else {
+                throw ValidationError("--now: '\(now)' is not an ISO 8601 time")
+            }
+            reference = parsed
+        } else {
+            reference = Date()
+        }
+        var filter = EventFilter()
+        if let bbox {
+            do { filter.bbox = try GeoBox(parsing: bbox) } catch let error as GeoBoxError {
+                throw ValidationError("--bbox: \(error.message)")
+            }
+        }
+        for (name, text, keyPath) in [("--since", since, \EventFilter.since), ("--until", until, \EventFilter.until)] {
+            guard let text else { continue }
+            do { filter[keyPath: keyPath] = try TimeBound.parse(text, now: reference) } catch let error as TimeBoundError {
+                throw ValidationError("\(name): \(error.message)")
+            }
+        }
+        if let since = filter.since, let until = filter.until, since > until {
+            throw ValidationError("--since is after --until: nothing could match")
+        }
+        for (name, value) in [("--min-mag", minMag), ("--max-mag", maxMag), ("--min-depth", minDepth), ("--max-depth", maxDepth)] {
+            if let value, !value.isFinite { throw ValidationError("\(name) must be a finite number") }
+        }
+        if let low = minMag, let high = maxMag, low > high { throw ValidationError("--min-mag is above --max-mag") }
+        if let low = minDepth, let high = maxDepth, low > high { throw ValidationError("--min-depth is below --max-depth") }
+        filter.minimumMagnitude = minMag
+        filter.maximumMagnitude = maxMag
+        filter.minimumDepth = minDepth
+        filter.maximumDepth = maxDepth
+        filter.types = Set(types.map(EventType.normalized))
+        filter.excludedTypes = Set(excludedTypes.map(EventType.normalized))
+        if let cql {
+            do { filter.cql = try CQLFilter(cql) } catch let error as CQLError {
+                throw ValidationError("--where: \(error.message)")
+            }
+        }
+        return filter
+    }
+}

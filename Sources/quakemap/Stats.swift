@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Logging
+import QuakeKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Quakemap {
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Summarize the selected events: count, time span, magnitude and depth ranges, types.",
+            discussion: "Unlike render and list, stats takes every matching event unless --limit is given."
+        )
+
+        enum Format: String, ExpressibleByArgument { case text, json }
+
+        @OptionGroup var inputOptions: InputOptions
+        @OptionGroup var fetchArguments: FetchArguments
+        @OptionGroup(title: "Filters") var filterOptions: FilterOptions
+
+        @Option(help: ArgumentHelp("Keep only the N most recent matching events; 0 (the default) keeps all.", valueName: "N"))
+        var limit: Int = 0
+
+        @Option(help: "Output format: text or json.")
+        var format: Format = .text
+
+        func validate() throws {
+            guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
+        }
+
+        func run() async throws {
+            let start = ContinuousClock.now
+            let log = Reporting.logger(inputOptions)
+            try await reportingErrors(log) {
+                let selection = EventSelection(limit: limit == 0 ? nil : limit, filter: try filterOptions.filter())
+                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log)
+                guard case .loaded(let loaded) = try await loader.load() else { return }
+                let statistics = CatalogStatistics(loaded.selection.events)
+                let data: Data
+                switch format {
+                case .text:
+                    data = Data(statistics.text.utf8)
+                case .json:
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                    data = try encoder.encode(statistics) + Data("\n".utf8)
+                }
+                try AtomicFileWriter.writeAll(data, to: STDOUT_FILENO, path: "<stdout>")
+                loader.remember(loaded, renderedOutput: nil)
+                Reporting.logRejections(loaded.selection.summary, to: log)
+                let milliseconds = Reporting.milliseconds(ContinuousClock.now - start)
+                var metadata = Reporting.metadata(loaded)
+                metadata["outcome"] = "summarized"
+                log.info("\(Reporting.describe(loaded)); summarized \(statistics.count) in \(milliseconds) ms", metadata: metadata)
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import QuakeKit
+
+/// Filters, `--where`, export formats and `stats` through the binary, on the
+/// project's sample and, when present, on the real feeds in ../shared.
+@Suite("quakemap queries")
+struct QueryCLITests {
+    static let shared = QuakemapProcess.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data/usgs")
+    static var sharedPresent: Bool { FileManager.default.fileExists(atPath: shared.appendingPathComponent("PROVENANCE.md").path) }
+
+    @Test func whereErrorsPointAtTheColumn() throws {
+        let result = try QuakemapProcess.run(["list", "Data/synthetic_all_day.csv", "--where", "depth < 10 AND mag >="])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: --where: at column 22: expected a value after '>='"), "\(result.stderr)")
+        let unknown = try QuakemapProcess.run(["list", "Data/synthetic_all_day.csv", "--where", "magnitude > 3"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("--where: at column 1: unknown property 'magnitude'"))
+        for (arguments, message) in [(["--bbox", "0,0,10"], "--bbox: '0,0,10' is not W,S,E,N"),
+                                     (["--since", "soon"], "--since: 'soon' is not a time"),
+                                     (["--min-mag", "5", "--max-mag", "4"], "--min-mag is above --max-mag"),
+                                     (["--since", "1d", "--until", "2d"], "--since is after --until")] {
+            let result = try QuakemapProcess.run(["list", "Data/synthetic_all_day.csv"] + arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func filtersCombineWithTheLimitAndPinnedNow() throws {
+        let result = try QuakemapProcess.run([
+            "list", "Data/synthetic_all_day.csv", "--now", "2026-11-22T00:00:00Z", "--since", "12h", "--min-mag", "2.5",
+            "--exclude-type", "quarry blast", "--where", "net = 'us' OR net = 'ak'", "--limit", "0", "--format", "json", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+        #expect(!events.isEmpty)
+        for event in events {
+            #expect((event["mag"] as? Double ?? 0) >= 2.5)
+            #expect((event["time"] as? String ?? "") >= "2026-11-21T12:00:00.000Z")
+            #expect(["us", "ak"].contains { (event["id"] as? String ?? "").hasPrefix($0) })
+        }
+    }
+
+    @Test func tableAndStatsForPeople() throws {
+        let table = try QuakemapProcess.run(["list", "Data/synthetic_all_day.csv", "--limit", "3", "--format", "table", "--quiet"])
+        let lines = table.stdoutText.split(separator: "\n")
+        #expect(lines.count == 5)
+        #expect(lines[0].hasPrefix("time (UTC)"))
+        #expect(Set(lines.map { $0.firstIndex(of: " ") }).count >= 1)
+        let stats = try QuakemapProcess.run(["stats", "Data/synthetic_all_day.csv", "--format", "json", "--quiet"])
+        #expect(stats.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: stats.stdout) as? [String: Any])
+        #expect(object["count"] as? Int == 417)
+        #expect((object["types"] as? [String: Int])?["quarry blast"] == 6)
+        let text = try QuakemapProcess.run(["stats", "Data/synthetic_all_day.csv", "--min-mag", "5", "--quiet"])
+        #expect(text.stdoutText.hasPrefix("events     7\n"), "\(text.stdoutText)")
+    }
+
+    /// `--type earthquake --min-mag 4.5` on every real feed, counted independently by Python's csv and json modules.
+    @Test(.enabled(if: sharedPresent, "../shared/data/usgs is not beside the repository: skipped"),
+          arguments: ["all_month_2020-06.csv", "all_month_2022-03.csv", "all_month_2015-12_15col.csv", "4.5_week_2020-04.csv",
+                      "significant_month_2024-05.csv", "eqs7day-M1_2011-05.txt", "all_week_2014-04.geojson", "4.5_week_2020-10.geojson"])
+    func countsAgreeWithAnIndependentReader(_ file: String) throws {
+        let path = Self.shared.appendingPathComponent(file).path
+        let result = try QuakemapProcess.run(["stats", path, "--type", "earthquake", "--min-mag", "4.5", "--format", "json", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let count = (try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])?["count"] as? Int
+        #expect(count == (try Self.pythonCount(path)), "\(file)")
+    }
+
+    /// list → GeoJSON → list gives the same CSV.
+    @Test(.enabled(if: sharedPresent, "../shared/data/usgs is not beside the repository: skipped"),
+          arguments: ["all_month_2020-06.csv", "all_month_2015-12_15col.csv", "eqs7day-M1_2011-05.txt", "all_week_2014-04.geojson"])
+    func geoJSONRoundTrips(_ file: String) throws {
+        let path = Self.shared.appendingPathComponent(file).path
+        let csv = try QuakemapProcess.run(["list", path, "--limit", "0", "--quiet"])
+        let geojson = try QuakemapProcess.run(["list", path, "--limit", "0", "--format", "geojson", "--quiet"])
+        let again = try QuakemapProcess.run(["list", "-", "--limit", "0", "--quiet"], stdin: geojson.stdout)
+        #expect(csv.status == 0 && geojson.status == 0 && again.status == 0, "\(again.stderr)")
+        #expect(again.stdout == csv.stdout)
+        #expect(csv.stdoutText.split(separator: "\n").count > 100)
+    }
+
+    static func pythonCount(_ path: String) throws -> Int {
+        let script = """
+            import csv, json, sys
+            path = sys.argv[1]
+            def count(rows):
+                return sum(1 for mag, kind in rows if mag not in (None, "") and float(mag) >= 4.5
+                           and (kind or "earthquake").strip().lower() == "earthquake")
+            if path.endswith(".geojson"):
+                features = json.load(open(path, encoding="utf-8"))["features"]
+                print(count((f["properties"]["mag"], f["properties"]["type"]) for f in features))
+            else:
+                reader = csv.DictReader(open(path, encoding="utf-8", newline=""))
+                lower = {name.lower(): name for name in reader.fieldnames}
+                mag, kind = lower.get("mag") or lower["magnitude"], lower.get("type")
+                print(count((row[mag], row[kind] if kind else "") for row in reader))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try #require(Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+}
