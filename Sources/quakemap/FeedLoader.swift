@@ -30,11 +30,19 @@ struct FeedLoader {
     let fetch: FetchArguments
     let selection: EventSelection
     let log: Logger
+    /// `--now`: also the "now" against which events in the future are rejected.
+    var now: Date?
+
+    private var feedOptions: FeedOptions {
+        var options = input.feedOptions
+        options.now = now
+        return options
+    }
 
     /// Loads the feed; with `ifChangedOutput`, stops early when nothing changed since the last render there.
     func load(ifChangedOutput: String? = nil) async throws -> Outcome {
         if let source = try input.localSource() {
-            let selected = try QuakeMap.select(from: source, feed: input.feedOptions, selection: selection)
+            let selected = try QuakeMap.select(from: source, feed: feedOptions, selection: selection)
             return .loaded(LoadedFeed(selection: selected))
         }
         let url = input.url ?? ""
@@ -60,14 +68,14 @@ struct FeedLoader {
         }
 
         do {
-            let selected = try QuakeMap.select(from: .bytes(body, name: url), feed: input.feedOptions, selection: selection)
+            let selected = try QuakeMap.select(from: .bytes(body, name: url), feed: feedOptions, selection: selection)
             return .loaded(LoadedFeed(selection: selected, fetched: fetched, staleFrom: staleFrom,
                                       bodyToRemember: staleFrom == nil ? body : nil))
         } catch let error as FeedError {
             // A fetched feed that does not parse is as bad as a failed fetch.
             guard fetch.staleOk, staleFrom == nil, let cached, cached.body != body else { throw error }
             log.warning("\(error.message); using the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
-            let selected = try QuakeMap.select(from: .bytes(cached.body, name: url), feed: input.feedOptions, selection: selection)
+            let selected = try QuakeMap.select(from: .bytes(cached.body, name: url), feed: feedOptions, selection: selection)
             return .loaded(LoadedFeed(selection: selected, fetched: fetched, staleFrom: cached.fetchedAt))
         }
     }

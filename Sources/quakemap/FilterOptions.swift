@@ -47,17 +47,18 @@ struct FilterOptions: ParsableArguments {
         _ = try filter()
     }
 
+    /// `--now`, if given.
+    func pinnedNow() throws -> Date? {
+        guard let now else { return nil }
+        guard let parsed = TimeBound.instant(now) else {
+            throw ValidationError("--now: '\(now)' is not an ISO 8601 time (e.g. 2024-05-01T00:00:00Z)")
+        }
+        return parsed
+    }
+
     /// The filter these options describe.
     func filter() throws -> EventFilter {
-        let reference: Date
-        if let now {
-            guard let parsed = try? TimeBound.parse(now, now: Date()), !now.hasSuffix("h"), !now.hasSuffix("d") else {
-                throw ValidationError("--now: '\(now)' is not an ISO 8601 time")
-            }
-            reference = parsed
-        } else {
-            reference = Date()
-        }
+        let reference = try pinnedNow() ?? Date()
         var filter = EventFilter()
         if let bbox {
             do { filter.bbox = try GeoBox(parsing: bbox) } catch let error as GeoBoxError {

@@ -29,7 +29,8 @@ extension Quakemap {
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments,
-                                        selection: try selectionOptions.selection(filteredBy: filterOptions), log: log)
+                                        selection: try selectionOptions.selection(filteredBy: filterOptions), log: log,
+                                        now: try filterOptions.pinnedNow())
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let data = try EventListEncoder().encode(loaded.selection.events, as: format)
                 try AtomicFileWriter.writeAll(data, to: STDOUT_FILENO, path: "<stdout>")

@@ -143,7 +143,8 @@ extension Quakemap {
                 )
                 var selection = try selectionOptions.selection(filteredBy: filterOptions)
                 selection.region = box
-                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log)
+                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
+                                        now: try filterOptions.pinnedNow())
                 let loaded: LoadedFeed
                 switch try await loader.load(ifChangedOutput: ifChanged ? output : nil) {
                 case .unchanged(let url):

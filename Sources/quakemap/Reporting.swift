@@ -38,7 +38,9 @@ enum Reporting {
             text = "read \(summary.rows) rows"
         }
         if let generated = loaded.generated { text += " (feed generated \(QuakeMap.timestamp(generated)))" }
+        let duplicates = loaded.selection.duplicates > 0 ? ", \(loaded.selection.duplicates) duplicate ids (latest kept)" : ""
         return text + ": \(summary.events) events, \(summary.withoutMagnitude) without magnitude, \(summary.rejected) rejected"
+            + duplicates
     }
 
     /// The facts of the run, for `--log-format json`.
@@ -50,6 +52,7 @@ enum Reporting {
             "withoutMagnitude": .stringConvertible(summary.withoutMagnitude),
             "rejected": .stringConvertible(summary.rejected),
             "selected": .stringConvertible(loaded.selection.events.count),
+            "duplicates": .stringConvertible(loaded.selection.duplicates),
         ]
         if let fetched = loaded.fetched {
             metadata["url"] = .string(fetched.url)

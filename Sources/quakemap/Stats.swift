@@ -35,7 +35,8 @@ extension Quakemap {
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
                 let selection = EventSelection(limit: limit == 0 ? nil : limit, filter: try filterOptions.filter())
-                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log)
+                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
+                                        now: try filterOptions.pinnedNow())
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let statistics = CatalogStatistics(loaded.selection.events)
                 let data: Data

@@ -4,6 +4,7 @@ import Foundation
 struct EventDecoder {
     let layout: FeedLayout
     let source: String
+    let now: Date
 
     enum Outcome {
         case event(SeismicEvent)
@@ -38,6 +39,20 @@ struct EventDecoder {
         switch optionalNumber(record, layout.magnitude) {
         case .success(let value): magnitude = value
         case .failure(let rejection): return .rejected(rejection)
+        }
+        if let depth, let problem = Plausibility.depthProblem(depth), let column = layout.depth {
+            return .rejected(reject(record, column, record.trimmedString(column), problem))
+        }
+        if let magnitude, let problem = Plausibility.magnitudeProblem(magnitude), let column = layout.magnitude {
+            return .rejected(reject(record, column, record.trimmedString(column), problem))
+        }
+        if let problem = Plausibility.timeProblem(time, now: now) {
+            let column: Int
+            switch layout.time {
+            case .single(let index): column = index
+            case .dateAndTime(_, let index): column = index
+            }
+            return .rejected(reject(record, column, CivilTime.iso8601(time), problem))
         }
         var updated: Date?
         if let column = layout.updated, !isBlank(record, column) {

@@ -15,6 +15,8 @@ public enum FeedError: QuakeKitError, Equatable {
     case headerOnly(source: String)
     /// Columns the feed needs are not in the header.
     case missingColumns(source: String, missing: [String], header: [String])
+    /// A column the reader uses appears more than once in the header (1-based positions).
+    case duplicateColumn(source: String, name: String, columns: [Int])
     /// A NUL byte: this is not a text feed.
     case binaryData(source: String, line: Int, column: Int)
     /// A quoted field opened on `line` is never closed.
@@ -44,6 +46,9 @@ public enum FeedError: QuakeKitError, Equatable {
             let found = header.prefix(12).map { FeedRejection.shown($0) }.joined(separator: ",")
             let more = header.count > 12 ? ",…" : ""
             return "\(source):1: required column \(names) not found in the header (\(found)\(more))"
+        case let .duplicateColumn(source, name, columns):
+            let positions = columns.map(String.init).joined(separator: " and ")
+            return "\(source):1: column '\(name)' appears more than once in the header (columns \(positions))"
         case let .binaryData(source, line, column):
             return "\(source):\(line): column \(column): a NUL byte: this is binary data, not a CSV feed"
         case let .unterminatedQuote(source, line):

@@ -54,6 +54,17 @@ struct FeedLayout {
         }
         self.latitude = latitude
         self.longitude = longitude
+        // A name that appears twice among the columns we read is ambiguous: which one holds the data?
+        let used: Set<String> = ["time", "datetime", "origintime", "date", "timeutc", "time utc", "latitude", "lat",
+                                 "longitude", "lon", "long", "depth", "mag", "magnitude", "magtype", "place", "region",
+                                 "type", "id", "net", "src", "eqid", "updated", "status"]
+        for name in used {
+            let positions = names.indices.filter { names[$0] == name }
+            if positions.count > 1 {
+                throw FeedError.duplicateColumn(source: source, name: header[positions[0]].trimmingBlanks(),
+                                                columns: positions.map { $0 + 1 })
+            }
+        }
         depth = column("depth")
         magnitude = column("mag", "magnitude")
         magnitudeType = column("magtype")

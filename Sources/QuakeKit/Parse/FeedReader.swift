@@ -41,7 +41,8 @@ public struct FeedReader: Sendable {
                     throw FeedError.notCSV(source: name, reason: "the first line is not text: binary data, not a CSV feed")
                 }
                 let header = (0..<record.fieldCount).map { record.string($0) }
-                decoder = EventDecoder(layout: try FeedLayout(header: header, source: name), source: name)
+                decoder = EventDecoder(layout: try FeedLayout(header: header, source: name), source: name,
+                                       now: options.now ?? Date())
                 return
             }
             summary.rows += 1

@@ -89,6 +89,11 @@ struct GeoJSONFeedDecoder {
             guard let value = Self.number(raw), value.isFinite else { return reject("mag", raw, "is not a number") }
             magnitude = value
         }
+        if let depth, let problem = Plausibility.depthProblem(depth) { return reject("depth", depth, problem) }
+        if let magnitude, let problem = Plausibility.magnitudeProblem(magnitude) { return reject("mag", magnitude, problem) }
+        if let problem = Plausibility.timeProblem(time, now: options.now ?? Date()) {
+            return reject("time", CivilTime.iso8601(time), problem)
+        }
         let updated = Self.number(properties["updated"]).map { Date(timeIntervalSince1970: $0 / 1000) }
         return .success(SeismicEvent(
             id: id ?? (properties["code"] as? String).map { (properties["net"] as? String ?? "") + $0 } ?? "",

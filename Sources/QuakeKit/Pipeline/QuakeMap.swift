@@ -6,11 +6,14 @@ public struct FeedSelection: Sendable, Hashable {
     public var events: [SeismicEvent]
     /// Counts and rejections from reading the feed.
     public var summary: FeedSummary
+    /// Rows that repeated an event id; only the latest version of each was kept.
+    public var duplicates: Int
 
     /// Creates a selection result.
-    public init(events: [SeismicEvent], summary: FeedSummary) {
+    public init(events: [SeismicEvent], summary: FeedSummary, duplicates: Int = 0) {
         self.events = events
         self.summary = summary
+        self.duplicates = duplicates
     }
 }
 
@@ -28,7 +31,7 @@ public enum QuakeMap {
     ) throws -> FeedSelection {
         var accumulator = MostRecentAccumulator(selection: selection)
         let summary = try FeedReader(options: feed).read(source) { accumulator.offer($0) }
-        return FeedSelection(events: accumulator.result(), summary: summary)
+        return FeedSelection(events: accumulator.result(), summary: summary, duplicates: accumulator.duplicates)
     }
 
     /// A time as the USGS feeds write it: ISO 8601, UTC, with milliseconds

@@ -72,6 +72,11 @@ public struct EventFilter: Sendable, Hashable {
 /// (`2024-05-01T12:00Z`), dates (`2024-05-01`, midnight UTC), or durations
 /// back from `now`: `90m`, `24h`, `7d`, `2w`, `30s`.
 public enum TimeBound {
+    /// An ISO 8601 instant (`2024-05-01T12:00:00Z`), or `nil`; no dates, no durations.
+    public static func instant(_ text: String) -> Date? {
+        TimeParser.parse(ArraySlice(text.trimmingCharacters(in: .whitespaces).utf8))
+    }
+
     /// The instant `text` names.
     public static func parse(_ text: String, now: Date) throws -> Date {
         let trimmed = text.trimmingCharacters(in: .whitespaces)

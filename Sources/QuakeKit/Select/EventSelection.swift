@@ -30,7 +30,9 @@ public struct EventSelection: Sendable, Hashable {
 }
 
 /// Keeps the N most recent events seen so far in O(N) memory, so a feed of any
-/// length streams through it.
+/// length streams through it. When the same id comes again (an event the feed
+/// lists twice, as updated), only the version with the later `updated` stays;
+/// without `updated`, the later row.
 public struct MostRecentAccumulator: Sendable {
     /// An event with its arrival order; "less" means "less worth keeping".
     private struct Ranked: Comparable, Sendable {
@@ -50,14 +52,20 @@ public struct MostRecentAccumulator: Sendable {
     private let filter: EventFilter
     private var kept = Heap<Ranked>()
     private var all: [Ranked] = []
+    /// The version of each id among the kept events.
+    private var current: [String: Ranked] = [:]
+    /// Kept entries that a newer version replaced; skipped, and purged lazily.
+    private var superseded: Set<Int> = []
     private var offered = 0
+    /// How many rows repeated an id already seen (kept or replaced).
+    public private(set) var duplicates = 0
 
     /// Creates an accumulator keeping at most `limit` events (`nil`: all).
     public init(limit: Int?) {
         self.init(selection: EventSelection(limit: limit))
     }
 
-    /// Creates an accumulator for a selection's limit and region.
+    /// Creates an accumulator for a selection's limit, region and filter.
     public init(selection: EventSelection) {
         self.limit = selection.limit
         self.region = selection.region
@@ -72,21 +80,52 @@ public struct MostRecentAccumulator: Sendable {
         guard filter.matches(event) else { return }
         let ranked = Ranked(event: event, order: offered)
         offered += 1
+        if !event.id.isEmpty, let existing = current[event.id] {
+            duplicates += 1
+            guard Self.isNewer(event, than: existing.event) else { return }
+            superseded.insert(existing.order)
+            current[event.id] = nil
+        }
         guard let limit else {
             all.append(ranked)
+            remember(ranked)
             return
         }
         guard limit > 0 else { return }
-        if kept.count < limit {
+        purgeSuperseded()
+        if kept.count - superseded.count < limit {
             kept.insert(ranked)
+            remember(ranked)
         } else if let weakest = kept.min, weakest < ranked {
-            kept.replaceMin(with: ranked)
+            let removed = kept.replaceMin(with: ranked)
+            if current[removed.event.id]?.order == removed.order { current[removed.event.id] = nil }
+            remember(ranked)
         }
     }
 
     /// The events kept, most recent first; equal times in the order offered.
     public func result() -> [SeismicEvent] {
         let ranked = limit == nil ? all : Array(kept.unordered)
-        return ranked.sorted(by: >).map(\.event)
+        return ranked.filter { !superseded.contains($0.order) }.sorted(by: >).map(\.event)
+    }
+
+    private mutating func remember(_ ranked: Ranked) {
+        if !ranked.event.id.isEmpty { current[ranked.event.id] = ranked }
+    }
+
+    /// Drops replaced versions from the bottom of the heap, so they never hold a place.
+    private mutating func purgeSuperseded() {
+        while let weakest = kept.min, superseded.contains(weakest.order) {
+            kept.removeMin()
+            superseded.remove(weakest.order)
+        }
+    }
+
+    private static func isNewer(_ candidate: SeismicEvent, than existing: SeismicEvent) -> Bool {
+        switch (candidate.updated, existing.updated) {
+        case let (new?, old?): return new >= old
+        case (nil, _?): return false
+        default: return true
+        }
     }
 }

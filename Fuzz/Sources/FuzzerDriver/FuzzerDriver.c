@@ -1,0 +1,2 @@
+// Intentionally empty: FuzzerDriver is a header-only target. The symbol it
+// declares comes from libFuzzer, linked by `-sanitize=fuzzer`.
