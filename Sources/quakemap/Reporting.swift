@@ -8,6 +8,7 @@ import QuakeKit
 enum Reporting {
     /// Sets up logging for this run and returns the logger. `--quiet` keeps only errors.
     static func logger(_ options: InputOptions) -> Logger {
+        Termination.install()
         let format = options.logFormat
         LoggingSystem.bootstrap { _ in StderrLogHandler(format: format) }
         var logger = Logger(label: "quakemap")

@@ -73,3 +73,33 @@ struct RenderTests {
         #expect((try? Basemap(geoJSON: Data(#"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]]]}"#.utf8), name: "b"))?.land.count == 1)
     }
 }
+
+@Suite("Concurrent renders")
+struct ConcurrentRenderTests {
+    /// Eight different feeds rendered at once from one process give exactly the
+    /// bytes that eight renders one after another give.
+    @Test func eightFeedsAtOnceMatchEightInTurn() async throws {
+        let feeds: [[SeismicEvent]] = (0..<8).map { seed in
+            (0..<150).map { index in
+                let value = Double((index * 37 + seed * 101) % 997)
+                return Fixtures.event("f\(seed)-\(index)", latitude: value.truncatingRemainder(dividingBy: 170) - 85,
+                                      longitude: value.truncatingRemainder(dividingBy: 359) - 179.5,
+                                      magnitude: Double((index + seed) % 9))
+            }
+        }
+        let options = (0..<8).map { seed in
+            MapOptions(width: 480, coloring: seed % 2 == 0 ? .magnitude : .depth, title: "Feed \(seed)")
+        }
+        let sequential = try (0..<8).map { try QuakeMap.pngData(for: feeds[$0], options: options[$0]) }
+        let concurrent = try await withThrowingTaskGroup(of: (Int, Data).self) { group in
+            for index in 0..<8 {
+                group.addTask { (index, try QuakeMap.pngData(for: feeds[index], options: options[index])) }
+            }
+            var results = [Data](repeating: Data(), count: 8)
+            for try await (index, data) in group { results[index] = data }
+            return results
+        }
+        #expect(concurrent == sequential)
+        #expect(Set(sequential).count == 8)
+    }
+}

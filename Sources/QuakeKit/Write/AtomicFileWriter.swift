@@ -8,6 +8,12 @@ import Foundation
 /// Writes a file so that readers see either the old complete file or the new
 /// complete one, never a part: the bytes go to a temporary file in the same
 /// folder, are flushed to disk, and the temporary file is renamed over the target.
+///
+/// Temporary files are named `.NAME.tmp-PID-XXXXXX`. A writer killed outright
+/// (`kill -9`) cannot remove its own; the next write to the same path removes
+/// those whose process is gone, so they never pile up. A program that wants
+/// its temporary files removed on `SIGTERM` calls ``removeFilesInProgress()``
+/// from its signal handling.
 public enum AtomicFileWriter {
     /// Writes `data` to `path`, creating missing folders.
     ///
@@ -18,13 +24,17 @@ public enum AtomicFileWriter {
         let folder = url.deletingLastPathComponent().path
         try createFolder(folder)
 
-        var template = Array((folder + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
+        let prefix = "." + url.lastPathComponent + ".tmp-"
+        removeAbandoned(in: folder, prefix: prefix)
+        var template = Array((folder + "/" + prefix + "\(getpid())-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw WriteError.cannotCreate(path: path, errno: errno) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        InProgress.shared.add(temporary)
         var renamed = false
         defer {
             if !renamed { unlink(temporary) }
+            InProgress.shared.remove(temporary)
         }
         do {
             defer { close(fd) }
@@ -65,6 +75,22 @@ public enum AtomicFileWriter {
         }
     }
 
+    /// Removes the temporary files of writes still in progress in this process
+    /// (for a `SIGTERM` handler that is about to exit).
+    public static func removeFilesInProgress() {
+        for path in InProgress.shared.paths() { unlink(path) }
+    }
+
+    /// Temporary files of this target left by processes that no longer run.
+    private static func removeAbandoned(in folder: String, prefix: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
+            guard let pid = Int32(pidText), pid != getpid() else { continue }
+            if kill(pid, 0) == -1 && errno == ESRCH { unlink(folder + "/" + name) }
+        }
+    }
+
     private static func createFolder(_ folder: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
@@ -78,4 +104,16 @@ public enum AtomicFileWriter {
             throw WriteError.cannotCreateFolder(path: folder, errno: code.map(Int32.init) ?? EACCES)
         }
     }
+}
+
+/// The temporary files being written right now, for clean-up on termination.
+private final class InProgress: @unchecked Sendable {
+    // @unchecked: every access goes through `lock`.
+    static let shared = InProgress()
+    private let lock = NSLock()
+    private var set: Set<String> = []
+
+    func add(_ path: String) { lock.withLock { _ = set.insert(path) } }
+    func remove(_ path: String) { lock.withLock { _ = set.remove(path) } }
+    func paths() -> [String] { lock.withLock { Array(set) } }
 }

@@ -1,0 +1,84 @@
+import Foundation
+import QuakeKit
+
+/// Reads a feed the ways the CLI does and checks what QuakeKit documents about
+/// the results. A broken promise stops the fuzzer like a crash would
+/// (`fatalError`), with the promise in the message; a feed that is merely
+/// refused (any thrown error) is fine.
+public enum FeedChecks {
+    /// The Pacific, a box crossing the antimeridian (the README's example).
+    static let pacific = try! GeoBox(west: 120, south: -60, east: -60, north: 60)
+
+    /// `FUZZ_VERBOSE=1`: print what each input gave (to check seeds by hand:
+    /// `FUZZ_VERBOSE=1 .build/release/fuzz-csv .corpus/fuzz-csv/seed-*`).
+    public static let verbose = ProcessInfo.processInfo.environment["FUZZ_VERBOSE"] != nil
+
+    public static func exercise(_ data: Data) {
+        let source = FeedSource.bytes(data, name: "fuzz")
+        if verbose {
+            do {
+                let summary = try FeedReader().read(source) { _ in }
+                print("rows \(summary.rows), events \(summary.events), without magnitude \(summary.withoutMagnitude), "
+                      + "rejected \(summary.rejected): \(summary.rejections.map { "\($0)" })")
+            } catch {
+                print("error: \(error)")
+            }
+        }
+
+        // 1. Lenient (the default): bad rows are counted and skipped.
+        var events: [SeismicEvent] = []
+        let lenient = try? FeedReader().read(source) { events.append($0) }
+        if let lenient {
+            for event in events { checkEvent(event) }
+            check(lenient.rows == lenient.events + lenient.withoutMagnitude + lenient.rejected,
+                  "summary: rows \(lenient.rows) != events \(lenient.events) + without magnitude \(lenient.withoutMagnitude) + rejected \(lenient.rejected)")
+            check(lenient.events + lenient.withoutMagnitude == events.count,
+                  "summary counts \(lenient.events)+\(lenient.withoutMagnitude) events, the body saw \(events.count)")
+            check(lenient.rejections.count == min(lenient.rejected, FeedOptions().maximumReportedRejections),
+                  "summary keeps \(lenient.rejections.count) rejections of \(lenient.rejected)")
+        }
+
+        // 2. Strict: stops at the first rejected row; otherwise the same reading.
+        let strict = try? FeedReader(options: FeedOptions(strict: true)).read(source) { _ in }
+        if let strict {
+            check(strict.rejected == 0, "strict mode succeeded with \(strict.rejected) rejections")
+            check(lenient != nil && lenient!.rows == strict.rows && lenient!.events == strict.events,
+                  "strict read succeeded (rows \(strict.rows)) but lenient gave \(String(describing: lenient.map { ($0.rows, $0.events) }))")
+        } else if let lenient, lenient.rejected == 0 {
+            fatalError("invariant: lenient read rejected nothing (rows \(lenient.rows)) but strict read failed")
+        }
+
+        // 3. The selection pipeline, with a limit, and with a region.
+        for selection in [EventSelection(limit: 3), EventSelection(limit: 2, region: pacific)] {
+            guard let selected = try? QuakeMap.select(from: source, selection: selection) else { continue }
+            let kept = selected.events
+            check(kept.count <= selection.limit!, "selected \(kept.count) events with limit \(selection.limit!)")
+            check(kept.count <= selected.summary.events, "selected \(kept.count) of \(selected.summary.events) events with a magnitude")
+            var ids: Set<String> = []
+            for (index, event) in kept.enumerated() {
+                checkEvent(event)
+                check(event.magnitude != nil, "an event without magnitude was selected")
+                if index > 0 { check(kept[index - 1].time >= event.time, "selection is not most recent first") }
+                if let region = selection.region {
+                    check(region.contains(latitude: event.latitude, longitude: event.longitude),
+                          "selected event at \(event.latitude),\(event.longitude) is outside the region")
+                }
+                if !event.id.isEmpty { check(ids.insert(event.id).inserted, "id \(event.id) selected twice") }
+            }
+        }
+    }
+
+    /// What ``SeismicEvent`` documents: coordinates finite and in range, a
+    /// non-empty event type, finite numbers.
+    static func checkEvent(_ event: SeismicEvent) {
+        check(event.latitude.isFinite && abs(event.latitude) <= 90, "latitude \(event.latitude)")
+        check(event.longitude.isFinite && abs(event.longitude) <= 180, "longitude \(event.longitude)")
+        check(event.depth.map(\.isFinite) ?? true, "depth \(String(describing: event.depth))")
+        check(event.magnitude.map(\.isFinite) ?? true, "magnitude \(String(describing: event.magnitude))")
+        check(!event.eventType.isEmpty, "empty event type")
+    }
+
+    public static func check(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+        if !condition() { fatalError("invariant: \(message())") }
+    }
+}

@@ -1,2 +1,0 @@
-// Intentionally empty: FuzzerDriver is a header-only target. The symbol it
-// declares comes from libFuzzer, linked by `-sanitize=fuzzer`.

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Write the seed corpora of QuakeKit's fuzzers.
+
+    python3 Fuzz/make_corpus.py OUT_DIR
+
+writes OUT_DIR/fuzz-csv, OUT_DIR/fuzz-geojson, OUT_DIR/fuzz-cql and
+OUT_DIR/fuzz-arguments, one small file per seed, named by content kind.
+Everything is made here (Python standard library only) or taken from the
+project's own synthetic feed, Data/synthetic_all_day.csv: no real feed is
+copied. Running it again rewrites the same files with the same bytes, so it
+can write into a working corpus that the fuzzers have grown.
+"""
+
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SYNTHETIC = os.path.join(HERE, "..", "Data", "synthetic_all_day.csv")
+
+
+def csv_seeds():
+    seeds = {}
+    with open(SYNTHETIC, "rb") as handle:
+        lines = handle.read().split(b"\n")
+    header, rows = lines[0], [line for line in lines[1:] if line]
+    # Today's 22-column layout, from the project's synthetic feed.
+    seeds["synthetic-5-rows"] = b"\n".join([header] + rows[:5]) + b"\n"
+    seeds["synthetic-1-row-crlf"] = header + b"\r\n" + rows[0] + b"\r\n"
+    quoted = [row for row in rows if b'"' in row][:2]
+    seeds["synthetic-quoted-places"] = b"\n".join([header] + quoted)  # no final line break
+    no_mag = [row.replace(b",0.7,ml,", b",,ml,", 1) for row in rows[1:2]]
+    seeds["synthetic-empty-mag"] = b"\n".join([header] + no_mag) + b"\n"
+    seeds["synthetic-header-only"] = header + b"\n"
+    # A UTF-8 byte order mark, then the minimal header.
+    seeds["bom-minimal"] = (
+        b"\xef\xbb\xbftime,latitude,longitude,depth,mag\n"
+        b"2024-05-01T12:00:00.000Z,35.7,-117.5,10.2,4.5\n"
+    )
+    # The older 15-column layout.
+    seeds["fifteen-columns"] = (
+        b"time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type\n"
+        b"2012-12-31T23:50:01.000Z,61.2,-150.1,35.4,1.9,Ml,,,,0.6,ak,ak10620377,"
+        b"2013-01-01T00:10:03.020Z,\"40km W of Anchorage, Alaska\",earthquake\n"
+    )
+    # The pre-2013 eqs7day layout: Src/Eqid ids, an English Datetime, CRLF.
+    seeds["pre-2013-crlf"] = (
+        b"Src,Eqid,Version,Datetime,Lat,Lon,Magnitude,Depth,NST,Region\r\n"
+        b"nn,00338129,1,\"Saturday, May 21, 2011 09:06:50 UTC\",38.5,-119.4,1.2,7.0, 9,\"central Nevada, USA\"\r\n"
+        b"ci,15000001,0,\"Friday, May 20, 2011 23:59:59 UTC\",34.1,-117.2,2.4,12.1,30,\"Southern California\"\r\n"
+    )
+    # Date + TimeUTC columns.
+    seeds["date-timeutc"] = (
+        b"Date,TimeUTC,Latitude,Longitude,Magnitude,Depth\n"
+        b"2010/11/02,06:39:55.6,38.8203,-122.8103,1.3,2.1\n"
+        b"2010-11-02,23:59:60,-12.5,179.99,4.0,33\n"
+    )
+    # Quoted fields: doubled quotes, commas, LF and CRLF inside, a lone CR as a record end.
+    seeds["quoted-multiline"] = (
+        b"time,latitude,longitude,depth,mag,place,type\n"
+        b"2024-05-01T12:00:00Z,1.5,2.5,3,4.1,\"He said \"\"here\"\", 3 km N\nof town\",earthquake\n"
+        b"2024-05-01 12:00,-1.5,-2.5,,2,\"line one\r\nline two\",\"quarry blast\"\r"
+        b"2024-05-01T12:00:00+05:30,0,180,-1,,\"\",\n"
+    )
+    # Rows a lenient reader rejects: bad numbers, out of range, wrong field count, bad times.
+    seeds["rejections"] = (
+        b"time,latitude,longitude,depth,mag,updated,status\n"
+        b"2024-05-01T12:00:00Z,91,0,1,1,,reviewed\n"
+        b"2024-05-01T12:00:00Z,0,-180.5,1,1,,\n"
+        b"2024-13-01T12:00:00Z,0,0,1,1,,\n"
+        b"2024-02-30T12:00:00Z,0,0,nan,1,,\n"
+        b"2024-05-01T12:00:00Z,0,0,1,1e999,,\n"
+        b"2024-05-01T12:00:00Z,0,0,1\n"
+        b"not a time,0,0,1,1,,\n"
+        b"2024-05-01T12:00:00Z, 1.25 ,\t-2.5\t,0x10,+3.,2024-05-01T12:00:01.5-0800,automatic\n"
+        b"\n\n"
+        b"2024-05-01T24:00:00Z,0,0,1,1,,\n"
+        b"2024-05-01T12:00:00Z,0,0,12345678901234567890.5,1.000000000000000000001,,\n"
+    )
+    # English times with and without weekday and zone.
+    seeds["english-times"] = (
+        b"datetime,lat,lon,magnitude,depth,region\n"
+        b"\"May 21, 2011 09:06:50\",1,1,1,1,a\n"
+        b"\"Tuesday, February 29, 2000 00:00:00 GMT\",1,1,1,1,b\n"
+        b"\"dec 31 1999 23:59:59.999 z\",1,1,1,1,c\n"
+    )
+    return seeds
+
+
+def geojson_seeds():
+    def feature(fid, mag, lon, lat, depth, time=1714564800000, **extra):
+        properties = {
+            "mag": mag, "place": "12 km NNE of Example, CA", "time": time,
+            "updated": time + 120000 if isinstance(time, int) else None,
+            "type": "earthquake", "magType": "ml", "net": fid[:2], "code": fid[2:], "status": "reviewed",
+        }
+        properties.update(extra)
+        return {"type": "Feature", "properties": properties,
+                "geometry": {"type": "Point", "coordinates": [lon, lat, depth]}, "id": fid}
+
+    collection = {
+        "type": "FeatureCollection",
+        "metadata": {"generated": 1714565000000, "url": "https://example.invalid/all_day.geojson",
+                     "title": "Synthetic feed", "status": 200, "api": "1.10.3", "count": 4},
+        "features": [
+            feature("ci40000001", 4.5, -117.5, 35.7, 10.2),
+            feature("us70000002", None, 179.9, -33.5, None, type="explosion", magType=None),
+            feature("ak00000003", -0.4, -150.1, 61.2, -1.5, status="automatic", place=None),
+            feature("hv00000004", 2.1, -155.2, 19.4, 2.0, time="2024-05-01T11:00:00.123Z"),
+        ],
+        "bbox": [-180, -33.5, -1.5, 179.9, 61.2, 10.2],
+    }
+    seeds = {}
+    seeds["summary-4-features"] = json.dumps(collection, indent=1).encode()
+    seeds["summary-compact"] = json.dumps(collection, separators=(",", ":")).encode()
+    odd = {
+        "type": "FeatureCollection",
+        "features": [
+            {"type": "Feature", "properties": {"time": 0, "mag": "4"}, "geometry": {"coordinates": [0, 0]}},
+            {"type": "Feature", "properties": {"time": None}, "geometry": None},
+            {"type": "Feature", "properties": {"time": 1e300, "mag": 1}, "geometry": {"coordinates": [180, -90, 700]}},
+            {"type": "Feature", "properties": {"time": 1, "mag": True}, "geometry": {"coordinates": [-181, 0]}},
+            {"type": "Point", "coordinates": [1, 2]},
+            [],
+        ],
+    }
+    seeds["odd-features"] = json.dumps(odd).encode()
+    seeds["empty-features"] = b'{"type":"FeatureCollection","features":[]}'
+    seeds["no-features"] = b'{"type":"FeatureCollection","metadata":{"generated":null}}'
+    # What the harness prefixes itself: just the features, unterminated.
+    one = feature("nc00000005", 1.2, -122.8, 38.8, 2.1)
+    seeds["features-tail"] = json.dumps(one).encode() + b"]}"
+    seeds["unicode-escapes"] = (
+        '{"type":"FeatureCollection","features":[{"type":"Feature","id":"x\\u0000y",'
+        '"properties":{"time":1700000000000,"mag":3.2e0,"place":"R\\u00edo \\u00d1uble \\ud83c\\udf0b"},'
+        '"geometry":{"type":"Point","coordinates":[-72.1,-36.9,-0.0]}}]}'
+    ).encode()
+    return seeds
+
+
+CQL = [
+    "mag >= 5",
+    "mag > 4.5 AND depth < 70",
+    "mag >= 2.5 OR type = 'explosion'",
+    "NOT (mag < 3)",
+    "mag BETWEEN 3 AND 6",
+    "depth NOT BETWEEN -5 AND 10.5",
+    "net IN ('us', 'ci', 'ak')",
+    "magType NOT IN ('ml', 'md')",
+    "place LIKE '%Ridgecrest%'",
+    "place NOT LIKE 'Río\\_%'",
+    "place LIKE '_2 km%'",
+    "status IS NULL",
+    "mag IS NOT NULL AND depth IS NULL",
+    "time >= TIMESTAMP('2024-05-01T00:00:00Z')",
+    "time < DATE('2024-05-02') AND time > TIMESTAMP('2024-04-30T12:00:00.5+05:30')",
+    "CASEI(place) LIKE CASEI('%CALIFORNIA%')",
+    "ACCENTI(place) = ACCENTI('Rio Nuble, Chile')",
+    "ACCENTI(CASEI(place)) LIKE '%ñuble%'",
+    "mag * 2 + 1 > depth / 10 - 3",
+    "(mag + depth) % 7 = 0",
+    "-mag < -(depth * 0.5)",
+    "latitude >= -10 AND longitude <= 180",
+    "S_INTERSECTS(geometry, BBOX(120,-60,-60,60))",
+    "S_WITHIN(geometry, BBOX(-180,-90,180,90))",
+    "S_DISJOINT(geometry, ENVELOPE(-10,-10,0,10,10,0))",
+    "S_INTERSECTS(geometry, POINT(180 -90))",
+    "S_INTERSECTS(POINT(-117.5 35.7), geom)",
+    "TRUE",
+    "NOT FALSE AND TRUE = TRUE",
+    "(mag > 1 OR depth > 1) AND (type <> 'earthquake' OR \"net\" = 'us')",
+    "((((mag > 1))))",
+    "id = 'us7000abcd' OR id LIKE 'ci%'",
+    "type = 'quarry blast' AND status = 'reviewed'",
+    "mag != 4.5e0 AND depth <= 1E+3",
+    "\"magType\" = 'mww'",
+    "mag > 1 AND NOT NOT (depth BETWEEN 0 AND 700 OR depth IS NULL)",
+    "time BETWEEN DATE('1900-01-01') AND DATE('2100-01-01')",
+    "place = 'it''s'",
+]
+
+ARGUMENTS = [
+    b"120,-60,-60,60\n24h",
+    b"-180,-90,180,90\n2024-05-01",
+    b"-125.5, 32, -114 ,42.1\n2024-05-01T12:00Z",
+    b"170,-50,-170,50\n90m",
+    b"0,0,1,1\n7d",
+    b"-10,-10,10,10\n2w",
+    b"1e1,-1e1,2E1,+2e1\n30s",
+    b"180,-90,-180,90\n2024-05-01T12:00:00.123+05:30",
+    b"0,0,0,0\n2024-02-29",
+    b"0x10,0,1,1\n1.5h",
+    b"10,20,30\nSaturday, May 21, 2011 09:06:50 UTC",
+    b"nan,0,1,1\ninf s",
+    b"-179.999999,-89.9999,179.999999,89.9999\n 2024-05-01 12:00 ",
+]
+
+
+def write(folder, name, seeds):
+    path = os.path.join(folder, name)
+    os.makedirs(path, exist_ok=True)
+    for key, data in seeds.items():
+        with open(os.path.join(path, "seed-" + key), "wb") as handle:
+            handle.write(data)
+    return len(seeds)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: make_corpus.py OUT_DIR")
+    out = sys.argv[1]
+    counts = {
+        "fuzz-csv": write(out, "fuzz-csv", csv_seeds()),
+        "fuzz-geojson": write(out, "fuzz-geojson", geojson_seeds()),
+        "fuzz-cql": write(out, "fuzz-cql", {"%02d" % index: text.encode() for index, text in enumerate(CQL)}),
+        "fuzz-arguments": write(out, "fuzz-arguments", {"%02d" % index: data for index, data in enumerate(ARGUMENTS)}),
+    }
+    print("seeds: " + ", ".join("%s %d" % item for item in counts.items()))
+
+
+if __name__ == "__main__":
+    main()

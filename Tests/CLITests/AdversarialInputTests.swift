@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+import QuakeKit
+
+/// The README's adversarial-input table, one test per row: what quakemap does
+/// with each bad input, its exit code and message, and that a previous map
+/// survives. Inputs are written here; none come from real feeds.
+@Suite("Adversarial inputs")
+struct AdversarialInputTests {
+    static let header = "time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type"
+
+    static func row(_ id: String = "us1", time: String = "2026-11-21T10:00:00.000Z", latitude: String = "10",
+                    longitude: String = "20", depth: String = "5", mag: String = "4.5",
+                    updated: String = "2026-11-21T11:00:00.000Z", place: String = "\"Somewhere, Far\"") -> String {
+        "\(time),\(latitude),\(longitude),\(depth),\(mag),mb,,,,,us,\(id),\(updated),\(place),earthquake"
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let input: [UInt8]
+        let status: Int32
+        let message: String
+        var testDescription: String { name }
+
+        init(_ name: String, _ text: String, _ status: Int32, _ message: String) {
+            self.init(name, Array(text.utf8), status, message)
+        }
+
+        init(_ name: String, _ input: [UInt8], _ status: Int32, _ message: String) {
+            self.name = name
+            self.input = input
+            self.status = status
+            self.message = message
+        }
+    }
+
+    static let cases: [Case] = [
+        Case("empty file", "", 65, "<stdin>: the feed is empty"),
+        Case("header only", header + "\n", 65, "has a header but no data rows"),
+        Case("wrong header", "a,b,c\n1,2,3\n", 65, "required column 'time', 'latitude', 'longitude' not found in the header (a,b,c)"),
+        Case("required column missing", "time,latitude,mag\n2026-11-21T10:00:00Z,1,2\n", 65, "required column 'longitude' not found"),
+        Case("duplicate column names", "time,latitude,longitude,mag,mag\n2026-11-21T10:00:00Z,1,2,3,4\n", 65,
+             "column 'mag' appears more than once in the header (columns 4 and 5)"),
+        Case("too few fields", header + "\n" + row() + "\n2026-11-21T10:00:00Z,1,2\n", 0, "<stdin>:3: row has 3 fields, the header has 15"),
+        Case("too many fields", header + "\n" + row() + "\n" + row("us2") + ",extra\n", 0, "<stdin>:3: row has 16 fields, the header has 15"),
+        Case("unterminated quote", header + "\n" + row() + "\n2026-11-21T10:00:00Z,1,\"never closed\n2026-11-21T11:00:00Z,2,3\n", 65,
+             "<stdin>:3: a quoted field opened on this line is never closed"),
+        Case("NUL byte", Array((header + "\n" + row()).utf8) + [0] + Array("\n".utf8), 65, "<stdin>:2: column 104: a NUL byte"),
+        Case("invalid UTF-8 in a place", Array((header + "\n").utf8) + Array(row().utf8).map { $0 == UInt8(ascii: "F") ? 0xFF : $0 }
+             + Array("\n".utf8), 0, "read 1 rows: 1 events"),
+        Case("invalid UTF-8 in the header", [0xC3, 0x28] + Array((header.dropFirst(2) + "\n" + row() + "\n").utf8), 65,
+             "the first line is not text"),
+        Case("byte order mark", [0xEF, 0xBB, 0xBF] + Array((header + "\n" + row() + "\n").utf8), 0, "read 1 rows: 1 events"),
+        Case("CRLF, CR and LF mixed", header + "\r\n" + row("us1") + "\r" + row("us2") + "\n" + row("us3") + "\r\n", 0,
+             "read 3 rows: 3 events"),
+        Case("latitude out of range", header + "\n" + row(latitude: "95.2") + "\n" + row("us2") + "\n", 0,
+             "<stdin>:2: column 'latitude': '95.2' is outside -90…90"),
+        Case("longitude out of range", header + "\n" + row(longitude: "200") + "\n" + row("us2") + "\n", 0,
+             "<stdin>:2: column 'longitude': '200' is outside -180…180"),
+        Case("NaN", header + "\n" + row(latitude: "NaN") + "\n" + row("us2") + "\n", 0, "column 'latitude': 'NaN' is not a finite number"),
+        Case("Inf", header + "\n" + row(mag: "inf") + "\n" + row("us2") + "\n", 0, "column 'mag': 'inf' is not a finite number"),
+        Case("hex float", header + "\n" + row(longitude: "0x1p3") + "\n" + row("us2") + "\n", 0, "column 'longitude': '0x1p3' is not a number"),
+        Case("10,000-digit number", header + "\n" + row(mag: String(repeating: "9", count: 10_000)) + "\n" + row("us2") + "\n", 0,
+             "column 'mag': '9999999999999999999999999999999999999999…' is not a number"),
+        Case("time in the future", header + "\n" + row(time: "2099-01-01T00:00:00.000Z") + "\n" + row("us2") + "\n", 0,
+             "column 'time': '2099-01-01T00:00:00.000Z' is in the future"),
+        Case("time before 1900", header + "\n" + row(time: "1857-01-09T16:24:00.000Z") + "\n", 0, "read 1 rows: 1 events"),
+        Case("duplicate ids", header + "\n" + row("us1", mag: "4.1", updated: "2026-11-21T11:00:00.000Z") + "\n"
+             + row("us1", mag: "4.4", updated: "2026-11-21T12:00:00.000Z") + "\n", 0,
+             "read 2 rows: 2 events, 0 without magnitude, 0 rejected, 1 duplicate ids (latest kept)"),
+        Case("magnitude of 12", header + "\n" + row(mag: "12") + "\n" + row("us2") + "\n", 0, "column 'mag': '12' is outside -5…10"),
+        Case("depth of −10 km", header + "\n" + row(depth: "-10") + "\n", 0, "read 1 rows: 1 events"),
+        Case("a 2 MB single line", header + "\n" + String(repeating: "x", count: 2_000_000) + "\n", 65,
+             "<stdin>:2: a record longer than 1048576 bytes"),
+        Case("10 million columns", String(repeating: ",", count: 10_000_000) + "\n", 65, "<stdin>:1: a record longer than 1048576 bytes"),
+        Case("deep JSON nesting", String(repeating: "{\"a\":", count: 100_000) + "1" + String(repeating: "}", count: 100_000), 65,
+             "not a GeoJSON earthquake feed: the JSON is not valid"),
+    ]
+
+    @Test(arguments: cases)
+    func badInputGetsItsExitCodeAndMessage(_ adversarial: Case) throws {
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let map = folder.appendingPathComponent("quakes.png")
+        let previous = Data("previous good map".utf8)
+        try previous.write(to: map)
+        let result = try QuakemapProcess.run(["render", "-", "-o", map.path, "--width", "200", "--no-legend"],
+                                             stdin: Data(adversarial.input))
+        #expect(result.status == adversarial.status, "\(result.stderr)")
+        #expect(result.stderr.contains(adversarial.message), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Backtrace"))
+        if adversarial.status != 0 {
+            #expect(try Data(contentsOf: map) == previous)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["quakes.png"])
+    }
+
+    @Test func duplicateIdsKeepTheLatestUpdate() throws {
+        let feed = [Self.header, Self.row("us1", mag: "4.4", updated: "2026-11-21T12:00:00.000Z"),
+                    Self.row("us1", mag: "4.1", updated: "2026-11-21T11:00:00.000Z"),
+                    Self.row("us2", mag: "3.0")].joined(separator: "\n") + "\n"
+        let result = try QuakemapProcess.run(["list", "-", "--quiet"], stdin: Data(feed.utf8))
+        #expect(result.stdoutText.split(separator: "\n").count == 3)
+        #expect(result.stdoutText.contains("us1,2026-11-21T10:00:00.000Z,10,20,5,4.4,"))
+    }
+
+    @Test func filesThatCannotBeRead() throws {
+        let folder = try QuakemapProcess.run(["list", "/tmp"])
+        #expect(folder.status == 66 && folder.stderr.contains("/tmp: cannot open: Is a directory"))
+        let broken = try QuakemapProcess.run(["list", "/proc/self/mem"])
+        #expect(broken.status == 74 && broken.stderr.contains("read failed: Input/output error"), "\(broken.stderr)")
+        if getuid() != 0 {
+            let scratch = try QuakemapProcess.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let locked = scratch.appendingPathComponent("locked.csv")
+            try Data("x".utf8).write(to: locked)
+            chmod(locked.path, 0)
+            let result = try QuakemapProcess.run(["list", locked.path])
+            #expect(result.status == 66 && result.stderr.contains("Permission denied"))
+        }
+    }
+
+    @Test func outputsThatCannotBeWritten() throws {
+        let created = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: created) }
+        let deep = created.appendingPathComponent("a/b/c/map.png")
+        #expect(try QuakemapProcess.run(["render", "Data/synthetic_all_day.csv", "-o", deep.path, "--quiet"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: deep.path))
+        let proc = try QuakemapProcess.run(["render", "Data/synthetic_all_day.csv", "-o", "/proc/quakes.png"])
+        #expect(proc.status == 73, "\(proc.stderr)")
+        #expect(proc.stderr.contains("/proc/quakes.png: cannot create"))
+    }
+
+    @Test func sigpipeEndsQuietly() throws {
+        let script = "'\(QuakemapProcess.executable.path)' list Data/synthetic_all_day.csv --limit 0 | head -1; echo \"${PIPESTATUS[0]}\" >&2"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = QuakemapProcess.repositoryRoot
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile(), err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(String(decoding: out, as: UTF8.self) == EventListEncoder.csvHeader + "\n")
+        let status = String(decoding: err, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(["0", "141"].contains(status.split(separator: "\n").last.map(String.init) ?? ""), "\(status)")
+        #expect(!status.contains("quakemap:"), "no message for a closed pipe")
+    }
+
+    /// A large input streams with bounded memory: 100 MB through a pipe with the default limit.
+    @Test func memoryStaysBoundedOnALargeStream() throws {
+        let generator = "import sys\nrow = '2026-11-21T10:00:00.000Z,10,20,5,4.5,mb,,,,,us,us%d,2026-11-21T11:00:00.000Z,\"Somewhere, Far\",earthquake\\n'\n"
+            + "out = sys.stdout\nout.write('\(Self.header)\\n')\nfor i in range(900000): out.write(row % i)\n"
+        let script = "python3 -c \"$GEN\" | /usr/bin/time -f '%M' -o \"$RSS\" '\(QuakemapProcess.executable.path)' list - --quiet > /dev/null"
+        let rss = FileManager.default.temporaryDirectory.appendingPathComponent("rss-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: rss) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.environment = ["GEN": generator, "RSS": rss.path, "PATH": "/usr/bin:/bin"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let kilobytes = Int(try String(contentsOf: rss, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max
+        #expect(kilobytes < 64 * 1024, "peak RSS \(kilobytes) KB for a ~100 MB stream")
+    }
+}
