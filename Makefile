@@ -5,7 +5,7 @@ SAMPLE ?= Data/synthetic_all_day.csv
 OUTPUT ?= Output/quakes.png
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: map test build deps test-deps clean sample basemap bench examples
+.PHONY: map test test-sanitize build deps test-deps clean sample basemap bench examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -58,3 +58,18 @@ examples: build test-deps
 ## bench: print throughput, wall time and peak memory (generates its inputs; a few minutes)
 bench: deps
 	Benchmarks/run.sh
+
+## test-sanitize: the test suite under ThreadSanitizer, then AddressSanitizer (separate build folders).
+## The kill -9 loop and the memory-ceiling test are left out: sanitizers slow processes and
+## inflate memory, which those two measure. Leak reports are off: fontconfig and XCTest keep
+## process-lifetime caches that LeakSanitizer lists, and they would fail every process.
+SANITIZE_SKIP := CrashSafetyTests|memoryStaysBounded
+test-sanitize: test-deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip "$(SANITIZE_SKIP)"
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip "$(SANITIZE_SKIP)"
+
+# make fuzz SECONDS=…: libFuzzer on every parser (see Fuzz/README.md)
+-include Fuzz/fuzz.mk

@@ -36,6 +36,7 @@ public enum FeedChecks {
                   "summary counts \(lenient.events)+\(lenient.withoutMagnitude) events, the body saw \(events.count)")
             check(lenient.rejections.count == min(lenient.rejected, FeedOptions().maximumReportedRejections),
                   "summary keeps \(lenient.rejections.count) rejections of \(lenient.rejected)")
+            writeBack(events, generated: lenient.generated)
         }
 
         // 2. Strict: stops at the first rejected row; otherwise the same reading.
@@ -65,6 +66,44 @@ public enum FeedChecks {
                 }
                 if !event.id.isEmpty { check(ids.insert(event.id).inserted, "id \(event.id) selected twice") }
             }
+        }
+    }
+
+    /// What the reader accepted, the library can write: every list format
+    /// (the CLI's `list`/`export`), the feed's generation time as the CLI
+    /// prints it, and the GeoJSON, which ``EventListFormat/geojson`` documents
+    /// that ``FeedReader`` "reads back to the same events".
+    static func writeBack(_ events: [SeismicEvent], generated: Date?) {
+        if let generated { _ = QuakeMap.timestamp(generated) }
+        guard !events.isEmpty else { return }
+        let encoder = EventListEncoder()
+        for format in EventListFormat.allCases {
+            do { _ = try encoder.encode(events, as: format) } catch {
+                fatalError("invariant: encoding \(events.count) read events as \(format) failed: \(error)")
+            }
+        }
+        var again: [SeismicEvent] = []
+        do {
+            let geojson = try encoder.encode(events, as: .geojson)
+            _ = try FeedReader().read(.bytes(geojson, name: "round trip")) { again.append($0) }
+        } catch {
+            fatalError("invariant: the GeoJSON written for \(events.count) read events does not read back: \(error)")
+        }
+        check(again.count == events.count, "GeoJSON round trip: \(events.count) events became \(again.count)")
+        for (event, back) in zip(events, again) {
+            func same(_ a: Date?, _ b: Date?) -> Bool {
+                switch (a, b) {
+                case (nil, nil): return true
+                case let (a?, b?): return abs(a.timeIntervalSince1970 - b.timeIntervalSince1970) <= 0.001
+                default: return false
+                }
+            }
+            let sameValues = event.id == back.id && event.latitude == back.latitude && event.longitude == back.longitude
+                && event.depth == back.depth && event.magnitude == back.magnitude
+                && event.magnitudeType == back.magnitudeType && event.place == back.place
+                && event.eventType == back.eventType && event.network == back.network && event.status == back.status
+            check(sameValues && same(event.time, back.time) && same(event.updated, back.updated),
+                  "GeoJSON round trip changed an event:\n  read    \(event)\n  re-read \(back)")
         }
     }
 
