@@ -48,6 +48,19 @@ struct GeoJSONFeedTests {
         #expect(summary.rejections.first?.line == nil)
     }
 
+    /// Found by fuzz-geojson: a time of 1.7e19 ms overflowed when it was written in a message.
+    @Test func timesOutsideTheCalendarAreRejectedNotACrash() throws {
+        let (events, summary) = try Fixtures.read(Self.feed([
+            #"{"type":"Feature","properties":{"time":17000000714564000000},"geometry":{"coordinates":[1,-0]}}"#,
+            #"{"type":"Feature","properties":{"time":1e300,"updated":-1e300},"geometry":{"coordinates":[1,2]}}"#,
+            Self.feature(id: "ok").replacingOccurrences(of: "1763769300000", with: "99999999999999999999"),
+        ]))
+        #expect(events.map(\.id) == ["ok"])
+        #expect(events.first?.updated == nil, "an impossible 'updated' is dropped")
+        #expect(summary.rejections.map(\.reason) == ["is outside the years 0001…9999", "is outside the years 0001…9999"])
+        #expect(CivilTime.iso8601(Date(timeIntervalSince1970: 1e300)) == "(a time out of range)")
+    }
+
     @Test func strictStopsAtTheFirstBadFeature() {
         #expect(throws: FeedError.self) {
             try Fixtures.read(Self.feed([Self.feature(coordinates: "[200,0,0]")]), strict: true)

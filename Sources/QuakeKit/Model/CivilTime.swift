@@ -37,7 +37,9 @@ enum CivilTime {
 
     /// `2020-06-11T15:27:04.123Z`: UTC, always with milliseconds, as USGS writes it.
     static func iso8601(_ date: Date) -> String {
-        let totalMilliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
+        // Readers keep times within the years 0001…9999; a date built elsewhere may not be.
+        guard let totalMilliseconds = Int(exactly: (date.timeIntervalSince1970 * 1000).rounded()),
+              abs(totalMilliseconds) < 1 << 52 else { return "(a time out of range)" }
         var days = totalMilliseconds / 86_400_000
         var millisecondOfDay = totalMilliseconds % 86_400_000
         if millisecondOfDay < 0 { days -= 1; millisecondOfDay += 86_400_000 }

@@ -67,6 +67,10 @@ struct GeoJSONFeedDecoder {
             guard let milliseconds = Self.number(other), milliseconds.isFinite else {
                 return reject("time", other, "is not a time in epoch milliseconds")
             }
+            // The years 0001…9999, as ISO 8601 writes them; anything else is garbage, not a date.
+            guard (-62_135_596_800_000.0...253_402_300_799_999.0).contains(milliseconds) else {
+                return reject("time", other, "is outside the years 0001…9999")
+            }
             time = Date(timeIntervalSince1970: milliseconds / 1000)
         }
 
@@ -94,7 +98,9 @@ struct GeoJSONFeedDecoder {
         if let problem = Plausibility.timeProblem(time, now: options.now ?? Date()) {
             return reject("time", CivilTime.iso8601(time), problem)
         }
-        let updated = Self.number(properties["updated"]).map { Date(timeIntervalSince1970: $0 / 1000) }
+        let updated = Self.number(properties["updated"])
+            .flatMap { (-62_135_596_800_000.0...253_402_300_799_999.0).contains($0) ? $0 : nil }
+            .map { Date(timeIntervalSince1970: $0 / 1000) }
         return .success(SeismicEvent(
             id: id ?? (properties["code"] as? String).map { (properties["net"] as? String ?? "") + $0 } ?? "",
             time: time,
