@@ -20,11 +20,11 @@ test: test-deps
 build: deps
 	$(SWIFT) build -c release --product quakemap
 
-## deps: Debian packages the build needs, installed only when missing: Cairo, pkg-config,
-## and the DejaVu font every label uses (so text renders the same on every machine)
-DEBIAN_PACKAGES := libcairo2-dev pkg-config fonts-dejavu-core
+## deps: Debian packages the build needs, installed only when missing: Cairo, libpng,
+## pkg-config, and the DejaVu font every label uses (so text renders the same on every machine)
+DEBIAN_PACKAGES := libcairo2-dev libpng-dev pkg-config fonts-dejavu-core
 deps:
-	@if ! pkg-config --exists cairo 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
+	@if ! pkg-config --exists cairo libpng 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
 		echo "Installing $(DEBIAN_PACKAGES) (Debian packages)…"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(DEBIAN_PACKAGES); \

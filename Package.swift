@@ -19,10 +19,17 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // A small C encoder over libpng: faster settings than Cairo's PNG writer allows,
+        // and libpng's longjmp error handling kept out of Swift.
+        .target(
+            name: "CPNGEncoder",
+            linkerSettings: [.linkedLibrary("png16")]
+        ),
         .target(
             name: "QuakeKit",
             dependencies: [
                 "CCairo",
+                "CPNGEncoder",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),

@@ -85,8 +85,21 @@ final class CairoImageSurface {
         return bytes
     }
 
-    /// The surface encoded as PNG by Cairo.
+    /// The surface encoded as PNG (see ``PNGEncoder``).
     func pngData() throws -> Data {
+        try PNGEncoder.encode(self)
+    }
+
+    /// Calls `body` with the pixel memory and its row stride.
+    func withPixels<T>(_ body: (UnsafePointer<UInt8>, Int) throws -> T) throws -> T {
+        cairo_surface_flush(pointer)
+        guard let data = cairo_image_surface_get_data(pointer) else { throw RenderError.cairo("no pixel data") }
+        return try body(UnsafePointer(data), Int(cairo_image_surface_get_stride(pointer)))
+    }
+
+    /// The surface encoded by Cairo's own PNG writer: the straightforward path
+    /// the fast encoder is checked against.
+    func cairoPNGData() throws -> Data {
         let sink = ByteSink()
         let status = cairo_surface_write_to_png_stream(pointer, { closure, bytes, length in
             guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+@testable import QuakeKit
+
+/// The fast PNG encoder against Cairo's own writer: the same pixels, a file no more than 25 % larger.
+@Suite("PNG encoding")
+struct PNGEncoderTests {
+    static let events: [SeismicEvent] = (0..<400).map { index in
+        let value = Double(index * 7919 % 10_007)
+        return Fixtures.event("e\(index)", latitude: value.truncatingRemainder(dividingBy: 170) - 85,
+                              longitude: value.truncatingRemainder(dividingBy: 359) - 179.5,
+                              magnitude: Double(index % 90) / 10 - 1)
+    }
+
+    static let cases: [(String, MapOptions)] = [
+        ("world, land, legend", MapOptions(width: 1024)),
+        ("transparent", MapOptions(width: 1024, basemap: .none, showsLegend: false)),
+        ("depth, HiDPI", MapOptions(width: 600, coloring: .depth, scale: 2)),
+        ("odd size", MapOptions(width: 333, height: 77, basemap: .none)),
+    ]
+
+    @Test(arguments: cases.map(\.0))
+    func samePixelsAsCairosWriterAndNoMuchLarger(_ name: String) throws {
+        let options = try #require(Self.cases.first { $0.0 == name }).1
+        let surface = try MapRenderer().rasterize(SceneBuilder(options: options).scene(for: Self.events))
+        let fast = try surface.pngData(), reference = try surface.cairoPNGData()
+        #expect(try RasterImage(png: fast) == RasterImage(png: reference), "decoded pixels differ")
+        #expect(Double(fast.count) <= Double(reference.count) * 1.25, "\(fast.count) bytes vs Cairo's \(reference.count)")
+    }
+}
