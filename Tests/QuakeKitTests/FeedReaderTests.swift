@@ -118,6 +118,17 @@ struct FeedReaderTests {
         #expect(error.message == "f.csv:1: required column 'time' not found in the header (lat,lon)")
     }
 
+    /// Found by fuzz-csv: a byte order mark inside a place name did not survive
+    /// the GeoJSON round trip (JSON readers drop it), so no reader keeps it.
+    @Test func byteOrderMarksInsideFieldsAreDropped() throws {
+        let (events, _) = try Fixtures.read(Fixtures.header22 + "\n" + Fixtures.row22(place: "\"lin one\r\u{FEFF}\nline two\"") + "\n")
+        #expect(events.first?.place == "lin one\r\nline two")
+        let geojson = try EventListEncoder().encode(events, as: .geojson)
+        var back: [SeismicEvent] = []
+        _ = try FeedReader().read(.bytes(geojson, name: "x")) { back.append($0) }
+        #expect(back == events)
+    }
+
     @Test func missingFileAndFolderCannotBeOpened() throws {
         #expect(throws: FeedError.cannotOpen(path: "/nonexistent/feed.csv", errno: ENOENT)) {
             try FeedReader().read(.file("/nonexistent/feed.csv")) { _ in }

@@ -31,7 +31,11 @@ struct CSVRecord {
         while let last = range.last, bytes[last] == ASCII.space || bytes[last] == ASCII.tab {
             range = range.dropLast()
         }
-        return range.isEmpty ? nil : String(decoding: bytes[range], as: UTF8.self)
+        guard !range.isEmpty else { return nil }
+        let text = String(decoding: bytes[range], as: UTF8.self)
+        // A byte order mark inside a field (files glued together) is no text;
+        // JSON readers drop it too, so keeping it would make formats disagree.
+        return bytes[range].contains(0xEF) ? text.withoutByteOrderMarks : text
     }
 
     mutating func reset(line: Int) {

@@ -82,6 +82,11 @@ struct FeedLayout {
 }
 
 extension String {
+    /// The text without U+FEFF, the byte order mark, wherever it stands.
+    var withoutByteOrderMarks: String {
+        String(String.UnicodeScalarView(unicodeScalars.filter { $0 != "\u{FEFF}" }))
+    }
+
     func trimmingBlanks() -> String {
         var scalars = Substring(self)
         while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }

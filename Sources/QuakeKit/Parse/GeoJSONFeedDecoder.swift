@@ -129,7 +129,7 @@ struct GeoJSONFeedDecoder {
 
     private static func text(_ value: Any?) -> String? {
         guard let text = value as? String else { return nil }
-        let trimmed = text.trimmingBlanks()
+        let trimmed = text.withoutByteOrderMarks.trimmingBlanks()
         return trimmed.isEmpty ? nil : trimmed
     }
 }
