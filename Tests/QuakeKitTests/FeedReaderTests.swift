@@ -123,6 +123,9 @@ struct FeedReaderTests {
     @Test func byteOrderMarksInsideFieldsAreDropped() throws {
         let (events, _) = try Fixtures.read(Fixtures.header22 + "\n" + Fixtures.row22(place: "\"lin one\r\u{FEFF}\nline two\"") + "\n")
         #expect(events.first?.place == "lin one\r\nline two")
+        // Found on the fuzzer's next run: blanks before a trailing mark are trimmed too.
+        let (trailing, _) = try Fixtures.read(Fixtures.header22 + "\n" + Fixtures.row22(place: "\"here \"\u{FEFF}") + "\n")
+        #expect(trailing.first?.place == "here")
         let geojson = try EventListEncoder().encode(events, as: .geojson)
         var back: [SeismicEvent] = []
         _ = try FeedReader().read(.bytes(geojson, name: "x")) { back.append($0) }

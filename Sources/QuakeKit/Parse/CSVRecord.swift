@@ -35,7 +35,9 @@ struct CSVRecord {
         let text = String(decoding: bytes[range], as: UTF8.self)
         // A byte order mark inside a field (files glued together) is no text;
         // JSON readers drop it too, so keeping it would make formats disagree.
-        return bytes[range].contains(0xEF) ? text.withoutByteOrderMarks : text
+        guard bytes[range].contains(0xEF) else { return text }
+        let cleaned = text.withoutByteOrderMarks.trimmingBlanks()
+        return cleaned.isEmpty ? nil : cleaned
     }
 
     mutating func reset(line: Int) {
