@@ -27,6 +27,8 @@ struct RegionTests {
             ("0,10,10,-10", "south 10.0 must be below north -10.0"),
             ("5,0,5,10", "west and east are both 5.0: the box has no width"),
             ("0x10,0,10,10", "W '0x10' is not a number"),
+            // Found by fuzz-arguments:
+            ("180,-90,-180,90", "west 180 and east -180 are the same meridian: the box has no width"),
         ]
         for (text, message) in cases {
             #expect(throws: GeoBoxError(message: message)) { try GeoBox(parsing: text) }
@@ -95,6 +97,9 @@ struct RegionTests {
         let box = try GeoBox(parsing: "120,-60,-60,60")
         #expect(MapOptions(width: 1800, region: box).height == 1200)
         #expect(MapOptions(width: 1800, height: 500, region: box).height == 500)
+        // Found by fuzz-arguments: a box 2e-15° wide made the height overflow.
+        let thin = try GeoBox(parsing: "10,-10,10.000000000000002,10")
+        #expect(MapOptions(width: 2048, region: thin).height == 1_000_000_000)
         #expect(MapOptions(width: 1000, scale: 2).pixelWidth == 2000)
         #expect(MapOptions(width: 1000, scale: 2).pixelHeight == 1000)
     }

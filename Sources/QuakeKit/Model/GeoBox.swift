@@ -28,6 +28,10 @@ public struct GeoBox: Sendable, Hashable {
         }
         guard south < north else { throw GeoBoxError(message: "south \(south) must be below north \(north)") }
         guard west != east else { throw GeoBoxError(message: "west and east are both \(west): the box has no width") }
+        // 180 and −180 are one meridian: such a box, however written, has no width either.
+        guard !(west == 180 && east == -180) else {
+            throw GeoBoxError(message: "west 180 and east -180 are the same meridian: the box has no width")
+        }
         self.init(uncheckedWest: west, south: south, east: east, north: north)
     }
 

@@ -53,7 +53,10 @@ public struct MapOptions: Sendable, Hashable {
     ) {
         let box = region ?? .world
         self.width = width
-        self.height = height ?? max(1, Int((Double(width) * box.latitudeSpan / box.longitudeSpan).rounded()))
+        // A box thinner than a pixel per degree could ask for more pixels than exist;
+        // the height is capped here, and a caller's limits (the CLI's 32767) refuse it.
+        let natural = (Double(width) * box.latitudeSpan / box.longitudeSpan).rounded()
+        self.height = height ?? (natural.isFinite && natural < 1e9 ? max(1, Int(natural)) : 1_000_000_000)
         self.region = region
         self.centerLongitude = centerLongitude
         self.style = style
