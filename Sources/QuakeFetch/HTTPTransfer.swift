@@ -52,7 +52,6 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             // libcurl's own timeouts do not cover every stall, and a cancelled
             // transfer may report late: the deadline answers by itself.
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak task] in
-                transfer.fail(.timedOut(url: url, seconds: deadline, attempts: 1))
                 transfer.finish(.failed(.timedOut(url: url, seconds: deadline, attempts: 1), retryAfter: nil))
                 task?.cancel()
             }

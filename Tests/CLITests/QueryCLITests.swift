@@ -45,7 +45,12 @@ struct QueryCLITests {
         let lines = table.stdoutText.split(separator: "\n")
         #expect(lines.count == 5)
         #expect(lines[0].hasPrefix("time (UTC)"))
-        #expect(Set(lines.map { $0.firstIndex(of: " ") }).count >= 1)
+        // Columns line up: the right-aligned magnitude ends where the header's "mag" ends, on every row.
+        let magEnd = try #require(lines[0].range(of: "mag ")).lowerBound.utf16Offset(in: lines[0]) + 3
+        for line in lines.dropFirst(2) {
+            let characters = Array(line)
+            #expect(characters[magEnd - 1].isNumber && characters[magEnd] == " ", "misaligned: \(line)")
+        }
         let stats = try QuakemapProcess.run(["stats", "Data/synthetic_all_day.csv", "--format", "json", "--quiet"])
         #expect(stats.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: stats.stdout) as? [String: Any])

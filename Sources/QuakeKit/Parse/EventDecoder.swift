@@ -107,9 +107,8 @@ struct EventDecoder {
         case .success(nil):
             return .failure(reject(record, column, nil, "is empty"))
         case .success(let value?):
-            guard abs(value) <= limit else {
-                return .failure(reject(record, column, record.trimmedString(column) ?? "",
-                    "is outside -\(Int(limit))…\(Int(limit))"))
+            if let problem = CoordinateRange.problem(value, limit: limit) {
+                return .failure(reject(record, column, record.trimmedString(column) ?? "", problem))
             }
             return .success(value)
         case .failure(let rejection):
