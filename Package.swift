@@ -23,7 +23,7 @@ let package = Package(
         // and libpng's longjmp error handling kept out of Swift.
         .target(
             name: "CPNGEncoder",
-            linkerSettings: [.linkedLibrary("png16")]
+            linkerSettings: [.linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
         .target(
             name: "QuakeKit",

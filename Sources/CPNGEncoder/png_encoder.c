@@ -1,27 +1,29 @@
-// libpng reports errors by longjmp, which Swift cannot host: this file keeps the
-// setjmp and every libpng call in C, and hands Swift a plain status code.
+// A PNG writer for Cairo's ARGB32 surfaces, on zlib alone.
+//
+// The image is cut into horizontal stripes that are converted and deflated on
+// separate threads, the way pigz parallelises gzip: every stripe but the last
+// ends on a byte boundary (Z_SYNC_FLUSH), so the raw deflate streams simply
+// concatenate into one; their Adler-32 checksums combine into the zlib trailer.
+// One IDAT chunk holds the stream (PNG allows any split).
 #include "png_encoder.h"
 
-#include <png.h>
-#include <setjmp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
-static void append(png_structp png, png_bytep data, png_size_t length) {
-    qm_png_buffer *buffer = (qm_png_buffer *)png_get_io_ptr(png);
-    if (buffer->count + length > buffer->capacity) {
-        size_t capacity = buffer->capacity ? buffer->capacity : 65536;
-        while (capacity < buffer->count + length) capacity *= 2;
-        uint8_t *grown = realloc(buffer->bytes, capacity);
-        if (!grown) png_error(png, "out of memory");
-        buffer->bytes = grown;
-        buffer->capacity = capacity;
-    }
-    memcpy(buffer->bytes + buffer->count, data, length);
-    buffer->count += length;
-}
+enum { MAX_STRIPES = 8, MIN_ROWS_PER_STRIPE = 64 };
 
-static void flush(png_structp png) { (void)png; }
+typedef struct {
+    const uint8_t *pixels;
+    int width, first_row, row_count, stride, channels, level, last;
+    uint8_t *out;
+    size_t out_count;
+    uLong adler;
+    size_t raw_count;
+    int status;
+} stripe;
 
 static int is_opaque(const uint8_t *pixels, int width, int height, int stride) {
     for (int y = 0; y < height; y++) {
@@ -33,64 +35,181 @@ static int is_opaque(const uint8_t *pixels, int width, int height, int stride) {
     return 1;
 }
 
+// One scanline: filter byte 0 ("none"), then straight RGB(A) bytes.
+static void convert_row(const uint32_t *source, int width, int channels, uint8_t *target) {
+    *target++ = 0;
+    for (int x = 0; x < width; x++) {
+        const uint32_t pixel = source[x];
+        const uint32_t alpha = pixel >> 24;
+        uint32_t red = (pixel >> 16) & 0xFF, green = (pixel >> 8) & 0xFF, blue = pixel & 0xFF;
+        if (alpha == 0) {
+            red = green = blue = 0;
+        } else if (alpha != 0xFF) {
+            // The same rounding as Cairo's unpremultiply_data.
+            red = (red * 255 + alpha / 2) / alpha;
+            green = (green * 255 + alpha / 2) / alpha;
+            blue = (blue * 255 + alpha / 2) / alpha;
+        }
+        target[0] = (uint8_t)red;
+        target[1] = (uint8_t)green;
+        target[2] = (uint8_t)blue;
+        if (channels == 4) target[3] = (uint8_t)alpha;
+        target += channels;
+    }
+}
+
+static void *deflate_stripe(void *argument) {
+    stripe *s = argument;
+    const size_t row_bytes = 1 + (size_t)s->width * s->channels;
+    uint8_t *row = malloc(row_bytes);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    s->status = -2;
+    // Raw deflate (negative window bits): the zlib header and trailer are written once, around all stripes.
+    if (!row || deflateInit2(&z, s->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(row);
+        return NULL;
+    }
+    size_t capacity = deflateBound(&z, (uLong)(row_bytes * s->row_count)) + 64;
+    s->out = malloc(capacity);
+    s->adler = adler32(0L, Z_NULL, 0);
+    if (s->out) {
+        z.next_out = s->out;
+        z.avail_out = (uInt)capacity;
+        s->status = 0;
+        for (int y = 0; y < s->row_count && s->status == 0; y++) {
+            convert_row((const uint32_t *)(s->pixels + (size_t)(s->first_row + y) * s->stride), s->width, s->channels, row);
+            s->adler = adler32(s->adler, row, (uInt)row_bytes);
+            z.next_in = row;
+            z.avail_in = (uInt)row_bytes;
+            const int final_row = y == s->row_count - 1;
+            const int flush = final_row ? (s->last ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
+            const int result = deflate(&z, flush);
+            if (result == Z_STREAM_ERROR || z.avail_in != 0) s->status = -3;
+            if (final_row && s->last && result != Z_STREAM_END) s->status = -3;
+        }
+        s->out_count = capacity - z.avail_out;
+        s->raw_count = row_bytes * s->row_count;
+    }
+    deflateEnd(&z);
+    free(row);
+    return NULL;
+}
+
+static int reserve(qm_png_buffer *buffer, size_t extra) {
+    if (buffer->count + extra <= buffer->capacity) return 1;
+    size_t capacity = buffer->capacity ? buffer->capacity : 65536;
+    while (capacity < buffer->count + extra) capacity *= 2;
+    uint8_t *grown = realloc(buffer->bytes, capacity);
+    if (!grown) return 0;
+    buffer->bytes = grown;
+    buffer->capacity = capacity;
+    return 1;
+}
+
+static void put32(uint8_t *at, uint32_t value) {
+    at[0] = (uint8_t)(value >> 24);
+    at[1] = (uint8_t)(value >> 16);
+    at[2] = (uint8_t)(value >> 8);
+    at[3] = (uint8_t)value;
+}
+
+// Appends a chunk whose data is the concatenation of `parts`; the CRC covers type and data.
+static int append_chunk(qm_png_buffer *out, const char type[4], const uint8_t *const *parts,
+                        const size_t *lengths, int part_count) {
+    size_t length = 0;
+    for (int i = 0; i < part_count; i++) length += lengths[i];
+    if (length > 0x7FFFFFFFu || !reserve(out, length + 12)) return 0;
+    uint8_t *start = out->bytes + out->count;
+    put32(start, (uint32_t)length);
+    memcpy(start + 4, type, 4);
+    uLong crc = crc32(0L, (const Bytef *)type, 4);
+    size_t offset = 8;
+    for (int i = 0; i < part_count; i++) {
+        memcpy(start + offset, parts[i], lengths[i]);
+        crc = crc32(crc, parts[i], (uInt)lengths[i]);
+        offset += lengths[i];
+    }
+    put32(start + offset, (uint32_t)crc);
+    out->count += length + 12;
+    return 1;
+}
+
 int qm_png_encode_argb32(const uint8_t *pixels, int width, int height, int stride,
-                         int opaque_level, int alpha_level, int filter, qm_png_buffer *out) {
+                         int opaque_level, int alpha_level, int threads, qm_png_buffer *out) {
     memset(out, 0, sizeof *out);
     if (width <= 0 || height <= 0 || stride < width * 4) return -1;
     const int opaque = is_opaque(pixels, width, height, stride);
     const int channels = opaque ? 3 : 4;
-    uint8_t *row = malloc((size_t)width * channels);
-    if (!row) return -2;
+    const int level = opaque ? opaque_level : alpha_level;
 
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
-    png_infop info = png ? png_create_info_struct(png) : NULL;
-    if (!png || !info) {
-        png_destroy_write_struct(&png, &info);
-        free(row);
-        return -3;
+    if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    int count = threads < 1 ? 1 : threads > MAX_STRIPES ? MAX_STRIPES : threads;
+    if (count > height / MIN_ROWS_PER_STRIPE) count = height / MIN_ROWS_PER_STRIPE;
+    if (count < 1) count = 1;
+
+    stripe stripes[MAX_STRIPES];
+    pthread_t workers[MAX_STRIPES];
+    int started[MAX_STRIPES] = {0};
+    for (int i = 0; i < count; i++) {
+        const int first = (int)((long long)height * i / count), next = (int)((long long)height * (i + 1) / count);
+        stripes[i] = (stripe){.pixels = pixels, .width = width, .first_row = first, .row_count = next - first,
+                              .stride = stride, .channels = channels, .level = level, .last = i == count - 1};
+        // The first stripe runs on this thread; a thread that cannot start is done here too.
+        if (i > 0) started[i] = pthread_create(&workers[i], NULL, deflate_stripe, &stripes[i]) == 0;
     }
-    // `volatile`: these are read after a longjmp back here.
-    uint8_t *volatile rowBuffer = row;
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_write_struct(&png, &info);
-        free(rowBuffer);
-        qm_png_buffer_free(out);
-        return -4;
+    deflate_stripe(&stripes[0]);
+    for (int i = 1; i < count; i++) {
+        if (started[i]) pthread_join(workers[i], NULL);
+        else deflate_stripe(&stripes[i]);
     }
-    png_set_write_fn(png, out, append, flush);
-    png_set_compression_level(png, opaque ? opaque_level : alpha_level);
-    if (filter) png_set_filter(png, PNG_FILTER_TYPE_BASE, filter);
-    png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, 8,
-                 opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-    png_write_info(png, info);
-    for (int y = 0; y < height; y++) {
-        const uint32_t *source = (const uint32_t *)(pixels + (size_t)y * stride);
-        uint8_t *target = rowBuffer;
-        for (int x = 0; x < width; x++) {
-            const uint32_t pixel = source[x];
-            const uint32_t alpha = pixel >> 24;
-            uint32_t red = (pixel >> 16) & 0xFF, green = (pixel >> 8) & 0xFF, blue = pixel & 0xFF;
-            if (alpha == 0) {
-                red = green = blue = 0;
-            } else if (alpha != 0xFF) {
-                // The same rounding as Cairo's unpremultiply_data.
-                red = (red * 255 + alpha / 2) / alpha;
-                green = (green * 255 + alpha / 2) / alpha;
-                blue = (blue * 255 + alpha / 2) / alpha;
-            }
-            target[0] = (uint8_t)red;
-            target[1] = (uint8_t)green;
-            target[2] = (uint8_t)blue;
-            if (!opaque) target[3] = (uint8_t)alpha;
-            target += channels;
+
+    int status = 0;
+    uLong adler = adler32(0L, Z_NULL, 0);
+    for (int i = 0; i < count; i++) {
+        if (stripes[i].status != 0 && status == 0) status = stripes[i].status;
+        if (stripes[i].status == 0) adler = adler32_combine(adler, stripes[i].adler, (z_off_t)stripes[i].raw_count);
+    }
+    if (status == 0) {
+        static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+        uint8_t header[13];
+        put32(header, (uint32_t)width);
+        put32(header + 4, (uint32_t)height);
+        header[8] = 8;                    // bits per channel
+        header[9] = opaque ? 2 : 6;       // truecolour, or truecolour with alpha
+        header[10] = header[11] = header[12] = 0;  // deflate, adaptive filtering, no interlace
+        // zlib header: deflate with a 32 KiB window, FCHECK making it a multiple of 31.
+        const uint8_t zlib_header[2] = {0x78, 0x9C};
+        uint8_t trailer[4];
+        put32(trailer, (uint32_t)adler);
+
+        const uint8_t *idat[MAX_STRIPES + 2];
+        size_t lengths[MAX_STRIPES + 2];
+        idat[0] = zlib_header;
+        lengths[0] = 2;
+        for (int i = 0; i < count; i++) {
+            idat[i + 1] = stripes[i].out;
+            lengths[i + 1] = stripes[i].out_count;
         }
-        png_write_row(png, rowBuffer);
+        idat[count + 1] = trailer;
+        lengths[count + 1] = 4;
+        const uint8_t *header_part = header;
+        const size_t header_length = sizeof header;
+        if (!reserve(out, sizeof signature)) {
+            status = -2;
+        } else {
+            memcpy(out->bytes, signature, sizeof signature);
+            out->count = sizeof signature;
+            if (!append_chunk(out, "IHDR", &header_part, &header_length, 1)
+                || !append_chunk(out, "IDAT", idat, lengths, count + 2)
+                || !append_chunk(out, "IEND", NULL, NULL, 0)) {
+                status = -2;
+            }
+        }
     }
-    png_write_end(png, info);
-    png_destroy_write_struct(&png, &info);
-    free(rowBuffer);
-    return 0;
+    for (int i = 0; i < count; i++) free(stripes[i].out);
+    if (status != 0) qm_png_buffer_free(out);
+    return status;
 }
 
 void qm_png_buffer_free(qm_png_buffer *buffer) {

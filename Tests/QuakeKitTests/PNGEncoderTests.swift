@@ -27,4 +27,14 @@ struct PNGEncoderTests {
         #expect(try RasterImage(png: fast) == RasterImage(png: reference), "decoded pixels differ")
         #expect(Double(fast.count) <= Double(reference.count) * 1.25, "\(fast.count) bytes vs Cairo's \(reference.count)")
     }
+
+    /// Stripes deflated on several threads join into one valid stream: any
+    /// thread count, and heights that do not divide evenly, decode the same.
+    @Test(arguments: [1, 2, 3, 8])
+    func stripesJoinIntoOneImage(_ threads: Int) throws {
+        let options = MapOptions(width: 1000, height: 517, basemap: .none)
+        let surface = try MapRenderer().rasterize(SceneBuilder(options: options).scene(for: Self.events))
+        let striped = try PNGEncoder.encode(surface, threads: Int32(threads))
+        #expect(try RasterImage(png: striped) == RasterImage(png: surface.cairoPNGData()))
+    }
 }
