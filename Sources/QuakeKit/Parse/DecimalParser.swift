@@ -21,6 +21,10 @@ enum DecimalParser {
     /// longer goes through the standard library's correctly rounded conversion.
     /// Hex floats, `nan` and `inf` spelled out are not numbers in a feed.
     static func parse(_ bytes: ArraySlice<UInt8>) -> Outcome {
+        bytes.withUnsafeBytes { parse($0) }
+    }
+
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         var start = bytes.startIndex, end = bytes.endIndex
         while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
         while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
@@ -49,7 +53,7 @@ enum DecimalParser {
             }
             index += 1
         }
-        if digits == 0 { return specialValue(bytes[start..<end]) }
+        if digits == 0 { return specialValue(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
         if index == end, significant <= 15, fractionDigits <= 22 {
             var value = Double(mantissa)
             if fractionDigits > 0 { value /= powersOfTen[fractionDigits] }
@@ -69,7 +73,7 @@ enum DecimalParser {
         return value.isFinite ? .value(value) : .notFinite
     }
 
-    private static func specialValue(_ bytes: ArraySlice<UInt8>) -> Outcome {
+    private static func specialValue(_ bytes: UnsafeRawBufferPointer) -> Outcome {
         let text = String(decoding: bytes, as: UTF8.self).lowercased()
         let unsigned = text.hasPrefix("-") || text.hasPrefix("+") ? String(text.dropFirst()) : text
         return ["nan", "inf", "infinity"].contains(unsigned) ? .notFinite : .notANumber

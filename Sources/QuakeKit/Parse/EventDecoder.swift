@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns one CSV record into a ``SeismicEvent`` or a ``FeedRejection``.
-struct EventDecoder {
+struct EventDecoder: Sendable {
     let layout: FeedLayout
     let source: String
     let now: Date
@@ -9,6 +9,23 @@ struct EventDecoder {
     enum Outcome {
         case event(SeismicEvent)
         case rejected(FeedRejection)
+    }
+
+    /// Below this many records a batch is decoded on the calling thread:
+    /// handing work to other cores costs more than it saves.
+    static let parallelThreshold = 2048
+
+    /// Decodes the batch's records in `range`, in parts on all cores for large
+    /// batches; the parts, joined, are in record order.
+    func decode(_ batch: CSVBatch, _ range: Range<Int>) -> [[Outcome]] {
+        let parts = range.count >= Self.parallelThreshold ? ParallelParts.cores : 1
+        return batch.withRecords(range) { records in
+            ParallelParts.map(parts: parts) { part in
+                let lower = range.lowerBound + range.count * part / parts
+                let upper = range.lowerBound + range.count * (part + 1) / parts
+                return (lower..<upper).map { decode(records[$0]) }
+            }
+        }
     }
 
     func decode(_ record: CSVRecord) -> Outcome {
@@ -56,7 +73,7 @@ struct EventDecoder {
         }
         var updated: Date?
         if let column = layout.updated, !isBlank(record, column) {
-            guard let value = TimeParser.parse(record.bytes[record.fieldRange(column)]) else {
+            guard let value = TimeParser.parse(record.field(column)) else {
                 return .rejected(reject(record, column, record.string(column), "is not a time"))
             }
             updated = value
@@ -82,7 +99,7 @@ struct EventDecoder {
         switch layout.time {
         case .single(let column):
             if isBlank(record, column) { return .failure(reject(record, column, nil, "is empty")) }
-            guard let date = TimeParser.parse(record.bytes[record.fieldRange(column)]) else {
+            guard let date = TimeParser.parse(record.field(column)) else {
                 return .failure(reject(record, column, record.string(column),
                     "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)"))
             }
@@ -92,8 +109,8 @@ struct EventDecoder {
                 return .failure(reject(record, column, nil, "is empty"))
             }
             guard let date = TimeParser.parse(
-                date: record.bytes[record.fieldRange(dateColumn)],
-                time: record.bytes[record.fieldRange(timeColumn)]
+                date: record.field(dateColumn),
+                time: record.field(timeColumn)
             ) else {
                 let shown = record.string(dateColumn) + " " + record.string(timeColumn)
                 return .failure(reject(record, timeColumn, shown, "is not a date and time (expected 2010/11/02 06:39:55.6)"))
@@ -122,7 +139,7 @@ struct EventDecoder {
     }
 
     private func number(_ record: CSVRecord, _ column: Int) -> Result<Double?, FeedRejection> {
-        switch DecimalParser.parse(record.bytes[record.fieldRange(column)]) {
+        switch DecimalParser.parse(record.field(column)) {
         case .value(let value): return .success(value)
         case .empty: return .success(nil)
         case .notANumber:
@@ -144,7 +161,7 @@ struct EventDecoder {
     }
 
     private func isBlank(_ record: CSVRecord, _ column: Int) -> Bool {
-        record.bytes[record.fieldRange(column)].allSatisfy { $0 == ASCII.space || $0 == ASCII.tab }
+        record.field(column).allSatisfy { $0 == ASCII.space || $0 == ASCII.tab }
     }
 
     private func reject(_ record: CSVRecord, _ column: Int?, _ value: String?, _ reason: String) -> FeedRejection {

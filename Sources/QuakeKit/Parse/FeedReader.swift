@@ -28,37 +28,45 @@ public struct FeedReader: Sendable {
         _ source: FeedSource,
         _ body: (SeismicEvent) throws -> Void
     ) throws -> FeedSummary {
+        try read(source, chunkSize: nil, body)
+    }
+
+    /// `chunkSize` cuts even in-memory sources into windows (for tests).
+    func read(
+        _ source: FeedSource,
+        chunkSize: Int?,
+        _ body: (SeismicEvent) throws -> Void
+    ) throws -> FeedSummary {
         let name = source.displayName
-        var reader = CSVRecordReader(sourceName: name)
+        let scanner = CSVScanner(sourceName: name)
+        var batch = CSVBatch()
         var decoder: EventDecoder?
         var summary = FeedSummary()
         var sawFirstByte = false
 
-        func handle(_ record: inout CSVRecord) throws {
-            guard let active = decoder else {
-                guard String(validating: record.bytes, as: UTF8.self) != nil,
-                      !record.bytes.contains(where: { $0 < 0x20 && $0 != ASCII.tab }) else {
-                    throw FeedError.notCSV(source: name, reason: "the first line is not text: binary data, not a CSV feed")
-                }
-                let header = (0..<record.fieldCount).map { record.string($0) }
-                decoder = EventDecoder(layout: try FeedLayout(header: header, source: name), source: name,
-                                       now: options.now ?? Date())
-                return
+        func handle(_ batch: CSVBatch) throws {
+            var first = 0
+            if decoder == nil, batch.count > 0 {
+                decoder = try batch.withRecord(0) { try Self.headerDecoder($0, name: name, options: options) }
+                first = 1
             }
-            summary.rows += 1
-            switch active.decode(record) {
-            case .event(let event):
-                if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
-                try body(event)
-            case .rejected(let rejection):
-                try summary.record(rejection, options: options)
+            guard let decoder, first < batch.count else { return }
+            for outcome in decoder.decode(batch, first..<batch.count).joined() {
+                summary.rows += 1
+                switch outcome {
+                case .event(let event):
+                    if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
+                    try body(event)
+                case .rejected(let rejection):
+                    try summary.record(rejection, options: options)
+                }
             }
         }
 
         // The format is told by the content: GeoJSON opens with '{'.
         var json: Data?
-        try ChunkReader.forEachChunk(of: source) { chunk in
-            if !sawFirstByte, let first = chunk.first(where: { !Self.isWhitespace($0) }) {
+        try ChunkReader.forEachWindow(of: source, chunkSize: chunkSize) { window, isLast in
+            if !sawFirstByte, let first = window.first(where: { !Self.isWhitespace($0) }) {
                 sawFirstByte = true
                 if first == UInt8(ascii: "{") { json = Data() }
                 if first == UInt8(ascii: "[") {
@@ -66,14 +74,23 @@ public struct FeedReader: Sendable {
                 }
             }
             if json != nil {
-                json!.append(contentsOf: chunk)
+                json!.append(contentsOf: window)
                 if json!.count > GeoJSONFeedDecoder.maximumBytes {
                     throw FeedError.malformedGeoJSON(source: name,
                         reason: "larger than \(GeoJSONFeedDecoder.maximumBytes >> 20) MiB")
                 }
-            } else {
-                try reader.consume(chunk) { try handle(&$0) }
+                return window.count
             }
+            var used = 0
+            if decoder == nil {
+                // The header alone first: binary input is refused by its first line.
+                used = try scanner.scan(window, isLast: isLast, limit: 1, into: &batch)
+                try handle(batch)
+                if decoder == nil { return used }
+            }
+            used += try scanner.scan(UnsafeRawBufferPointer(rebasing: window[used...]), isLast: isLast, into: &batch)
+            try handle(batch)
+            return used
         }
         if let json {
             try GeoJSONFeedDecoder(source: name, options: options).decode(json, into: &summary, body)
@@ -81,11 +98,23 @@ public struct FeedReader: Sendable {
             if summary.rows == 0 { throw FeedError.headerOnly(source: name) }
             return summary
         }
-        try reader.finish { try handle(&$0) }
 
         if decoder == nil { throw FeedError.empty(source: name) }
         if summary.rows == 0 { throw FeedError.headerOnly(source: name) }
         return summary
+    }
+
+    private static func headerDecoder(_ record: CSVRecord, name: String, options: FeedOptions) throws -> EventDecoder {
+        for index in 0..<record.fieldCount {
+            let bytes = record.field(index)
+            guard String(validating: bytes, as: UTF8.self) != nil,
+                  !bytes.contains(where: { $0 < 0x20 && $0 != ASCII.tab }) else {
+                throw FeedError.notCSV(source: name, reason: "the first line is not text: binary data, not a CSV feed")
+            }
+        }
+        let header = (0..<record.fieldCount).map { record.string($0) }
+        return EventDecoder(layout: try FeedLayout(header: header, source: name), source: name,
+                            now: options.now ?? Date())
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -9,6 +9,10 @@ import Foundation
 /// - The `Date` + `TimeUTC` pair (`2010/11/02`, `06:39:55.6`), via ``parse(date:time:)``.
 enum TimeParser {
     static func parse(_ bytes: ArraySlice<UInt8>) -> Date? {
+        bytes.withUnsafeBytes { parse($0) }
+    }
+
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> Date? {
         var scanner = ByteScanner(bytes)
         scanner.skipBlanks()
         guard let first = scanner.peek else { return nil }
@@ -20,6 +24,10 @@ enum TimeParser {
 
     /// Joins a `YYYY/MM/DD` (or `YYYY-MM-DD`) date and an `HH:MM:SS[.f]` time.
     static func parse(date: ArraySlice<UInt8>, time: ArraySlice<UInt8>) -> Date? {
+        date.withUnsafeBytes { date in time.withUnsafeBytes { time in parse(date: date, time: time) } }
+    }
+
+    static func parse(date: UnsafeRawBufferPointer, time: UnsafeRawBufferPointer) -> Date? {
         var dateScanner = ByteScanner(date)
         dateScanner.skipBlanks()
         guard let year = dateScanner.integer(digits: 4),
@@ -122,10 +130,10 @@ enum TimeParser {
 
 /// A cursor over a field's bytes.
 struct ByteScanner {
-    private let bytes: ArraySlice<UInt8>
+    private let bytes: UnsafeRawBufferPointer
     private var index: Int
 
-    init(_ bytes: ArraySlice<UInt8>) {
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
         self.index = bytes.startIndex
     }

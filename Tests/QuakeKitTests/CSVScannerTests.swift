@@ -3,25 +3,25 @@ import Testing
 @testable import QuakeKit
 
 @Suite("CSV records (RFC 4180)")
-struct CSVRecordReaderTests {
-    /// Every record as (line, fields), fed `chunkSize` bytes at a time.
+struct CSVScannerTests {
+    /// Every record as (line, fields), read `chunkSize` bytes at a time.
     func records(_ text: String, chunkSize: Int = 1 << 20) throws -> [(Int, [String])] {
         try records(Array(text.utf8), chunkSize: chunkSize)
     }
 
     func records(_ bytes: [UInt8], chunkSize: Int = 1 << 20, maximumRecordBytes: Int = 1 << 20) throws -> [(Int, [String])] {
-        var reader = CSVRecordReader(sourceName: "t.csv", maximumRecordBytes: maximumRecordBytes)
+        let scanner = CSVScanner(sourceName: "t.csv", maximumRecordBytes: maximumRecordBytes)
+        var batch = CSVBatch()
         var result: [(Int, [String])] = []
-        let collect: (inout CSVRecord) throws -> Void = { record in
-            result.append((record.line, (0..<record.fieldCount).map { record.string($0) }))
+        try ChunkReader.forEachWindow(of: .bytes(Data(bytes), name: "t.csv"), chunkSize: chunkSize) { window, isLast in
+            let used = try scanner.scan(window, isLast: isLast, into: &batch)
+            batch.withRecords(0..<batch.count) { records in
+                for record in records {
+                    result.append((record.line, (0..<record.fieldCount).map { record.string($0) }))
+                }
+            }
+            return used
         }
-        var start = 0
-        while start < bytes.count {
-            let end = min(start + chunkSize, bytes.count)
-            try bytes[start..<end].withUnsafeBytes { try reader.consume($0, emit: collect) }
-            start = end
-        }
-        try reader.finish(emit: collect)
         return result
     }
 
@@ -52,7 +52,7 @@ struct CSVRecordReaderTests {
     }
 
     @Test(arguments: [1, 2, 3, 7])
-    func chunkBoundariesDoNotChangeTheResult(_ chunkSize: Int) throws {
+    func windowBoundariesDoNotChangeTheResult(_ chunkSize: Int) throws {
         let text = "\u{FEFF}a,b\r\n\"q\"\"x\",\"multi\r\nline\"\r\n\r\nlast,row"
         let whole = try records(text)
         let chunked = try records(text, chunkSize: chunkSize)
@@ -79,6 +79,22 @@ struct CSVRecordReaderTests {
         }
         #expect(throws: FeedError.recordTooLong(source: "t.csv", line: 2, limit: 16), "empty fields count too") {
             try records(Array(("h\n" + String(repeating: ",", count: 100)).utf8), maximumRecordBytes: 16)
+        }
+    }
+
+    /// Every way of cutting a tricky feed into windows gives the records of the
+    /// whole: doubled quotes, text after a closing quote, stray quotes, CR, CRLF
+    /// and LF inside and outside quotes, blank lines, a BOM, no final newline.
+    @Test func everyCutGivesTheSameRecords() throws {
+        let text = "\u{FEFF}id,place,n\r\n1,\"a \"\"b\"\" c\",2\r\r\n2,\"x\"tail\"q,3\n3,un\"quoted,\"\"\n4,\"cr\rlf\r\nlf\nend\",5\r6,,"
+        let whole = try records(text)
+        #expect(whole.map(\.1) == [["id", "place", "n"], ["1", "a \"b\" c", "2"], ["2", "xtail\"q", "3"],
+                                   ["3", "un\"quoted", ""], ["4", "cr\rlf\r\nlf\nend", "5"], ["6", "", ""]])
+        #expect(whole.map(\.0) == [1, 2, 4, 5, 6, 10])
+        for size in 1...12 {
+            let cut = try records(text, chunkSize: size)
+            #expect(cut.map(\.1) == whole.map(\.1), "chunk size \(size)")
+            #expect(cut.map(\.0) == whole.map(\.0), "chunk size \(size)")
         }
     }
 }

@@ -1,0 +1,305 @@
+/// Finds the RFC 4180 records in a window of bytes without copying them.
+///
+/// Written by hand rather than taken from a CSV package because it has to
+/// stream with bounded memory, report the physical line of every record and of
+/// every fault, refuse binary input, and run at the speed of the byte loop; the
+/// listed CSV packages load whole files into strings or lose line numbers.
+///
+/// Quoted fields may hold commas, doubled quotes and line breaks; records end
+/// with LF, CRLF or a lone CR; the last record may lack a line break; a UTF-8
+/// byte order mark at the very start is dropped; blank lines are skipped. A
+/// stray quote inside an unquoted field, or text after a closing quote, is
+/// kept literally, as lenient readers do.
+///
+/// A field is a slice of the window itself, except where its text is not one
+/// run of the input (doubled quotes, text after a closing quote): those few are
+/// unescaped into an arena owned by the scanner. Every window starts at a
+/// record boundary (``ChunkReader`` carries an incomplete last record over),
+/// so no state but the line number crosses windows.
+final class CSVScanner {
+    /// Longest record accepted: a quote that is never closed must not swallow the input.
+    static let defaultMaximumRecordBytes = 1 << 20
+
+    let sourceName: String
+    let maximumRecordBytes: Int
+    /// The physical line the next window starts on.
+    private(set) var line = 1
+    private var atStreamStart = true
+    private var arena: UnsafeMutableRawBufferPointer
+    private var arenaUsed = 0
+
+    init(sourceName: String, maximumRecordBytes: Int = CSVScanner.defaultMaximumRecordBytes) {
+        self.sourceName = sourceName
+        self.maximumRecordBytes = maximumRecordBytes
+        arena = UnsafeMutableRawBufferPointer.allocate(byteCount: 0, alignment: 1)
+    }
+
+    deinit {
+        arena.deallocate()
+    }
+
+    /// Scans `window` into `batch` (emptied first): every record that ends
+    /// with a line break, and, when `isLast`, the one the input ends in.
+    /// The batch's fields point into `window` and into the scanner's arena:
+    /// both must stay as they are until the next call.
+    ///
+    /// - Returns: how many bytes were used up: the start of the first
+    ///   incomplete record, which the next window must begin with.
+    /// - Parameter limit: stop after this many records (the reader takes the
+    ///   header alone, to judge it before the bytes after it).
+    func scan(_ window: UnsafeRawBufferPointer, isLast: Bool, limit: Int = .max, into batch: inout CSVBatch) throws -> Int {
+        batch.removeAll()
+        guard let base = window.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        let end = window.count
+        var position = 0
+        if atStreamStart {
+            // Wait for three bytes before deciding whether they are a byte order mark.
+            if end < 3 && !isLast { return 0 }
+            if end >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF { position = 3 }
+            atStreamStart = false
+        }
+        if arena.count < end {
+            arena.deallocate()
+            arena = UnsafeMutableRawBufferPointer.allocate(byteCount: end, alignment: 1)
+        }
+        arenaUsed = 0
+        var lineStart = position
+        while position < end && batch.count < limit {
+            // Blank lines are no records.
+            let first = base[position]
+            if first == ASCII.lf || first == ASCII.cr {
+                if first == ASCII.cr && position + 1 == end && !isLast { return position }
+                position += first == ASCII.cr && position + 1 < end && base[position + 1] == ASCII.lf ? 2 : 1
+                line += 1
+                lineStart = position
+                continue
+            }
+            let recordLine = line, fieldsBefore = batch.fields.count
+            switch try scanRecord(base, end: end, isLast: isLast, from: position, lineStart: lineStart, into: &batch) {
+            case .complete(let next, let lines):
+                batch.endRecord(line: recordLine)
+                position = next
+                line += lines
+                lineStart = next
+            case .incomplete:
+                batch.dropFields(after: fieldsBefore)
+                try checkLength(end - position, fields: batch.fields.count - fieldsBefore, line: recordLine)
+                return position
+            }
+        }
+        return position
+    }
+
+    private enum RecordOutcome {
+        /// The record ended; the next one starts at `next`, `lines` line breaks later.
+        case complete(next: Int, lines: Int)
+        case incomplete
+    }
+
+    /// Scans one record starting at `start` (not a line break).
+    private func scanRecord(_ base: UnsafePointer<UInt8>, end: Int, isLast: Bool, from start: Int,
+                            lineStart startOfLine: Int, into batch: inout CSVBatch) throws -> RecordOutcome {
+        var position = start
+        var lines = 0, lineStart = startOfLine
+        var fieldCount = 0
+        while true {
+            // One field starts here.
+            fieldCount += 1
+            if position < end && base[position] == ASCII.quote {
+                position += 1
+                // The text is one run of the input unless a doubled quote or text
+                // after the closing quote splits it; then it is built in the arena.
+                var runStart = position
+                var unescapedStart: Int?
+                while true {
+                    while position < end {
+                        let byte = base[position]
+                        if byte > ASCII.quote { position += 1; continue }
+                        if byte == ASCII.quote { break }
+                        if byte == 0 { throw binary(line: line + lines, column: position - lineStart + 1) }
+                        if byte == ASCII.lf || byte == ASCII.cr {
+                            // CRLF inside quotes is kept whole and counts as one line.
+                            if byte == ASCII.cr {
+                                if position + 1 == end && !isLast { return .incomplete }
+                                if position + 1 < end && base[position + 1] == ASCII.lf { position += 1 }
+                            }
+                            lines += 1
+                            lineStart = position + 1
+                        }
+                        position += 1
+                    }
+                    if position >= end {
+                        try checkLength(position - start, fields: fieldCount, line: line)
+                        if isLast { throw FeedError.unterminatedQuote(source: sourceName, line: line) }
+                        return .incomplete
+                    }
+                    // A quote: doubled, it is one quote of the text; else it closes.
+                    if position + 1 == end && !isLast { return .incomplete }
+                    guard position + 1 < end && base[position + 1] == ASCII.quote else { break }
+                    if unescapedStart == nil { unescapedStart = arenaUsed }
+                    appendToArena(base + runStart, count: position + 1 - runStart)
+                    position += 2
+                    runStart = position
+                }
+                let runEnd = position
+                position += 1
+                // Text after the closing quote joins the field, literally.
+                let tailStart = position
+                while position < end, !Self.endsUnquoted(base[position]) { position += 1 }
+                if position < end && base[position] == 0 {
+                    throw binary(line: line + lines, column: position - lineStart + 1)
+                }
+                if unescapedStart == nil && position == tailStart {
+                    batch.fields.append(UnsafeRawBufferPointer(start: base + runStart, count: runEnd - runStart))
+                } else {
+                    let start = unescapedStart ?? arenaUsed
+                    appendToArena(base + runStart, count: runEnd - runStart)
+                    appendToArena(base + tailStart, count: position - tailStart)
+                    batch.fields.append(UnsafeRawBufferPointer(start: arena.baseAddress! + start, count: arenaUsed - start))
+                }
+            } else {
+                let fieldStart = position
+                while position < end, !Self.endsUnquoted(base[position]) { position += 1 }
+                if position < end && base[position] == 0 {
+                    throw binary(line: line + lines, column: position - lineStart + 1)
+                }
+                batch.fields.append(UnsafeRawBufferPointer(start: base + fieldStart, count: position - fieldStart))
+            }
+            try checkLength(position - start, fields: fieldCount, line: line)
+            // What ends the field: a comma, a line break, or the end of the input.
+            if position >= end {
+                return isLast ? .complete(next: end, lines: lines) : .incomplete
+            }
+            let byte = base[position]
+            if byte == ASCII.comma {
+                position += 1
+                continue
+            }
+            // A line break ends the record; CR at the window's edge may still have its LF to come.
+            if byte == ASCII.cr {
+                if position + 1 == end && !isLast { return .incomplete }
+                position += position + 1 < end && base[position + 1] == ASCII.lf ? 2 : 1
+            } else {
+                position += 1
+            }
+            return .complete(next: position, lines: lines + 1)
+        }
+    }
+
+    /// Comma, line breaks and NUL end an unquoted run; every byte above ',' is ordinary.
+    @inline(__always)
+    private static func endsUnquoted(_ byte: UInt8) -> Bool {
+        byte <= ASCII.comma && (byte == ASCII.comma || byte == ASCII.lf || byte == ASCII.cr || byte == 0)
+    }
+
+    private func appendToArena(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        guard count > 0 else { return }
+        (arena.baseAddress! + arenaUsed).copyMemory(from: bytes, byteCount: count)
+        arenaUsed += count
+    }
+
+    /// Each field counts as a byte too, so a line of commas is bounded like any other.
+    private func checkLength(_ bytes: Int, fields: Int, line: Int) throws {
+        if bytes + fields > maximumRecordBytes {
+            throw FeedError.recordTooLong(source: sourceName, line: line, limit: maximumRecordBytes)
+        }
+    }
+
+    private func binary(line: Int, column: Int) -> FeedError {
+        FeedError.binaryData(source: sourceName, line: line, column: column)
+    }
+}
+
+/// The records of one window, their fields stored flat.
+struct CSVBatch {
+    fileprivate(set) var fields: [UnsafeRawBufferPointer] = []
+    private var recordEnds: [Int] = []
+    private var lines: [Int] = []
+
+    var count: Int { lines.count }
+
+    fileprivate mutating func endRecord(line: Int) {
+        recordEnds.append(fields.count)
+        lines.append(line)
+    }
+
+    fileprivate mutating func dropFields(after count: Int) {
+        fields.removeSubrange(count...)
+    }
+
+    mutating func removeAll() {
+        fields.removeAll(keepingCapacity: true)
+        recordEnds.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+    }
+
+    /// Calls `body` with record `index`, which must not escape it.
+    func withRecord<T>(_ index: Int, _ body: (CSVRecord) throws -> T) rethrows -> T {
+        try withRecords(index..<(index + 1)) { try body($0.first!) }
+    }
+
+    /// Calls `body` with the records in `range`, which must not escape it.
+    func withRecords<T>(_ range: Range<Int>, _ body: (CSVRecords) throws -> T) rethrows -> T {
+        try fields.withUnsafeBufferPointer { fields in
+            try body(CSVRecords(fields: fields, recordEnds: recordEnds, lines: lines, range: range))
+        }
+    }
+}
+
+/// A run of a batch's records, valid inside ``CSVBatch/withRecords(_:_:)``.
+struct CSVRecords: RandomAccessCollection {
+    fileprivate let fields: UnsafeBufferPointer<UnsafeRawBufferPointer>
+    fileprivate let recordEnds: [Int]
+    fileprivate let lines: [Int]
+    let range: Range<Int>
+
+    var startIndex: Int { range.lowerBound }
+    var endIndex: Int { range.upperBound }
+
+    subscript(index: Int) -> CSVRecord {
+        let first = index == 0 ? 0 : recordEnds[index - 1]
+        return CSVRecord(line: lines[index], fields: UnsafeBufferPointer(rebasing: fields[first..<recordEnds[index]]))
+    }
+}
+
+/// One record: its physical line and its fields' bytes (borrowed, not owned).
+struct CSVRecord {
+    let line: Int
+    let fields: UnsafeBufferPointer<UnsafeRawBufferPointer>
+
+    var fieldCount: Int { fields.count }
+
+    func field(_ index: Int) -> UnsafeRawBufferPointer { fields[index] }
+
+    func string(_ index: Int) -> String {
+        String(decoding: fields[index], as: UTF8.self)
+    }
+
+    func isBlank(_ index: Int) -> Bool {
+        fields[index].allSatisfy { $0 == ASCII.space || $0 == ASCII.tab }
+    }
+
+    func trimmedString(_ index: Int) -> String? {
+        let bytes = fields[index]
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
+        while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
+        guard start < end else { return nil }
+        let trimmed = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        let text = String(decoding: trimmed, as: UTF8.self)
+        // A byte order mark inside a field (files glued together) is no text;
+        // JSON readers drop it too, so keeping it would make formats disagree.
+        guard trimmed.contains(0xEF) else { return text }
+        let cleaned = text.withoutByteOrderMarks.trimmingBlanks()
+        return cleaned.isEmpty ? nil : cleaned
+    }
+}
+
+enum ASCII {
+    static let lf = UInt8(ascii: "\n")
+    static let cr = UInt8(ascii: "\r")
+    static let comma = UInt8(ascii: ",")
+    static let quote = UInt8(ascii: "\"")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+}
