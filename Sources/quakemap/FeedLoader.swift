@@ -3,9 +3,24 @@ import Logging
 import QuakeFetch
 import QuakeKit
 
+/// What a subcommand keeps of a feed: whole events (`list`, `stats`) or map events (`render`).
+protocol SelectedEvents {
+    var summary: FeedSummary { get }
+    var duplicates: Int { get }
+    var selectedCount: Int { get }
+}
+
+extension FeedSelection: SelectedEvents {
+    var selectedCount: Int { events.count }
+}
+
+extension MapSelection: SelectedEvents {
+    var selectedCount: Int { events.count }
+}
+
 /// A feed read and selected, with how it was got.
-struct LoadedFeed {
-    var selection: FeedSelection
+struct LoadedFeed<Selection: SelectedEvents> {
+    var selection: Selection
     /// Set when the feed came from `--url`.
     var fetched: FetchedFeed?
     /// Set when the cached feed stood in for a failed fetch or a bad fetched feed.
@@ -20,8 +35,8 @@ struct LoadedFeed {
 /// Gets the feed from a file, standard input or `--url`, with the cache and
 /// `--stale-ok` rules, and selects the events.
 struct FeedLoader {
-    enum Outcome {
-        case loaded(LoadedFeed)
+    enum Outcome<Selection: SelectedEvents> {
+        case loaded(LoadedFeed<Selection>)
         /// `--if-changed`: the feed is the one last rendered to this output.
         case unchanged(url: String)
     }
@@ -39,10 +54,18 @@ struct FeedLoader {
         return options
     }
 
+    /// Loads the feed and selects whole events.
+    func load(ifChangedOutput: String? = nil) async throws -> Outcome<FeedSelection> {
+        try await load(ifChangedOutput: ifChangedOutput, select: QuakeMap.select)
+    }
+
     /// Loads the feed; with `ifChangedOutput`, stops early when nothing changed since the last render there.
-    func load(ifChangedOutput: String? = nil) async throws -> Outcome {
+    func load<Selection>(
+        ifChangedOutput: String? = nil,
+        select: (FeedSource, FeedOptions, EventSelection) throws -> Selection
+    ) async throws -> Outcome<Selection> {
         if let source = try input.localSource() {
-            let selected = try QuakeMap.select(from: source, feed: feedOptions, selection: selection)
+            let selected = try select(source, feedOptions, selection)
             return .loaded(LoadedFeed(selection: selected))
         }
         let url = input.url ?? ""
@@ -68,21 +91,21 @@ struct FeedLoader {
         }
 
         do {
-            let selected = try QuakeMap.select(from: .bytes(body, name: url), feed: feedOptions, selection: selection)
+            let selected = try select(.bytes(body, name: url), feedOptions, selection)
             return .loaded(LoadedFeed(selection: selected, fetched: fetched, staleFrom: staleFrom,
                                       bodyToRemember: staleFrom == nil ? body : nil))
         } catch let error as FeedError {
             // A fetched feed that does not parse is as bad as a failed fetch.
             guard fetch.staleOk, staleFrom == nil, let cached, cached.body != body else { throw error }
             log.warning("\(error.message); using the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
-            let selected = try QuakeMap.select(from: .bytes(cached.body, name: url), feed: feedOptions, selection: selection)
+            let selected = try select(.bytes(cached.body, name: url), feedOptions, selection)
             return .loaded(LoadedFeed(selection: selected, fetched: fetched, staleFrom: cached.fetchedAt))
         }
     }
 
     /// After a successful run: keeps the body and its validators for the next
     /// conditional request. A cache that cannot be written costs only a warning.
-    func remember(_ loaded: LoadedFeed, renderedOutput: String?) {
+    func remember<Selection>(_ loaded: LoadedFeed<Selection>, renderedOutput: String?) {
         guard let cache = fetch.cache, let fetched = loaded.fetched, let body = loaded.bodyToRemember else { return }
         let previous = cache.entry(for: fetched.url)
         let entry = CachedFeed(url: fetched.url, body: body, entityTag: fetched.entityTag,

@@ -145,8 +145,8 @@ extension Quakemap {
                 selection.region = box
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow())
-                let loaded: LoadedFeed
-                switch try await loader.load(ifChangedOutput: ifChanged ? output : nil) {
+                let loaded: LoadedFeed<MapSelection>
+                switch try await loader.load(ifChangedOutput: ifChanged ? output : nil, select: QuakeMap.selectForMap) {
                 case .unchanged(let url):
                     log.info("\(url): unchanged since the last render to \(output): nothing to do",
                              metadata: ["outcome": "unchanged", "url": .string(url), "output": .string(output)])
@@ -154,7 +154,7 @@ extension Quakemap {
                 case .loaded(let feed):
                     loaded = feed
                 }
-                let scene = SceneBuilder(options: map).scene(for: loaded.selection.events, feedGenerated: loaded.generated)
+                let scene = SceneBuilder(options: map).scene(forMapEvents: loaded.selection.events, feedGenerated: loaded.generated)
                 let bytes = try MapRenderer().data(for: scene, format: try outputFormat())
                 if output == "-" {
                     try AtomicFileWriter.writeAll(bytes, to: STDOUT_FILENO, path: "<stdout>")

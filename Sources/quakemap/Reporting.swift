@@ -25,7 +25,7 @@ enum Reporting {
 
     /// `read 19816 rows: 19813 events, 3 without magnitude, 0 rejected`, or for
     /// a URL `fetched 9123 rows from URL in 0.8 s (304, from cache): …`.
-    static func describe(_ loaded: LoadedFeed) -> String {
+    static func describe<Selection>(_ loaded: LoadedFeed<Selection>) -> String {
         let summary = loaded.selection.summary
         var text: String
         if let fetched = loaded.fetched, loaded.staleFrom == nil {
@@ -45,14 +45,14 @@ enum Reporting {
     }
 
     /// The facts of the run, for `--log-format json`.
-    static func metadata(_ loaded: LoadedFeed) -> Logger.Metadata {
+    static func metadata<Selection>(_ loaded: LoadedFeed<Selection>) -> Logger.Metadata {
         let summary = loaded.selection.summary
         var metadata: Logger.Metadata = [
             "rows": .stringConvertible(summary.rows),
             "events": .stringConvertible(summary.events),
             "withoutMagnitude": .stringConvertible(summary.withoutMagnitude),
             "rejected": .stringConvertible(summary.rejected),
-            "selected": .stringConvertible(loaded.selection.events.count),
+            "selected": .stringConvertible(loaded.selection.selectedCount),
             "duplicates": .stringConvertible(loaded.selection.duplicates),
         ]
         if let fetched = loaded.fetched {

@@ -17,6 +17,24 @@ public struct FeedSelection: Sendable, Hashable {
     }
 }
 
+/// The selected events of a feed reduced to what a map draws (see ``MapEvent``).
+public struct MapSelection: Sendable, Hashable {
+    /// The selected events: most recent first under a limit; in feed order
+    /// without one (``SceneBuilder`` orders the circles itself).
+    public var events: [MapEvent]
+    /// Counts and rejections from reading the feed.
+    public var summary: FeedSummary
+    /// Rows that repeated an event id; only the latest version of each was kept.
+    public var duplicates: Int
+
+    /// Creates a map selection.
+    public init(events: [MapEvent], summary: FeedSummary, duplicates: Int = 0) {
+        self.events = events
+        self.summary = summary
+        self.duplicates = duplicates
+    }
+}
+
 /// The whole pipeline in a few calls: feed → selection → scene → PNG.
 ///
 /// Each stage is also public on its own (``FeedReader``, ``EventSelection``,
@@ -32,6 +50,24 @@ public enum QuakeMap {
         var accumulator = MostRecentAccumulator(selection: selection)
         let summary = try FeedReader(options: feed).read(source) { accumulator.offer($0) }
         return FeedSelection(events: accumulator.result(), summary: summary, duplicates: accumulator.duplicates)
+    }
+
+    /// Like ``select(from:feed:selection:)``, keeping only what a map needs of
+    /// each event: without a limit, a million events take about 60 MB rather
+    /// than several hundred.
+    public static func selectForMap(
+        from source: FeedSource,
+        feed: FeedOptions = FeedOptions(),
+        selection: EventSelection = EventSelection()
+    ) throws -> MapSelection {
+        guard selection.limit == nil else {
+            let selected = try select(from: source, feed: feed, selection: selection)
+            return MapSelection(events: selected.events.compactMap(MapEvent.init), summary: selected.summary,
+                                duplicates: selected.duplicates)
+        }
+        var collector = MapEventCollector(selection: selection)
+        let summary = try FeedReader(options: feed).read(source) { collector.offer($0) }
+        return MapSelection(events: collector.result(), summary: summary, duplicates: collector.duplicates)
     }
 
     /// A time as the USGS feeds write it: ISO 8601, UTC, with milliseconds

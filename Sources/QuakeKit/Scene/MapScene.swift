@@ -12,8 +12,8 @@ public struct MapScene: Sendable, Hashable {
     public var polygons: [ScenePolygon]
     /// Stroked lines (graticule, coastline), drawn over the polygons.
     public var lines: [SceneLine]
-    /// Circles (events), in order.
-    public var circles: [SceneCircle]
+    /// Circles (events), in order: the first is drawn first, at the bottom.
+    public var circles: CircleLayer
     /// Panels, circles and text of the legend, title and footer, drawn last.
     public var overlay: SceneOverlay
 
@@ -25,7 +25,19 @@ public struct MapScene: Sendable, Hashable {
         self.background = background
         self.polygons = polygons
         self.lines = lines
-        self.circles = circles
+        self.circles = CircleLayer(circles)
+        self.overlay = overlay
+    }
+
+    /// Creates a scene whose circles are already a layer.
+    public init(width: Int, height: Int, background: RGBA?, polygons: [ScenePolygon],
+                lines: [SceneLine] = [], circleLayer: CircleLayer, overlay: SceneOverlay = SceneOverlay()) {
+        self.width = width
+        self.height = height
+        self.background = background
+        self.polygons = polygons
+        self.lines = lines
+        self.circles = circleLayer
         self.overlay = overlay
     }
 }

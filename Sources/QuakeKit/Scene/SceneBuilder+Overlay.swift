@@ -6,7 +6,7 @@ extension SceneBuilder {
     /// so sizes compare across maps.
     static let legendMagnitudes: [Double] = [3, 5, 7]
 
-    func overlay(for events: [SeismicEvent], feedGenerated: Date?) -> SceneOverlay {
+    func overlay(for events: [MapEvent], feedGenerated: Date?) -> SceneOverlay {
         let measure = TextMeasurer()
         let s = overlayScale
         let margin = 12 * s, padding = 8 * s
@@ -136,7 +136,7 @@ extension SceneBuilder {
     }
 
     /// `300 earthquakes, 2026-11-20 23:59 – 2026-11-21 23:56 UTC`.
-    static func defaultTitle(_ events: [SeismicEvent]) -> String {
+    static func defaultTitle(_ events: [MapEvent]) -> String {
         guard let first = events.map(\.time).min(), let last = events.map(\.time).max() else { return "No earthquakes" }
         let noun = events.count == 1 ? "earthquake" : "earthquakes"
         return "\(events.count) \(noun), \(minutes(first)) – \(minutes(last)) UTC"

@@ -13,15 +13,23 @@ public struct SceneBuilder: Sendable {
     /// The scene for `events`, which should already be selected.
     ///
     /// Circles are ordered largest first so small ones stay visible on top;
-    /// among equal sizes the most recent comes first. On a world map a circle
-    /// that crosses the left or right edge appears on the other side too.
+    /// among equal sizes the most recent comes first, then the earlier in
+    /// `events`. On a world map a circle that crosses the left or right edge
+    /// appears on the other side too. Events without a magnitude are not drawn.
     ///
     /// - Parameter feedGenerated: the feed's own time, for the footer and as
     ///   "now" of the age colouring.
     public func scene(for events: [SeismicEvent], feedGenerated: Date? = nil) -> MapScene {
+        scene(forMapEvents: events.compactMap(MapEvent.init), feedGenerated: feedGenerated)
+    }
+
+    /// The scene for events reduced to what a map needs (see ``MapEvent``);
+    /// the same rules as ``scene(for:feedGenerated:)``.
+    public func scene(forMapEvents events: [MapEvent], feedGenerated: Date? = nil) -> MapScene {
         let projection = options.projection
         let box = options.region ?? .world
-        let shown = events.filter { $0.magnitude != nil && box.contains(latitude: $0.latitude, longitude: $0.longitude) }
+        let shown = events.allSatisfy({ box.contains(latitude: $0.latitude, longitude: $0.longitude) })
+            ? events : events.filter { box.contains(latitude: $0.latitude, longitude: $0.longitude) }
         let land = landLayers(projection)
         return MapScene(
             width: options.pixelWidth,
@@ -29,39 +37,47 @@ public struct SceneBuilder: Sendable {
             background: options.basemap == .none ? nil : options.palette.ocean,
             polygons: land.polygons,
             lines: graticule(projection) + land.coastlines,
-            circles: circles(for: shown, projection: projection, reference: referenceTime(shown, feedGenerated)),
+            circleLayer: circles(for: shown, projection: projection, reference: referenceTime(shown, feedGenerated)),
             overlay: options.showsLegend ? overlay(for: shown, feedGenerated: feedGenerated) : SceneOverlay()
         )
     }
 
     /// "Now" for the age colouring: as given, else the feed's time, else the latest event.
-    func referenceTime(_ events: [SeismicEvent], _ feedGenerated: Date?) -> Date {
+    func referenceTime(_ events: [MapEvent], _ feedGenerated: Date?) -> Date {
         if case .age(let reference?) = options.coloring { return reference }
-        return feedGenerated ?? events.map(\.time).max() ?? Date(timeIntervalSince1970: 0)
+        return feedGenerated ?? events.lazy.map(\.time).max() ?? Date(timeIntervalSince1970: 0)
     }
 
-    private func circles(for events: [SeismicEvent], projection: PlateCarree, reference: Date) -> [SceneCircle] {
-        let sized = events.enumerated().map { offset, event in
-            (offset: offset, event: event, diameter: options.style.diameter(magnitude: event.magnitude ?? 0) * options.scale)
+    private func circles(for events: [MapEvent], projection: PlateCarree, reference: Date) -> CircleLayer {
+        // Sort small keys, not events: a million events sort in a fraction of the time and memory.
+        struct Key {
+            var diameter: Double
+            var time: Double
+            var index: Int
         }
-        let ordered = sized.sorted { lhs, rhs in
+        var keys = events.enumerated().map { offset, event in
+            Key(diameter: options.style.diameter(magnitude: event.magnitude) * options.scale,
+                time: event.time.timeIntervalSinceReferenceDate, index: offset)
+        }
+        keys.sort { lhs, rhs in
             if lhs.diameter != rhs.diameter { return lhs.diameter > rhs.diameter }
-            if lhs.event.time != rhs.event.time { return lhs.event.time > rhs.event.time }
-            return lhs.offset < rhs.offset
+            if lhs.time != rhs.time { return lhs.time > rhs.time }
+            return lhs.index < rhs.index
         }
-        var circles: [SceneCircle] = []
-        circles.reserveCapacity(ordered.count)
-        for item in ordered {
-            let center = projection.project(latitude: item.event.latitude, longitude: item.event.longitude)
+        var circles = CircleLayer()
+        circles.reserveCapacity(keys.count)
+        for key in keys {
+            let event = events[key.index]
+            let center = projection.project(latitude: event.latitude, longitude: event.longitude)
             let circle = SceneCircle(
                 center: center,
-                diameter: item.diameter,
-                fill: options.coloring.fill(for: item.event, style: options.style, reference: reference),
-                eventID: item.event.id
+                diameter: key.diameter,
+                fill: options.coloring.fill(for: event, style: options.style, reference: reference),
+                eventID: event.id
             )
             circles.append(circle)
             guard projection.wraps else { continue }
-            let radius = item.diameter / 2
+            let radius = key.diameter / 2
             if center.x - radius < 0 { circles.append(circle.shifted(by: projection.wrapWidth)) }
             if center.x + radius > projection.width { circles.append(circle.shifted(by: -projection.wrapWidth)) }
         }

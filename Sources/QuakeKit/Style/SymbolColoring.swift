@@ -44,9 +44,15 @@ public enum SymbolColoring: Sendable, Hashable {
 
     /// The fill of an event; `reference` is the resolved "now" of `.age`.
     func fill(for event: SeismicEvent, style: MagnitudeStyle, reference: Date) -> RGBA {
+        guard let drawn = MapEvent(event) else { return style.fill(magnitude: 0) }
+        return fill(for: drawn, style: style, reference: reference)
+    }
+
+    /// The fill of a drawn event; `reference` is the resolved "now" of `.age`.
+    func fill(for event: MapEvent, style: MagnitudeStyle, reference: Date) -> RGBA {
         switch self {
         case .magnitude:
-            return style.fill(magnitude: event.magnitude ?? 0)
+            return style.fill(magnitude: event.magnitude)
         case .depth:
             return Self.band(Self.depthBands, event.depth ?? 0).fill
         case .age:

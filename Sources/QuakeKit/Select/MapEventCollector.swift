@@ -1,0 +1,89 @@
+/// Keeps every event that passes the selection's region and filter, reduced
+/// to a ``MapEvent``: the no-limit selection of a map, in a quarter of the
+/// memory of keeping ``SeismicEvent`` values.
+///
+/// Repeated ids follow ``MostRecentAccumulator``'s rule: the version with the
+/// latest `updated` stays (the later row on a tie, or when neither has one).
+/// Ids are found again through an open-addressing table of indices into the
+/// kept events: 4 bytes a slot instead of a dictionary's copy of every id.
+struct MapEventCollector {
+    private let region: GeoBox?
+    private let filter: EventFilter
+    private(set) var events: [MapEvent] = []
+    // `updated` of each kept event in seconds, NaN for none; parallel to `events`.
+    private var updated: [Double] = []
+    private var superseded: [Bool] = []
+    private var slots: [Int32] = Array(repeating: -1, count: 1024)
+    private var indexed = 0
+    private(set) var duplicates = 0
+    private var supersededCount = 0
+
+    init(selection: EventSelection) {
+        region = selection.region
+        filter = selection.filter
+    }
+
+    mutating func offer(_ event: SeismicEvent) {
+        guard let drawn = MapEvent(event) else { return }
+        if let region, !region.contains(latitude: event.latitude, longitude: event.longitude) { return }
+        guard filter.matches(event) else { return }
+        let stamp = event.updated?.timeIntervalSinceReferenceDate ?? .nan
+        guard !event.id.isEmpty else {
+            append(drawn, stamp)
+            return
+        }
+        let slot = findSlot(event.id)
+        let existing = Int(slots[slot])
+        guard existing >= 0 else {
+            slots[slot] = Int32(events.count)
+            append(drawn, stamp)
+            indexed += 1
+            if indexed * 2 > slots.count { grow() }
+            return
+        }
+        duplicates += 1
+        // The newer version replaces the older; without `updated` on both, the later row wins.
+        let old = updated[existing]
+        let newer = old.isNaN ? true : (stamp.isNaN ? false : stamp >= old)
+        guard newer else { return }
+        superseded[existing] = true
+        supersededCount += 1
+        slots[slot] = Int32(events.count)
+        append(drawn, stamp)
+    }
+
+    /// The kept events in the order they came.
+    func result() -> [MapEvent] {
+        guard supersededCount > 0 else { return events }
+        return zip(events, superseded).compactMap { $1 ? nil : $0 }
+    }
+
+    private mutating func append(_ event: MapEvent, _ stamp: Double) {
+        precondition(events.count < Int(Int32.max), "more than 2^31 events")
+        events.append(event)
+        updated.append(stamp)
+        superseded.append(false)
+    }
+
+    /// The slot holding `id`, or the empty slot where it would go (linear probing).
+    private func findSlot(_ id: String) -> Int {
+        let mask = slots.count - 1
+        var slot = id.hashValue & mask
+        while true {
+            let index = Int(slots[slot])
+            if index < 0 || events[index].id == id { return slot }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        var bigger = [Int32](repeating: -1, count: slots.count * 2)
+        let mask = bigger.count - 1
+        for index in slots where index >= 0 {
+            var slot = events[Int(index)].id.hashValue & mask
+            while bigger[slot] >= 0 { slot = (slot + 1) & mask }
+            bigger[slot] = index
+        }
+        slots = bigger
+    }
+}
