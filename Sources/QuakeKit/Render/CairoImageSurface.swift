@@ -99,6 +99,14 @@ final class CairoImageSurface {
 
     /// The surface encoded by Cairo's own PNG writer: the straightforward path
     /// the fast encoder is checked against.
+    /// Lets `body` change the pixels directly; Cairo is told afterwards.
+    func withMutablePixels<T>(_ body: (UnsafeMutableRawPointer, Int) throws -> T) throws -> T {
+        cairo_surface_flush(pointer)
+        guard let data = cairo_image_surface_get_data(pointer) else { throw RenderError.cairo("no pixel data") }
+        defer { cairo_surface_mark_dirty(pointer) }
+        return try body(UnsafeMutableRawPointer(data), Int(cairo_image_surface_get_stride(pointer)))
+    }
+
     func cairoPNGData() throws -> Data {
         let sink = ByteSink()
         let status = cairo_surface_write_to_png_stream(pointer, { closure, bytes, length in

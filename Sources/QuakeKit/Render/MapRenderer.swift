@@ -53,13 +53,28 @@ public struct MapRenderer: Sendable {
         try vectorData(pages: pages, kind: .pdf)
     }
 
-    func rasterize(_ scene: MapScene) throws -> CairoImageSurface {
+    /// How raster output draws circles: stamped straight into the pixels (the
+    /// default; see ``CircleStamper``), or one Cairo path fill each, the
+    /// straightforward way the stamped circles are tested against.
+    enum CircleDrawing { case stamped, cairoPaths }
+
+    func rasterize(_ scene: MapScene, circles: CircleDrawing = .stamped) throws -> CairoImageSurface {
         guard scene.width > 0, scene.height > 0, scene.width * scene.height <= 400_000_000 else {
             throw RenderError.invalidSize(width: scene.width, height: scene.height)
         }
         let surface = try CairoImageSurface(width: scene.width, height: scene.height)
         let context = try CairoContext(surface: surface)
-        draw(scene, on: context)
+        drawBase(scene, on: context)
+        switch circles {
+        case .stamped:
+            try context.checkStatus()
+            try surface.withMutablePixels { pixels, stride in
+                CircleStamper(width: scene.width, height: scene.height, stride: stride).stamp(scene.circles, onto: pixels)
+            }
+        case .cairoPaths:
+            for circle in scene.circles { context.fillCircle(circle) }
+        }
+        drawOverlay(scene, on: context)
         try context.checkStatus()
         return surface
     }
@@ -93,12 +108,22 @@ public struct MapRenderer: Sendable {
     }
 
     private func draw(_ scene: MapScene, on context: CairoContext) {
+        drawBase(scene, on: context)
+        for circle in scene.circles { context.fillCircle(circle) }
+        drawOverlay(scene, on: context)
+    }
+
+    /// Background, land and lines: what lies under the circles.
+    private func drawBase(_ scene: MapScene, on context: CairoContext) {
         if let background = scene.background {
             context.fillRectangle(width: Double(scene.width), height: Double(scene.height), background)
         }
         for polygon in scene.polygons { context.fillPolygon(polygon) }
         for line in scene.lines { context.strokeLine(line) }
-        for circle in scene.circles { context.fillCircle(circle) }
+    }
+
+    /// The legend, title and footer: over the circles.
+    private func drawOverlay(_ scene: MapScene, on context: CairoContext) {
         for panel in scene.overlay.panels { context.fillPolygon(panel) }
         for circle in scene.overlay.circles { context.fillCircle(circle) }
         for text in scene.overlay.texts { context.showText(text) }
