@@ -20,27 +20,39 @@ enum ChunkReader {
     /// exhausted; `isLast` is true for the final one, which must be used up.
     ///
     /// - Parameters:
-    ///   - chunkSize: bytes read at a time. In-memory sources come as one
-    ///     window unless a chunk size is given (tests use it to cut anywhere).
+    ///   - chunkSize: bytes read at a time (tests make it small to cut anywhere).
+    ///   - copyingBytes: read in-memory sources through the same copying
+    ///     loop as files and pipes, not as slices (for tests of that loop).
     ///   - body: returns how many bytes of the window it used.
     static func forEachWindow(
         of source: FeedSource,
         chunkSize: Int? = nil,
+        copyingBytes: Bool = false,
         _ body: (UnsafeRawBufferPointer, _ isLast: Bool) throws -> Int
     ) throws {
         switch source {
-        case .bytes(let data, _):
-            guard let chunkSize else {
-                _ = try data.withUnsafeBytes { try body($0, true) }
-                return
-            }
+        case .bytes(let data, _) where copyingBytes:
             var offset = data.startIndex
-            try windows(chunkSize: chunkSize, fill: { space in
-                let count = min(space.count, chunkSize, data.endIndex - offset)
+            let size = chunkSize ?? Self.chunkSize
+            try windows(chunkSize: size, fill: { space in
+                let count = min(space.count, size, data.endIndex - offset)
                 data.copyBytes(to: space.bindMemory(to: UInt8.self), from: offset..<(offset + count))
                 offset += count
                 return count
             }, body)
+        case .bytes(let data, _):
+            // Already contiguous: windows are slices, one chunk further each time.
+            let size = max(chunkSize ?? Self.chunkSize, 1)
+            try data.withUnsafeBytes { all in
+                var start = 0, end = min(size, all.count)
+                while true {
+                    let isLast = end == all.count
+                    let used = try body(UnsafeRawBufferPointer(rebasing: all[start..<end]), isLast)
+                    if isLast { return }
+                    start += used
+                    end = min(all.count, end + size)
+                }
+            }
         case .standardInput:
             try windows(chunkSize: chunkSize ?? Self.chunkSize, fill: { try readSome(STDIN_FILENO, into: $0, name: source.displayName) }, body)
         case .file(let path):

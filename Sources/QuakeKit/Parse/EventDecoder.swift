@@ -5,6 +5,10 @@ struct EventDecoder: Sendable {
     let layout: FeedLayout
     let source: String
     let now: Date
+    /// Whether place, type, magnitude type, network and status are made into
+    /// strings. A map whose filters read none of them skips them: they are
+    /// most of the cost of decoding a row.
+    var decodesDescriptions = true
 
     enum Outcome {
         case event(SeismicEvent)
@@ -78,7 +82,11 @@ struct EventDecoder: Sendable {
             }
             updated = value
         }
-        let network = text(record, layout.network)
+        let network = decodesDescriptions || layout.id == nil ? text(record, layout.network) : nil
+        guard decodesDescriptions else {
+            return .event(SeismicEvent(id: identifier(record, network: network), time: time, latitude: latitude,
+                                       longitude: longitude, depth: depth, magnitude: magnitude, updated: updated))
+        }
         return .event(SeismicEvent(
             id: identifier(record, network: network),
             time: time,

@@ -13,6 +13,10 @@ public struct FeedReader: Sendable {
     /// How rows are judged.
     public var options: FeedOptions
 
+    /// Whether events get their descriptive text (see `EventDecoder`); maps
+    /// whose filters read no text turn it off.
+    var decodesDescriptions = true
+
     /// Creates a reader.
     public init(options: FeedOptions = FeedOptions()) {
         self.options = options
@@ -31,10 +35,11 @@ public struct FeedReader: Sendable {
         try read(source, chunkSize: nil, body)
     }
 
-    /// `chunkSize` cuts even in-memory sources into windows (for tests).
+    /// `chunkSize` and `copyingBytes` as ``ChunkReader`` takes them (for tests).
     func read(
         _ source: FeedSource,
         chunkSize: Int?,
+        copyingBytes: Bool = false,
         _ body: (SeismicEvent) throws -> Void
     ) throws -> FeedSummary {
         let name = source.displayName
@@ -48,6 +53,7 @@ public struct FeedReader: Sendable {
             var first = 0
             if decoder == nil, batch.count > 0 {
                 decoder = try batch.withRecord(0) { try Self.headerDecoder($0, name: name, options: options) }
+                decoder?.decodesDescriptions = decodesDescriptions
                 first = 1
             }
             guard let decoder, first < batch.count else { return }
@@ -65,7 +71,7 @@ public struct FeedReader: Sendable {
 
         // The format is told by the content: GeoJSON opens with '{'.
         var json: Data?
-        try ChunkReader.forEachWindow(of: source, chunkSize: chunkSize) { window, isLast in
+        try ChunkReader.forEachWindow(of: source, chunkSize: chunkSize, copyingBytes: copyingBytes) { window, isLast in
             if !sawFirstByte, let first = window.first(where: { !Self.isWhitespace($0) }) {
                 sawFirstByte = true
                 if first == UInt8(ascii: "{") { json = Data() }

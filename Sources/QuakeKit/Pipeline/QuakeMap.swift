@@ -60,13 +60,16 @@ public enum QuakeMap {
         feed: FeedOptions = FeedOptions(),
         selection: EventSelection = EventSelection()
     ) throws -> MapSelection {
+        var reader = FeedReader(options: feed)
+        reader.decodesDescriptions = selection.filter.readsDescriptions
         guard selection.limit == nil else {
-            let selected = try select(from: source, feed: feed, selection: selection)
-            return MapSelection(events: selected.events.compactMap(MapEvent.init), summary: selected.summary,
-                                duplicates: selected.duplicates)
+            var accumulator = MostRecentAccumulator(selection: selection)
+            let summary = try reader.read(source) { accumulator.offer($0) }
+            return MapSelection(events: accumulator.result().compactMap(MapEvent.init), summary: summary,
+                                duplicates: accumulator.duplicates)
         }
         var collector = MapEventCollector(selection: selection)
-        let summary = try FeedReader(options: feed).read(source) { collector.offer($0) }
+        let summary = try reader.read(source) { collector.offer($0) }
         return MapSelection(events: collector.result(), summary: summary, duplicates: collector.duplicates)
     }
 

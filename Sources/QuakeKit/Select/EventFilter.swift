@@ -44,6 +44,11 @@ public struct EventFilter: Sendable, Hashable {
     }
 
     /// Whether `event` passes every part of the filter.
+    /// Whether the filter reads an event's text (its type, or anything in a CQL filter).
+    var readsDescriptions: Bool {
+        !types.isEmpty || !excludedTypes.isEmpty || cql != nil
+    }
+
     public func matches(_ event: SeismicEvent) -> Bool {
         if let bbox, !bbox.contains(latitude: event.latitude, longitude: event.longitude) { return false }
         if let since, event.time < since { return false }

@@ -1,0 +1,70 @@
+// Times each stage of the pipeline in one process on one feed: reading the file,
+// parsing (from memory, so the parser's own speed shows), selecting, building the
+// scene, drawing and encoding. Prints the median of RUNS runs of each stage.
+//
+// usage: quakemap-bench FEED.csv [RUNS]
+import Foundation
+import QuakeKit
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: quakemap-bench FEED.csv [RUNS]\n".utf8))
+    exit(64)
+}
+let path = arguments[1]
+let runs = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 3) : 3
+
+/// The median wall time of `runs` calls of `body`, in seconds, and the last result.
+func measure<T>(_ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
+    var times: [Double] = []
+    var result: T?
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        result = try body()
+        let elapsed = ContinuousClock.now - start
+        times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+    return (times.sorted()[times.count / 2], result!)
+}
+
+func row(_ stage: String, _ seconds: Double, _ note: String = "") {
+    print(stage.padding(toLength: 46, withPad: " ", startingAt: 0)
+          + String(format: "%9.1f ms", seconds * 1000) + (note.isEmpty ? "" : "   " + note))
+}
+
+let options = FeedOptions(now: Date(timeIntervalSince1970: 4_000_000_000))
+let read = measure { FileManager.default.contents(atPath: path) ?? Data() }
+let data = read.result
+let megabytes = Double(data.count) / 1e6
+print("\(path): \(data.count) bytes, \(ProcessInfo.processInfo.activeProcessorCount) cores available to this process")
+row("read the file", read.seconds, String(format: "%.0f MB/s", megabytes / read.seconds))
+
+let parse = try measure {
+    var events = 0
+    let summary = try FeedReader(options: options).read(.bytes(data, name: path)) { _ in events += 1 }
+    return (events, summary.rows)
+}
+row("parse (from memory, every event decoded)", parse.seconds,
+    String(format: "%.0f MB/s, %.2f M rows/s", megabytes / parse.seconds, Double(parse.result.1) / parse.seconds / 1e6))
+
+let recent = try measure { try QuakeMap.selectForMap(from: .bytes(data, name: path), feed: options) }
+row("parse + select the 300 most recent", recent.seconds, "\(recent.result.events.count) kept")
+
+let everything = try measure {
+    try QuakeMap.selectForMap(from: .bytes(data, name: path), feed: options, selection: EventSelection(limit: nil))
+}
+row("parse + keep all (map events)", everything.seconds, "\(everything.result.events.count) kept")
+
+let mapOptions = MapOptions(basemap: .none)
+let scene = measure { SceneBuilder(options: mapOptions).scene(forMapEvents: everything.result.events) }
+row("scene for all (sort, project, colour)", scene.seconds, "\(scene.result.circles.count) circles")
+
+let image = try measure { try MapRenderer().image(for: scene.result) }
+row("draw all (stamped circles, to RGBA)", image.seconds, "\(image.result.width)×\(image.result.height)")
+
+let png = try measure { try MapRenderer().pngData(for: scene.result) }
+row("draw all + encode PNG", png.seconds, "\(png.result.count) bytes")
+
+let small = SceneBuilder(options: mapOptions).scene(forMapEvents: recent.result.events)
+let smallPNG = try measure { try MapRenderer().pngData(for: small) }
+row("draw 300 + encode PNG (the default job's map)", smallPNG.seconds, "\(smallPNG.result.count) bytes")
