@@ -103,3 +103,67 @@ struct CSVScannerTests {
         }
     }
 }
+
+/// Records found in parts on several cores are those of one plain scan, and
+/// a cut that lands inside a quoted field, or a fault, falls back to one scan.
+@Suite("CSV records found in parallel")
+struct ParallelRecordScannerTests {
+    /// (line, fields) of every record of `text`, by a plain scan or in `parts`.
+    func records(_ text: String, parts: Int, rescans: UnsafeMutablePointer<Int>? = nil) throws -> [(Int, [String])] {
+        let scanner = CSVScanner(sourceName: "t.csv")
+        let parallel = ParallelRecordScanner(primary: scanner, parts: parts, minimumBytes: 1)
+        defer { rescans?.pointee = parallel.rescans }
+        var result: [(Int, [String])] = []
+        try Data(text.utf8).withUnsafeBytes { window in
+            _ = try parallel.scan(window, isLast: true) { batch in
+                batch.withRecords(0..<batch.count) { records in
+                    for record in records { result.append((record.line, (0..<record.fieldCount).map { record.string($0) })) }
+                }
+            }
+        }
+        return result
+    }
+
+    @Test(arguments: [2, 3, 5, 16])
+    func partsGiveThePlainScansRecords(_ parts: Int) throws {
+        // Quoted line breaks everywhere, so some cuts land inside quotes and some do not.
+        var text = ""
+        for index in 0..<400 {
+            switch index % 4 {
+            case 0: text += "\(index),\"two\nlines\",x\n"
+            case 1: text += "\(index),plain,\"a \"\"quote\"\"\"\r\n"
+            case 2: text += "\n\(index),\"cr\rand\r\nlf\",y\r"
+            default: text += "\(index),,\n"
+            }
+        }
+        let plain = try records(text, parts: 1)
+        let cut = try records(text, parts: parts)
+        #expect(cut.map(\.0) == plain.map(\.0))
+        #expect(cut.map(\.1) == plain.map(\.1))
+        #expect(plain.count == 400)
+    }
+
+    @Test func cutsBetweenRecordsNeedNoRescan() throws {
+        let text = (0..<500).map { "\($0),\"a, b\",\"q \"\"x\"\"\"\r\n" }.joined()
+        var rescans = -1
+        let cut = try records(text, parts: 4, rescans: &rescans)
+        #expect(rescans == 0)
+        #expect(cut.map(\.0) == Array(1...500))
+        #expect(cut.last?.1 == ["499", "a, b", "q \"x\""])
+    }
+
+    @Test func aCutInsideQuotesIsCaughtAndRescanned() throws {
+        let text = "id,text\n1,\"" + String(repeating: "line\n", count: 400) + "\"\n2,end\n"
+        var rescans = -1
+        let cut = try records(text, parts: 3, rescans: &rescans)
+        #expect(rescans == 1)
+        #expect(cut.map(\.0) == [1, 2, 403])
+    }
+
+    @Test func aFaultInALaterPartIsReportedAtItsRealLine() throws {
+        let text = String(repeating: "a,b\n", count: 300) + "1,\u{0}2\n" + String(repeating: "c,d\n", count: 300)
+        #expect(throws: FeedError.binaryData(source: "t.csv", line: 301, column: 3)) {
+            try records(text, parts: 4)
+        }
+    }
+}

@@ -38,6 +38,12 @@ final class CSVScanner {
         arena.deallocate()
     }
 
+    /// Goes on from `line`, in the middle of a stream (no byte order mark).
+    func restart(line: Int) {
+        self.line = line
+        atStreamStart = false
+    }
+
     /// Scans `window` into `batch` (emptied first): every record that ends
     /// with a line break, and, when `isLast`, the one the input ends in.
     /// The batch's fields point into `window` and into the scanner's arena:
@@ -225,6 +231,12 @@ struct CSVBatch {
 
     fileprivate mutating func dropFields(after count: Int) {
         fields.removeSubrange(count...)
+    }
+
+    /// Moves every record `offset` lines down: for records found from the middle of a stream.
+    mutating func shiftLines(by offset: Int) {
+        guard offset != 0 else { return }
+        for index in lines.indices { lines[index] += offset }
     }
 
     mutating func removeAll() {

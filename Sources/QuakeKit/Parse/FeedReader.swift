@@ -44,6 +44,7 @@ public struct FeedReader: Sendable {
     ) throws -> FeedSummary {
         let name = source.displayName
         let scanner = CSVScanner(sourceName: name)
+        let parallelScanner = ParallelRecordScanner(primary: scanner)
         var batch = CSVBatch()
         var decoder: EventDecoder?
         var summary = FeedSummary()
@@ -94,8 +95,9 @@ public struct FeedReader: Sendable {
                 try handle(batch)
                 if decoder == nil { return used }
             }
-            used += try scanner.scan(UnsafeRawBufferPointer(rebasing: window[used...]), isLast: isLast, into: &batch)
-            try handle(batch)
+            used += try parallelScanner.scan(UnsafeRawBufferPointer(rebasing: window[used...]), isLast: isLast) {
+                try handle($0)
+            }
             return used
         }
         if let json {
