@@ -13,6 +13,7 @@ enum TimeParser {
     }
 
     static func parse(_ bytes: UnsafeRawBufferPointer) -> Date? {
+        if let date = parseFeedTime(bytes) { return date }
         var scanner = ByteScanner(bytes)
         scanner.skipBlanks()
         guard let first = scanner.peek else { return nil }
@@ -43,6 +44,29 @@ enum TimeParser {
         timeScanner.skipBlanks()
         if timeScanner.take(UInt8(ascii: "Z")) { timeScanner.skipBlanks() }
         guard timeScanner.isAtEnd else { return nil }
+        return make(year: year, month: month, day: day, secondOfDay: seconds)
+    }
+
+    /// Today's feeds spell every time the same way, `2020-06-11T15:27:04.123Z`:
+    /// read at fixed positions, a few times faster than the general path and
+    /// the same result (both go through `make`, which rounds to milliseconds).
+    private static func parseFeedTime(_ bytes: UnsafeRawBufferPointer) -> Date? {
+        guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+              bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z") else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in start..<(start + count) {
+                let digit = Int(bytes[index]) - 48
+                guard digit >= 0 && digit <= 9 else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), hour <= 23, let minute = number(14, 2), minute <= 59,
+              let second = number(17, 2), second <= 60, let milliseconds = number(20, 3) else { return nil }
+        let seconds = Double(hour * 3600 + minute * 60 + second) + Double(milliseconds) / 1000
         return make(year: year, month: month, day: day, secondOfDay: seconds)
     }
 
