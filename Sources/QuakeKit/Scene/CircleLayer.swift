@@ -40,6 +40,33 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
         }
     }
 
+    /// Puts the circles in `order` (indices into the layer as it is), each
+    /// followed by its copies `shift` pixels east (bit 0 of `copies[index]`)
+    /// and west (bit 1). Column by column, so at most one extra column is
+    /// held at a time.
+    mutating func reorder(_ order: [UInt32], copies: [UInt8], shift: Double) {
+        let extra = copies.reduce(0) { $0 + Int($1 & 1) + Int($1 >> 1 & 1) }
+        let total = order.count + extra
+        func reordered<T>(_ column: [T], _ copy: (T, Bool) -> T) -> [T] {
+            var result: [T] = []
+            result.reserveCapacity(total)
+            for index in order {
+                let value = column[Int(index)]
+                result.append(value)
+                guard !copies.isEmpty else { continue }
+                let flags = copies[Int(index)]
+                if flags & 1 != 0 { result.append(copy(value, true)) }
+                if flags & 2 != 0 { result.append(copy(value, false)) }
+            }
+            return result
+        }
+        xs = reordered(xs) { x, east in east ? x + shift : x - shift }
+        ys = reordered(ys) { y, _ in y }
+        diameters = reordered(diameters) { d, _ in d }
+        fillIndices = reordered(fillIndices) { f, _ in f }
+        ids = reordered(ids) { id, _ in id }
+    }
+
     /// Makes room for `count` circles.
     public mutating func reserveCapacity(_ count: Int) {
         xs.reserveCapacity(count)
