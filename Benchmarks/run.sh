@@ -46,10 +46,10 @@ interleaved() {
 }
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { awk -v q="$1" -v c="$2" 'BEGIN {printf "%.2f×", q / c}'; }
-row() { printf '| %-44s | %8s s %5s MB | %8s s %5s MB | %6s | %s |\n' "$@"; }
+row() { printf '| %-44s | %8s s %4s MiB | %8s s %4s MiB | %6s | %s |\n' "$@"; }
 
 echo
-echo "## quakemap vs C + Cairo (median of interleaved runs; peak resident memory)"
+echo "## quakemap vs C + Cairo (median of interleaved runs; peak resident memory in MiB)"
 printf '| %-44s | %19s | %19s | %6s | %s |\n' "job" "C + Cairo" "quakemap" "ratio" "target"
 printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..46})" "---------------------" "---------------------" "--------" "---"
 read -r tc mc tq mq < <(interleaved "$SMALL_RUNS" "$WORK/baseline" "$DEFAULT_FEED" "$WORK/c.png" 300 -- \
