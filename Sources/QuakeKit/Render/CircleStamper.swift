@@ -10,7 +10,8 @@ import CCairo
 /// diameter; small circles are visibly not round there (Bézier halves), and a
 /// true circle would differ from Cairo's by up to 20 levels at the edges.
 /// Each pixel's coverage is the exact area of that polygon over it (an
-/// accumulation rasteriser), as Cairo's scan converter computes it, and the
+/// accumulation rasteriser), as Cairo's scan converter computes it; small
+/// circles' masks are made once per 1/32-pixel position (`MaskCache`). The
 /// colour goes on with Cairo's OVER through an 8-bit mask, rounded as pixman
 /// rounds. `StampedCirclesTests` holds the result to the bounds.
 ///
@@ -26,10 +27,9 @@ struct CircleStamper {
     ///
     /// - Parameter bands: how many bands of rows to draw at once; by default
     ///   one per core for many circles, else one.
-    func stamp(_ circles: CircleLayer, range: Range<Int>? = nil, onto pixels: UnsafeMutableRawPointer, bands: Int? = nil) {
-        let range = range ?? circles.indices
+    func stamp(_ circles: CircleLayer, onto pixels: UnsafeMutableRawPointer, bands: Int? = nil) {
         let colors = circles.palette.map(PremultipliedColor.init)
-        let bands = min(bands ?? (range.count >= 10_000 ? ParallelParts.cores : 1), max(height, 1))
+        let bands = min(bands ?? (circles.count >= 10_000 ? ParallelParts.cores : 1), max(height, 1))
         let address = UInt(bitPattern: pixels)
         _ = ParallelParts.map(parts: bands) { band in
             // Each band writes only its own rows of the buffer.
@@ -40,7 +40,7 @@ struct CircleStamper {
                 circles.ys.withUnsafeBufferPointer { ys in
                     circles.diameters.withUnsafeBufferPointer { diameters in
                         circles.fillIndices.withUnsafeBufferPointer { fills in
-                            for index in range {
+                            for index in 0..<xs.count {
                                 let radius = diameters[index] / 2, x = xs[index], y = ys[index]
                                 guard radius > 0, x.isFinite, y.isFinite,
                                       y + radius > Double(rows.lowerBound), y - radius < Double(rows.upperBound),
