@@ -4,7 +4,8 @@
 # Inputs are generated deterministically (synthetic); the 7,268-row real feed of
 # ../shared is used for the default job when present. Whole-process figures are
 # medians of interleaved runs (C, quakemap, C, quakemap, …), so both see the same
-# machine; peak memory is the largest resident set over the runs.
+# machine, timed to the microsecond; peak memory is the largest resident set over
+# the runs, in MiB (what /usr/bin/time reports, divided by 1024). Sizes are in MB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=${WORK:-.build/bench}
@@ -14,10 +15,12 @@ BIG_BYTES=${BIG_BYTES:-1e9}
 mkdir -p "$WORK"
 
 echo "building (release, static Swift runtime; the C baseline with gcc -O2)…"
-swift build -c release --static-swift-stdlib --product quakemap 2>&1 | grep -E "error|warning: .*QuakeKit" || true
+swift build -c release --static-swift-stdlib --product quakemap >"$WORK/build.txt" 2>&1 \
+    || { cat "$WORK/build.txt" >&2; echo "bench: the quakemap build failed" >&2; exit 1; }
 BIN=.build/release/quakemap
 gcc -O2 -o "$WORK/baseline" Benchmarks/baseline/baseline.c $(pkg-config --cflags --libs cairo)
-(cd Benchmarks && swift build -c release 2>&1 | grep -E "error" || true)
+(cd Benchmarks && swift build -c release) >"$WORK/build.txt" 2>&1 \
+    || { cat "$WORK/build.txt" >&2; echo "bench: the stage timer's build failed" >&2; exit 1; }
 STAGES=Benchmarks/.build/release/quakemap-bench
 
 [ -f "$WORK/1m.csv" ] || python3 Benchmarks/make_big_feed.py "$WORK/1m.csv" 1000000r
@@ -28,45 +31,67 @@ if [ ! -f "$DEFAULT_FEED" ]; then
     [ -f "$DEFAULT_FEED" ] || python3 Benchmarks/make_big_feed.py "$DEFAULT_FEED" 7268r
 fi
 
-# interleaved RUNS COMMAND_A -- COMMAND_B: prints "medianA peakA medianB peakB" (s, MB)
+# run COMMAND…: times one run to the microsecond (bash's EPOCHREALTIME; /usr/bin/time
+# gives only 10 ms steps) and reads its peak memory; prints "seconds kilobytes".
+# A failing command stops the bench with its error output.
+run() {
+    local start=$EPOCHREALTIME
+    if ! /usr/bin/time -f "%M" -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt"; then
+        cat "$WORK/stderr.txt" >&2
+        echo "bench: failed: $*" >&2
+        exit 1
+    fi
+    local end=$EPOCHREALTIME
+    echo "$(awk -v a="$start" -v b="$end" 'BEGIN {printf "%.4f", b - a}') $(tail -1 "$WORK/time.txt")"
+}
+
+# interleaved RUNS COMMAND_A -- COMMAND_B: runs A, B, A, B, … and prints
+# "medianA peakA medianB peakB" (seconds, MiB).
 interleaved() {
     local runs=$1; shift
-    local a=() b=() split=0
-    local args=("$@")
-    for ((i = 0; i < ${#args[@]}; i++)); do [ "${args[$i]}" = "--" ] && split=$i; done
-    a=("${args[@]:0:$split}"); b=("${args[@]:$((split + 1))}")
+    (( runs >= 1 )) || { echo "bench: RUNS must be at least 1" >&2; exit 1; }
+    local args=("$@") split=-1 i
+    for ((i = 0; i < ${#args[@]}; i++)); do
+        if [ "${args[$i]}" = "--" ]; then split=$i; break; fi
+    done
+    (( split > 0 )) || { echo "bench: interleaved needs COMMAND_A -- COMMAND_B" >&2; exit 1; }
+    local a=("${args[@]:0:$split}") b=("${args[@]:$((split + 1))}")
     local ta=() tb=() pa=0 pb=0 seconds kb
     for _ in $(seq "$runs"); do
-        /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "${a[@]}" >/dev/null 2>"$WORK/stderr.txt"
-        read -r seconds kb <"$WORK/time.txt"; ta+=("$seconds"); (( kb > pa )) && pa=$kb
-        /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "${b[@]}" >/dev/null 2>"$WORK/stderr.txt"
-        read -r seconds kb <"$WORK/time.txt"; tb+=("$seconds"); (( kb > pb )) && pb=$kb
+        read -r seconds kb < <(run "${a[@]}") || exit 1; ta+=("$seconds"); (( kb > pa )) && pa=$kb
+        read -r seconds kb < <(run "${b[@]}") || exit 1; tb+=("$seconds"); (( kb > pb )) && pb=$kb
     done
     echo "$(median "${ta[@]}") $((pa / 1024)) $(median "${tb[@]}") $((pb / 1024))"
 }
-median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# The middle value; for an even count, the mean of the two middle ones.
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {m = int((NR + 1) / 2); printf "%.3f", NR % 2 ? a[m] : (a[m] + a[m + 1]) / 2}'
+}
+megabytes() { awk -v b="$(stat -c %s "$1")" 'BEGIN {printf "%.0f", b / 1e6}'; }
 ratio() { awk -v q="$1" -v c="$2" 'BEGIN {printf "%.2f×", q / c}'; }
-row() { printf '| %-44s | %8s s %4s MiB | %8s s %4s MiB | %6s | %s |\n' "$@"; }
+row() { printf '| %-52s | %7s s %4s MiB | %7s s %4s MiB | %6s | %s |\n' "$@"; }
 
 echo
 echo "## quakemap vs C + Cairo (median of interleaved runs; peak resident memory in MiB)"
-printf '| %-44s | %19s | %19s | %6s | %s |\n' "job" "C + Cairo" "quakemap" "ratio" "target"
-printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..46})" "---------------------" "---------------------" "--------" "---"
+echo "Both draw circles only: quakemap with --basemap none --no-legend, as the C program has neither."
+printf '| %-52s | %18s | %18s | %6s | %s |\n' "job" "C + Cairo" "quakemap" "ratio" "target"
+printf '|%s|%s|%s|%s|%s|\n' "$(printf -- '-%.0s' {1..54})" "--------------------" "--------------------" "--------" "---"
+SAME=(--basemap none --no-legend --quiet)
 read -r tc mc tq mq < <(interleaved "$SMALL_RUNS" "$WORK/baseline" "$DEFAULT_FEED" "$WORK/c.png" 300 -- \
-    "$BIN" render "$DEFAULT_FEED" -o "$WORK/q.png" --basemap none --quiet)
-row "default: $(( $(wc -l <"$DEFAULT_FEED") - 1 )) rows → 300 → 2048×1024, no basemap" "$tc" "$mc" "$tq" "$mq" "$(ratio "$tq" "$tc")" "≤ 0.70×"
+    "$BIN" render "$DEFAULT_FEED" -o "$WORK/q.png" --limit 300 "${SAME[@]}")
+row "default: $(( $(wc -l <"$DEFAULT_FEED") - 1 )) rows → 300 → 2048×1024 PNG" "$tc" "$mc" "$tq" "$mq" "$(ratio "$tq" "$tc")" "≤ 0.70×"
 read -r tc mc tq mq < <(interleaved "$RUNS" "$WORK/baseline" "$WORK/1m.csv" "$WORK/c.png" 0 -- \
-    "$BIN" render "$WORK/1m.csv" -o "$WORK/q.png" --limit 0 --basemap none --quiet)
-row "scale: 1,000,000 rows, all drawn, no basemap" "$tc" "$mc" "$tq" "$mq" "$(ratio "$tq" "$tc")" "≤ 0.25×, ≤ 150 MB"
+    "$BIN" render "$WORK/1m.csv" -o "$WORK/q.png" --limit 0 "${SAME[@]}")
+row "scale: 1,000,000 rows, all drawn" "$tc" "$mc" "$tq" "$mq" "$(ratio "$tq" "$tc")" "≤ 0.25×, ≤ 150 MB"
 read -r tc mc tq mq < <(interleaved "$RUNS" "$WORK/baseline" "$WORK/1m.csv" "$WORK/c.png" 300 -- \
-    "$BIN" render "$WORK/1m.csv" -o "$WORK/q.png" --quiet)
+    "$BIN" render "$WORK/1m.csv" -o "$WORK/q.png" --limit 300 "${SAME[@]}")
 row "streaming: 1,000,000 rows, --limit 300" "$tc" "$mc" "$tq" "$mq" "$(ratio "$tq" "$tc")" "≤ 0.5 s, ≤ 40 MB"
 read -r tc mc tq mq < <(interleaved 1 "$WORK/baseline" "$WORK/big.csv" "$WORK/c.png" 300 -- \
-    "$BIN" render "$WORK/big.csv" -o "$WORK/q.png" --quiet)
-row "streaming: $(du -m "$WORK/big.csv" | cut -f1) MB feed, --limit 300 (one run)" "$tc" "$mc" "$tq" "$mq" "$(ratio "$tq" "$tc")" "< 64 MB"
+    "$BIN" render "$WORK/big.csv" -o "$WORK/q.png" --limit 300 "${SAME[@]}")
+row "streaming: $(megabytes "$WORK/big.csv") MB, $(( $(wc -l <"$WORK/big.csv") - 1 )) rows, --limit 300 (one run)" "$tc" "$mc" "$tq" "$mq" "$(ratio "$tq" "$tc")" "< 64 MB"
 
 echo
-echo "## quakemap's stages in one process (1,000,000 rows, $(du -m "$WORK/1m.csv" | cut -f1) MB, median of 3)"
+echo "## quakemap's stages in one process (1,000,000 rows, $(megabytes "$WORK/1m.csv") MB, median of 3)"
 echo '```'
 "$STAGES" "$WORK/1m.csv" 3
 echo '```'

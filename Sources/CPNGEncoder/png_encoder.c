@@ -10,7 +10,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 enum { MAX_STRIPES = 8, MIN_ROWS_PER_STRIPE = 64 };
@@ -143,7 +142,6 @@ int qm_png_encode_argb32(const uint8_t *pixels, int width, int height, int strid
     const int channels = opaque ? 3 : 4;
     const int level = opaque ? opaque_level : alpha_level;
 
-    if (threads <= 0) threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     int count = threads < 1 ? 1 : threads > MAX_STRIPES ? MAX_STRIPES : threads;
     if (count > height / MIN_ROWS_PER_STRIPE) count = height / MIN_ROWS_PER_STRIPE;
     if (count < 1) count = 1;

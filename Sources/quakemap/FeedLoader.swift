@@ -7,16 +7,11 @@ import QuakeKit
 protocol SelectedEvents {
     var summary: FeedSummary { get }
     var duplicates: Int { get }
-    var selectedCount: Int { get }
 }
 
-extension FeedSelection: SelectedEvents {
-    var selectedCount: Int { events.count }
-}
+extension FeedSelection: SelectedEvents {}
 
-extension MapSelection: SelectedEvents {
-    var selectedCount: Int { events.count }
-}
+extension MapSelection: SelectedEvents {}
 
 /// A feed read and selected, with how it was got.
 struct LoadedFeed<Selection: SelectedEvents> {
@@ -55,8 +50,8 @@ struct FeedLoader {
     }
 
     /// Loads the feed and selects whole events.
-    func load(ifChangedOutput: String? = nil) async throws -> Outcome<FeedSelection> {
-        try await load(ifChangedOutput: ifChangedOutput, select: QuakeMap.select)
+    func load() async throws -> Outcome<FeedSelection> {
+        try await load(select: QuakeMap.select)
     }
 
     /// Loads the feed; with `ifChangedOutput`, stops early when nothing changed since the last render there.

@@ -83,8 +83,8 @@ struct FilterOptions: ParsableArguments {
         filter.maximumMagnitude = maxMag
         filter.minimumDepth = minDepth
         filter.maximumDepth = maxDepth
-        filter.types = Set(types.map(EventType.normalized))
-        filter.excludedTypes = Set(excludedTypes.map(EventType.normalized))
+        filter.types = Set(types)
+        filter.excludedTypes = Set(excludedTypes)
         if let cql {
             do { filter.cql = try CQLFilter(cql) } catch let error as CQLError {
                 throw ValidationError("--where: \(error.message)")

@@ -34,14 +34,9 @@ extension Quakemap {
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let data = try EventListEncoder().encode(loaded.selection.events, as: format)
                 try AtomicFileWriter.writeAll(data, to: STDOUT_FILENO, path: "<stdout>")
-                loader.remember(loaded, renderedOutput: nil)
-                Reporting.logRejections(loaded.selection.summary, to: log)
-                let milliseconds = Reporting.milliseconds(ContinuousClock.now - start)
-                var metadata = Reporting.metadata(loaded)
-                metadata["outcome"] = "listed"
-                metadata["milliseconds"] = .stringConvertible(milliseconds)
-                log.info("\(Reporting.describe(loaded)); listed \(loaded.selection.events.count) in \(milliseconds) ms",
-                         metadata: metadata)
+                let count = loaded.selection.events.count
+                Reporting.finish(loaded, loader: loader, outcome: "listed", done: "listed \(count)", selected: count,
+                                 start: start, log: log)
             }
         }
     }

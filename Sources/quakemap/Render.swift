@@ -166,19 +166,12 @@ extension Quakemap {
                 } else {
                     try AtomicFileWriter.write(bytes, to: output)
                 }
-                loader.remember(loaded, renderedOutput: output == "-" ? nil : output)
-                Reporting.logRejections(loaded.selection.summary, to: log)
                 let destination = output == "-" ? "<stdout>" : output
-                let milliseconds = Reporting.milliseconds(ContinuousClock.now - start)
-                var metadata = Reporting.metadata(loaded)
-                metadata["outcome"] = "rendered"
-                metadata["selected"] = .stringConvertible(drawn)
-                metadata["output"] = .string(destination)
-                metadata["width"] = .stringConvertible(map.pixelWidth)
-                metadata["height"] = .stringConvertible(map.pixelHeight)
-                metadata["milliseconds"] = .stringConvertible(milliseconds)
-                let drew = "drew \(drawn) → \(destination) (\(map.pixelWidth)×\(map.pixelHeight))"
-                log.info("\(Reporting.describe(loaded)); \(drew) in \(milliseconds) ms", metadata: metadata)
+                Reporting.finish(loaded, loader: loader, renderedOutput: output == "-" ? nil : output, outcome: "rendered",
+                                 done: "drew \(drawn) → \(destination) (\(map.pixelWidth)×\(map.pixelHeight))",
+                                 selected: drawn, start: start, log: log,
+                                 extra: ["output": .string(destination), "width": .stringConvertible(map.pixelWidth),
+                                         "height": .stringConvertible(map.pixelHeight)])
             }
         }
 

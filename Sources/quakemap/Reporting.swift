@@ -44,7 +44,26 @@ enum Reporting {
             + duplicates
     }
 
-    /// The facts of the run, for `--log-format json`.
+    /// The end of every run that read a feed: keep the feed for the next
+    /// conditional request, report the rejected rows, and log one line with
+    /// what was done (`done`, e.g. "listed 300") and the run's facts.
+    static func finish<Selection>(
+        _ loaded: LoadedFeed<Selection>, loader: FeedLoader, renderedOutput: String? = nil,
+        outcome: String, done: String, selected: Int, start: ContinuousClock.Instant, log: Logger,
+        extra: Logger.Metadata = [:]
+    ) {
+        loader.remember(loaded, renderedOutput: renderedOutput)
+        logRejections(loaded.selection.summary, to: log)
+        let elapsed = milliseconds(ContinuousClock.now - start)
+        var metadata = metadata(loaded)
+        metadata["outcome"] = .string(outcome)
+        metadata["selected"] = .stringConvertible(selected)
+        metadata["milliseconds"] = .stringConvertible(elapsed)
+        metadata.merge(extra) { $1 }
+        log.info("\(describe(loaded)); \(done) in \(elapsed) ms", metadata: metadata)
+    }
+
+    /// The facts of the feed, for `--log-format json`.
     static func metadata<Selection>(_ loaded: LoadedFeed<Selection>) -> Logger.Metadata {
         let summary = loaded.selection.summary
         var metadata: Logger.Metadata = [
@@ -52,7 +71,6 @@ enum Reporting {
             "events": .stringConvertible(summary.events),
             "withoutMagnitude": .stringConvertible(summary.withoutMagnitude),
             "rejected": .stringConvertible(summary.rejected),
-            "selected": .stringConvertible(loaded.selection.selectedCount),
             "duplicates": .stringConvertible(loaded.selection.duplicates),
         ]
         if let fetched = loaded.fetched {

@@ -49,12 +49,8 @@ extension Quakemap {
                     data = try encoder.encode(statistics) + Data("\n".utf8)
                 }
                 try AtomicFileWriter.writeAll(data, to: STDOUT_FILENO, path: "<stdout>")
-                loader.remember(loaded, renderedOutput: nil)
-                Reporting.logRejections(loaded.selection.summary, to: log)
-                let milliseconds = Reporting.milliseconds(ContinuousClock.now - start)
-                var metadata = Reporting.metadata(loaded)
-                metadata["outcome"] = "summarized"
-                log.info("\(Reporting.describe(loaded)); summarized \(statistics.count) in \(milliseconds) ms", metadata: metadata)
+                Reporting.finish(loaded, loader: loader, outcome: "summarized", done: "summarized \(statistics.count)",
+                                 selected: statistics.count, start: start, log: log)
             }
         }
     }

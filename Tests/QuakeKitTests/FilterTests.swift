@@ -29,6 +29,10 @@ struct FilterTests {
         #expect(ids(EventFilter(types: ["quarry blast"])) == ["f"])
         #expect(ids(EventFilter(types: ["Quarry_Blast"])) == ["f"])
         #expect(ids(EventFilter(types: ["quarry"])) == ["f"])
+        // Set after creation, spellings are normalized the same way.
+        var later = EventFilter()
+        later.types = ["Quarry_Blast"]
+        #expect(ids(later) == ["f"])
         #expect(ids(EventFilter(types: ["earthquake", "explosion"], excludedTypes: ["explosion"])) == ["a", "b", "c", "d", "e", "i", "j"])
         #expect(ids(EventFilter(excludedTypes: ["earthquake", "quarry blast"])) == ["g", "h"])
         #expect(EventType.normalized("quarry_blast") == "quarry blast" && EventType.normalized("") == "earthquake")
@@ -102,5 +106,14 @@ struct FilterTests {
         #expect(statistics.depthRange == -1.2...560)
         #expect(statistics.types == ["earthquake": 7, "quarry blast": 1, "ice quake": 1, "explosion": 1])
         #expect(statistics.text.contains("events     10"))
+    }
+
+    /// Maps skip decoding text unless a filter reads it: only CQL that names a text column does.
+    @Test func onlyTextFiltersNeedDescriptions() throws {
+        #expect(!EventFilter(minimumMagnitude: 4).readsDescriptions)
+        #expect(!EventFilter(cql: try CQLFilter("mag > 4 AND id <> 'x'")).readsDescriptions)
+        #expect(EventFilter(cql: try CQLFilter("mag > 4 OR place LIKE '%Alaska%'")).readsDescriptions)
+        #expect(EventFilter(cql: try CQLFilter("CASEI(net) = 'us'")).readsDescriptions)
+        #expect(EventFilter(types: ["earthquake"]).readsDescriptions)
     }
 }

@@ -40,15 +40,15 @@ struct OverlayTests {
     }
 
     @Test func depthAndAgeColoursFollowTheBands() {
-        var shallow = events[0], deep = events[0], above = events[0]
+        var shallow = MapEvent(events[0])!, deep = shallow, above = shallow
         shallow.depth = 10; deep.depth = 620; above.depth = -2
         let reference = Fixtures.date("2026-11-21T23:59:00.000Z")
         #expect(SymbolColoring.depth.fill(for: shallow, style: MagnitudeStyle(), reference: reference) == SymbolColoring.depthBands[0].fill)
         #expect(SymbolColoring.depth.fill(for: deep, style: MagnitudeStyle(), reference: reference) == SymbolColoring.depthBands[5].fill)
         #expect(SymbolColoring.depth.fill(for: above, style: MagnitudeStyle(), reference: reference) == SymbolColoring.depthBands[0].fill)
         let age = SymbolColoring.age(reference: reference)
-        #expect(age.fill(for: events[1], style: MagnitudeStyle(), reference: reference) == SymbolColoring.ageBands[0].fill)
-        #expect(age.fill(for: events[0], style: MagnitudeStyle(), reference: reference) == SymbolColoring.ageBands[1].fill)
+        #expect(age.fill(for: MapEvent(events[1])!, style: MagnitudeStyle(), reference: reference) == SymbolColoring.ageBands[0].fill)
+        #expect(age.fill(for: MapEvent(events[0])!, style: MagnitudeStyle(), reference: reference) == SymbolColoring.ageBands[1].fill)
     }
 
     @Test func longTitlesShrinkInsteadOfOverflowing() {

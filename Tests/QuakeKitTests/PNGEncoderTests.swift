@@ -34,7 +34,7 @@ struct PNGEncoderTests {
     func stripesJoinIntoOneImage(_ threads: Int) throws {
         let options = MapOptions(width: 1000, height: 517, basemap: .none)
         let surface = try MapRenderer().rasterize(SceneBuilder(options: options).scene(for: Self.events))
-        let striped = try PNGEncoder.encode(surface, threads: Int32(threads))
+        let striped = try PNGEncoder.encode(surface, threads: threads)
         #expect(try RasterImage(png: striped) == RasterImage(png: surface.cairoPNGData()))
     }
 }

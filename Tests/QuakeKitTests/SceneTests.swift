@@ -13,6 +13,17 @@ struct SceneTests {
         #expect(projection.project(latitude: latitude, longitude: longitude) == PixelPoint(x: x, y: y))
     }
 
+    /// Longitudes far outside ±180 wrap in one step (a loop would take
+    /// forever on 1e300); an infinite one gives a position nobody draws.
+    @Test func hugeAndInfiniteLongitudesDoNotHang() {
+        #expect(projection.project(latitude: 0, longitude: 360 * 1e12 + 90).x == 1536)
+        #expect(projection.project(latitude: 0, longitude: 540).x == 2048)
+        #expect(projection.project(latitude: 0, longitude: -540).x == 0)
+        let far = projection.project(latitude: 0, longitude: 1e300).x
+        #expect(far >= 0 && far <= 2048)
+        #expect(projection.project(latitude: 0, longitude: .infinity).x.isNaN)
+    }
+
     @Test func circlesCrossingTheAntimeridianAppearOnBothSides() {
         let builder = SceneBuilder(options: MapOptions(width: 360, height: 180, basemap: .none, showsLegend: false))
         let east = Fixtures.event("east", latitude: 0, longitude: 179, magnitude: 4) // 12 px wide

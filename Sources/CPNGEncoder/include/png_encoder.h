@@ -16,8 +16,8 @@ typedef struct {
 /// does, as 8-bit RGB when every pixel is opaque and RGBA otherwise.
 /// `opaque_level` and `alpha_level` are the zlib levels (0-9) for the two cases.
 /// Rows are written unfiltered. Stripes of rows are compressed on up to `threads`
-/// threads at once (0: one per online processor); the output does not depend on it
-/// beyond where the deflate stream is flushed.
+/// threads at once; the output does not depend on it beyond where the deflate
+/// stream is flushed.
 /// Returns 0 on success; on failure, a negative number and `out` is empty.
 int qm_png_encode_argb32(const uint8_t *pixels, int width, int height, int stride,
                          int opaque_level, int alpha_level, int threads, qm_png_buffer *out);

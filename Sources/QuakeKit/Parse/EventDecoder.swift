@@ -76,17 +76,14 @@ struct EventDecoder: Sendable {
             return .rejected(reject(record, column, CivilTime.iso8601(time), problem))
         }
         var updated: Date?
-        if let column = layout.updated, !isBlank(record, column) {
+        if let column = layout.updated, !record.isBlank(column) {
             guard let value = TimeParser.parse(record.field(column)) else {
                 return .rejected(reject(record, column, record.string(column), "is not a time"))
             }
             updated = value
         }
+        // The network is read without descriptions too when the id is made from it.
         let network = decodesDescriptions || layout.id == nil ? text(record, layout.network) : nil
-        guard decodesDescriptions else {
-            return .event(SeismicEvent(id: identifier(record, network: network), time: time, latitude: latitude,
-                                       longitude: longitude, depth: depth, magnitude: magnitude, updated: updated))
-        }
         return .event(SeismicEvent(
             id: identifier(record, network: network),
             time: time,
@@ -94,26 +91,26 @@ struct EventDecoder: Sendable {
             longitude: longitude,
             depth: depth,
             magnitude: magnitude,
-            magnitudeType: text(record, layout.magnitudeType),
-            place: text(record, layout.place) ?? "",
-            eventType: text(record, layout.eventType) ?? "earthquake",
-            network: network,
+            magnitudeType: description(record, layout.magnitudeType),
+            place: description(record, layout.place) ?? "",
+            eventType: description(record, layout.eventType) ?? "earthquake",
+            network: decodesDescriptions ? network : nil,
             updated: updated,
-            status: text(record, layout.status)
+            status: description(record, layout.status)
         ))
     }
 
     private func timeValue(_ record: CSVRecord) -> Result<Date, FeedRejection> {
         switch layout.time {
         case .single(let column):
-            if isBlank(record, column) { return .failure(reject(record, column, nil, "is empty")) }
+            if record.isBlank(column) { return .failure(reject(record, column, nil, "is empty")) }
             guard let date = TimeParser.parse(record.field(column)) else {
                 return .failure(reject(record, column, record.string(column),
                     "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)"))
             }
             return .success(date)
         case let .dateAndTime(dateColumn, timeColumn):
-            for column in [dateColumn, timeColumn] where isBlank(record, column) {
+            for column in [dateColumn, timeColumn] where record.isBlank(column) {
                 return .failure(reject(record, column, nil, "is empty"))
             }
             guard let date = TimeParser.parse(
@@ -163,13 +160,14 @@ struct EventDecoder: Sendable {
         return ""
     }
 
+    /// A descriptive column's text, when descriptions are decoded.
+    private func description(_ record: CSVRecord, _ column: Int?) -> String? {
+        decodesDescriptions ? text(record, column) : nil
+    }
+
     private func text(_ record: CSVRecord, _ column: Int?) -> String? {
         guard let column else { return nil }
         return record.trimmedString(column)
-    }
-
-    private func isBlank(_ record: CSVRecord, _ column: Int) -> Bool {
-        record.field(column).allSatisfy { $0 == ASCII.space || $0 == ASCII.tab }
     }
 
     private func reject(_ record: CSVRecord, _ column: Int?, _ value: String?, _ reason: String) -> FeedRejection {

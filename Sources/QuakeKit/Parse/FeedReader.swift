@@ -32,16 +32,6 @@ public struct FeedReader: Sendable {
         _ source: FeedSource,
         _ body: (SeismicEvent) throws -> Void
     ) throws -> FeedSummary {
-        try read(source, chunkSize: nil, body)
-    }
-
-    /// `chunkSize` and `copyingBytes` as ``ChunkReader`` takes them (for tests).
-    func read(
-        _ source: FeedSource,
-        chunkSize: Int?,
-        copyingBytes: Bool = false,
-        _ body: (SeismicEvent) throws -> Void
-    ) throws -> FeedSummary {
         let name = source.displayName
         let scanner = CSVScanner(sourceName: name)
         let parallelScanner = ParallelRecordScanner(primary: scanner)
@@ -72,7 +62,7 @@ public struct FeedReader: Sendable {
 
         // The format is told by the content: GeoJSON opens with '{'.
         var json: Data?
-        try ChunkReader.forEachWindow(of: source, chunkSize: chunkSize, copyingBytes: copyingBytes) { window, isLast in
+        try ChunkReader.forEachWindow(of: source) { window, isLast in
             if !sawFirstByte, let first = window.first(where: { !Self.isWhitespace($0) }) {
                 sawFirstByte = true
                 if first == UInt8(ascii: "{") { json = Data() }

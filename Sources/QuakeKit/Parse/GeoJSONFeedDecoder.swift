@@ -14,6 +14,9 @@ struct GeoJSONFeedDecoder {
     /// Largest GeoJSON document read into memory (USGS's largest feed is ~10 MB).
     static let maximumBytes = 512 << 20
 
+    /// Epoch milliseconds of the years 0001–9999, the times ISO 8601 can write.
+    static let representableMilliseconds = -62_135_596_800_000.0...253_402_300_799_999.0
+
     func decode(_ data: Data, into summary: inout FeedSummary, _ body: (SeismicEvent) throws -> Void) throws {
         let root: Any
         do {
@@ -30,9 +33,11 @@ struct GeoJSONFeedDecoder {
         if let metadata = collection["metadata"] as? [String: Any], let generated = Self.number(metadata["generated"]) {
             summary.generated = Date(timeIntervalSince1970: generated / 1000)
         }
+        // "Now" once per feed, as the CSV reader has it: rows are judged against one instant.
+        let now = options.now ?? Date()
         for (offset, feature) in features.enumerated() {
             summary.rows += 1
-            switch decodeFeature(feature, index: offset + 1) {
+            switch decodeFeature(feature, index: offset + 1, now: now) {
             case .success(let event):
                 if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
                 try body(event)
@@ -42,7 +47,7 @@ struct GeoJSONFeedDecoder {
         }
     }
 
-    private func decodeFeature(_ value: Any, index: Int) -> Result<SeismicEvent, FeedRejection> {
+    private func decodeFeature(_ value: Any, index: Int, now: Date) -> Result<SeismicEvent, FeedRejection> {
         let feature = value as? [String: Any] ?? [:]
         let id = feature["id"] as? String
         func reject(_ property: String?, _ shown: Any?, _ reason: String) -> Result<SeismicEvent, FeedRejection> {
@@ -68,7 +73,7 @@ struct GeoJSONFeedDecoder {
                 return reject("time", other, "is not a time in epoch milliseconds")
             }
             // The years 0001…9999, as ISO 8601 writes them; anything else is garbage, not a date.
-            guard (-62_135_596_800_000.0...253_402_300_799_999.0).contains(milliseconds) else {
+            guard Self.representableMilliseconds.contains(milliseconds) else {
                 return reject("time", other, "is outside the years 0001…9999")
             }
             time = Date(timeIntervalSince1970: milliseconds / 1000)
@@ -95,11 +100,11 @@ struct GeoJSONFeedDecoder {
         }
         if let depth, let problem = Plausibility.depthProblem(depth) { return reject("depth", depth, problem) }
         if let magnitude, let problem = Plausibility.magnitudeProblem(magnitude) { return reject("mag", magnitude, problem) }
-        if let problem = Plausibility.timeProblem(time, now: options.now ?? Date()) {
+        if let problem = Plausibility.timeProblem(time, now: now) {
             return reject("time", CivilTime.iso8601(time), problem)
         }
         let updated = Self.number(properties["updated"])
-            .flatMap { (-62_135_596_800_000.0...253_402_300_799_999.0).contains($0) ? $0 : nil }
+            .flatMap { Self.representableMilliseconds.contains($0) ? $0 : nil }
             .map { Date(timeIntervalSince1970: $0 / 1000) }
         return .success(SeismicEvent(
             id: id ?? (properties["code"] as? String).map { (properties["net"] as? String ?? "") + $0 } ?? "",

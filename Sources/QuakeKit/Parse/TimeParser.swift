@@ -23,6 +23,12 @@ enum TimeParser {
         return parseEnglish(&scanner)
     }
 
+    /// An ISO 8601 instant, or a bare `YYYY-MM-DD` date meaning its 00:00 UTC.
+    static func parse(dateOrInstant text: String) -> Date? {
+        if text.utf8.count == 10, let date = parse(ArraySlice((text + "T00:00:00Z").utf8)) { return date }
+        return parse(ArraySlice(text.utf8))
+    }
+
     /// Joins a `YYYY/MM/DD` (or `YYYY-MM-DD`) date and an `HH:MM:SS[.f]` time.
     static func parse(date: ArraySlice<UInt8>, time: ArraySlice<UInt8>) -> Date? {
         date.withUnsafeBytes { date in time.withUnsafeBytes { time in parse(date: date, time: time) } }

@@ -64,9 +64,10 @@ public struct PlateCarree: Sendable, Hashable {
     /// The pixel position of a geographic point. The longitude is taken modulo
     /// 360 east of the left edge, so a box across the antimeridian is continuous.
     public func project(latitude: Double, longitude: Double) -> PixelPoint {
-        var offset = longitude - west
-        while offset < 0 { offset += 360 }
-        while offset > 360 { offset -= 360 }
+        // A remainder, not a loop: a loop never ends on a huge or infinite longitude.
+        var offset = (longitude - west).truncatingRemainder(dividingBy: 360)
+        if offset < 0 { offset += 360 }
+        if offset == 0 && longitude - west > 0 { offset = 360 }
         return PixelPoint(x: offset / longitudeSpan * width, y: (north - latitude) / (north - south) * height)
     }
 

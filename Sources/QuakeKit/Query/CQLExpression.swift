@@ -101,3 +101,32 @@ public enum CQLGeometry: Sendable, Hashable {
         }
     }
 }
+
+extension CQLExpression {
+    /// Whether the expression reads any text an event carries besides its id
+    /// (type, magnitude type, network, status, place): those cost decoding.
+    var readsDescriptions: Bool {
+        switch self {
+        case .and(let a, let b), .or(let a, let b): return a.readsDescriptions || b.readsDescriptions
+        case .not(let inner): return inner.readsDescriptions
+        case .constant, .spatial: return false
+        case .comparison(_, let a, let b): return a.readsDescriptions || b.readsDescriptions
+        case .like(let value, let pattern, _): return value.readsDescriptions || pattern.readsDescriptions
+        case .between(let value, let low, let high, _):
+            return value.readsDescriptions || low.readsDescriptions || high.readsDescriptions
+        case .inList(let value, let list, _): return value.readsDescriptions || list.contains { $0.readsDescriptions }
+        case .isNull(let value, _): return value.readsDescriptions
+        }
+    }
+}
+
+extension CQLValue {
+    var readsDescriptions: Bool {
+        switch self {
+        case .property(let property): return property.valueType == .string && property != .id
+        case .number, .string, .timestamp, .boolean: return false
+        case .arithmetic(_, let a, let b): return a.readsDescriptions || b.readsDescriptions
+        case .negated(let inner), .caseInsensitive(let inner), .accentInsensitive(let inner): return inner.readsDescriptions
+        }
+    }
+}

@@ -363,7 +363,7 @@ struct CQLParser {
         try expectSymbol(")", "to close \(kind)")
         let parsed: Date?
         if kind == "DATE" {
-            parsed = text.count == 10 ? TimeParser.parse(ArraySlice((text + "T00:00:00Z").utf8)) : nil
+            parsed = text.utf8.count == 10 ? TimeParser.parse(dateOrInstant: text) : nil
         } else {
             parsed = TimeParser.parse(ArraySlice(text.utf8))
         }

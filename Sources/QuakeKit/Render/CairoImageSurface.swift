@@ -97,8 +97,6 @@ final class CairoImageSurface {
         return try body(UnsafePointer(data), Int(cairo_image_surface_get_stride(pointer)))
     }
 
-    /// The surface encoded by Cairo's own PNG writer: the straightforward path
-    /// the fast encoder is checked against.
     /// Lets `body` change the pixels directly; Cairo is told afterwards.
     func withMutablePixels<T>(_ body: (UnsafeMutableRawPointer, Int) throws -> T) throws -> T {
         cairo_surface_flush(pointer)
@@ -107,14 +105,11 @@ final class CairoImageSurface {
         return try body(UnsafeMutableRawPointer(data), Int(cairo_image_surface_get_stride(pointer)))
     }
 
+    /// The surface encoded by Cairo's own PNG writer: the straightforward path
+    /// the fast encoder is checked against.
     func cairoPNGData() throws -> Data {
         let sink = ByteSink()
-        let status = cairo_surface_write_to_png_stream(pointer, { closure, bytes, length in
-            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-            Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue()
-                .data.append(bytes, count: Int(length))
-            return CAIRO_STATUS_SUCCESS
-        }, Unmanaged.passUnretained(sink).toOpaque())
+        let status = cairo_surface_write_to_png_stream(pointer, ByteSink.write, Unmanaged.passUnretained(sink).toOpaque())
         // `sink` outlives the call above, which is the whole life of the pointer.
         withExtendedLifetime(sink) {}
         try CairoStatus.check(status)
@@ -137,6 +132,13 @@ enum CairoStatus {
 /// Collects bytes that Cairo writes through a C callback.
 final class ByteSink {
     var data = Data()
+
+    /// Cairo's write callback for a `ByteSink` passed as its closure pointer.
+    static let write: cairo_write_func_t = { closure, bytes, length in
+        guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+        Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+        return CAIRO_STATUS_SUCCESS
+    }
 }
 
 /// Feeds bytes to Cairo's PNG reader through a C callback.

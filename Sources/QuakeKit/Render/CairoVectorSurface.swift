@@ -10,11 +10,7 @@ final class CairoVectorSurface {
     private let sink = ByteSink()
 
     init(kind: Kind, width: Double, height: Double) throws {
-        let write: cairo_write_func_t = { closure, bytes, length in
-            guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-            Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
-            return CAIRO_STATUS_SUCCESS
-        }
+        let write = ByteSink.write
         let closure = Unmanaged.passUnretained(sink).toOpaque()
         let surface: OpaquePointer
         switch kind {

@@ -30,11 +30,9 @@ struct CircleStamper {
     func stamp(_ circles: CircleLayer, onto pixels: UnsafeMutableRawPointer, bands: Int? = nil) {
         let colors = circles.palette.map(PremultipliedColor.init)
         let bands = min(bands ?? (circles.count >= 10_000 ? ParallelParts.cores : 1), max(height, 1))
-        let address = UInt(bitPattern: pixels)
         _ = ParallelParts.map(parts: bands) { band in
             // Each band writes only its own rows of the buffer.
             let rows = (height * band / bands)..<(height * (band + 1) / bands)
-            let target = UnsafeMutableRawPointer(bitPattern: address)!
             var masks = MaskCache()
             circles.xs.withUnsafeBufferPointer { xs in
                 circles.ys.withUnsafeBufferPointer { ys in
@@ -47,7 +45,7 @@ struct CircleStamper {
                                       x + radius > 0, x - radius < Double(width) else { continue }
                                 let (mask, column, row) = masks.mask(radius: radius, x: x, y: y)
                                 composite(mask, column: column, row: row, color: colors[Int(fills[index])],
-                                          rows: rows, pixels: target)
+                                          rows: rows, pixels: pixels)
                             }
                         }
                     }
@@ -90,72 +88,63 @@ private struct CoverageMask {
 /// circle is a lookup. Moving a centre by at most 1/64 px changes an edge
 /// pixel by about 1.5 % of its coverage, at most 4 levels. Larger circles are
 /// rare and rasterised where they are.
+///
+/// Only the current size's table is kept: a scene's circles come largest
+/// first, so each size arrives in one run, and memory stays bounded however
+/// many sizes a catalogue has (magnitudes with many decimals give one each).
 private struct MaskCache {
-    static let steps = 32.0
+    static let steps = 32
     static let largestCachedRadius = 8.0
 
-    private struct Key: Hashable {
-        var radius: Double
-        var x: Int, y: Int
-    }
-
-    private var cache: [Key: CoverageMask] = [:]
-    private var outlines = CairoOutlines()
+    private var radius = -1.0
+    private var table: [CoverageMask?] = []
+    private var outline: [PixelPoint] = []
+    private let outlines = CairoOutlines()
     private var rasterizer = PolygonRasterizer()
 
     /// The mask of a circle of `radius` at (`x`, `y`), and the pixel its top left goes on.
     mutating func mask(radius: Double, x: Double, y: Double) -> (CoverageMask, column: Int, row: Int) {
-        guard radius <= Self.largestCachedRadius else {
-            let column = Int(x.rounded(.down)), row = Int(y.rounded(.down))
-            let mask = rasterize(radius: radius, x: x - Double(column), y: y - Double(row))
-            return (mask, column + mask.left, row + mask.top)
+        if radius != self.radius {
+            self.radius = radius
+            outline = outlines.flattenedArc(radius: radius)
+            table = radius <= Self.largestCachedRadius ? Array(repeating: nil, count: Self.steps * Self.steps) : []
         }
         var column = Int(x.rounded(.down)), row = Int(y.rounded(.down))
-        var stepX = Int(((x - Double(column)) * Self.steps).rounded())
-        var stepY = Int(((y - Double(row)) * Self.steps).rounded())
-        if stepX == Int(Self.steps) { stepX = 0; column += 1 }
-        if stepY == Int(Self.steps) { stepY = 0; row += 1 }
-        let key = Key(radius: radius, x: stepX, y: stepY)
+        guard !table.isEmpty else {
+            let mask = rasterizer.coverage(of: outline, x: x - Double(column), y: y - Double(row))
+            return (mask, column + mask.left, row + mask.top)
+        }
+        let steps = Double(Self.steps)
+        var stepX = Int(((x - Double(column)) * steps).rounded())
+        var stepY = Int(((y - Double(row)) * steps).rounded())
+        if stepX == Self.steps { stepX = 0; column += 1 }
+        if stepY == Self.steps { stepY = 0; row += 1 }
+        let slot = stepY * Self.steps + stepX
         let mask: CoverageMask
-        if let cached = cache[key] {
+        if let cached = table[slot] {
             mask = cached
         } else {
-            mask = rasterize(radius: radius, x: Double(stepX) / Self.steps, y: Double(stepY) / Self.steps)
-            cache[key] = mask
+            mask = rasterizer.coverage(of: outline, x: Double(stepX) / steps, y: Double(stepY) / steps)
+            table[slot] = mask
         }
         return (mask, column + mask.left, row + mask.top)
     }
-
-    /// The mask of a circle centred at (`x`, `y`) within its own pixel (both 0…1).
-    private mutating func rasterize(radius: Double, x: Double, y: Double) -> CoverageMask {
-        rasterizer.fill(outlines.outline(radius: radius), x: x, y: y)
-        return rasterizer.mask()
-    }
 }
 
-/// Circle outlines as Cairo draws them, per radius, relative to the centre.
-private struct CairoOutlines {
-    private var cache: [Double: [PixelPoint]] = [:]
-    private var lastRadius = -1.0
-    private var last: [PixelPoint] = []
+/// Circle outlines as Cairo draws them, relative to the centre, from one
+/// small context that lives as long as the band drawing with it.
+private final class CairoOutlines {
+    private let context: CairoContext?
 
-    mutating func outline(radius: Double) -> [PixelPoint] {
-        if radius == lastRadius { return last }
-        let outline = cache[radius] ?? Self.flattenedArc(radius: radius)
-        cache[radius] = outline
-        lastRadius = radius
-        last = outline
-        return outline
+    init() {
+        context = try? CairoContext(surface: CairoImageSurface(width: 1, height: 1))
     }
 
-    /// `cairo_arc` around the origin, flattened into line segments by Cairo.
-    private static func flattenedArc(radius: Double) -> [PixelPoint] {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
-        let context = cairo_create(surface)
-        defer {
-            cairo_destroy(context)
-            cairo_surface_destroy(surface)
-        }
+    /// `cairo_arc` around the origin, flattened into line segments by Cairo;
+    /// empty (the circle is not drawn) only if Cairo could not make a context.
+    func flattenedArc(radius: Double) -> [PixelPoint] {
+        guard let context = context?.pointer else { return [] }
+        cairo_new_path(context)
         cairo_arc(context, 0, 0, radius, 0, 2 * Double.pi)
         guard let path = cairo_copy_path_flat(context) else { return [] }
         defer { cairo_path_destroy(path) }
@@ -178,28 +167,25 @@ private struct CairoOutlines {
 /// its signed area to the cells it crosses, and a running sum along each row
 /// gives each pixel's coverage (the accumulation method of font rasterisers).
 private struct PolygonRasterizer {
-    private(set) var cells: [Double] = []
-    private(set) var left = 0, top = 0, columns = 0, rows = 0, stride = 0
+    // Scratch, reused from polygon to polygon.
+    private var cells: [Double] = []
 
-    /// Rasterises `outline` moved to (`x`, `y`) into fresh cells covering its bounds.
-    mutating func fill(_ outline: [PixelPoint], x centerX: Double, y centerY: Double) {
-        guard outline.count > 2 else { rows = 0; return }
+    /// The coverage of `outline` moved to (`x`, `y`), over the pixels of its bounds.
+    mutating func coverage(of outline: [PixelPoint], x centerX: Double, y centerY: Double) -> CoverageMask {
+        guard outline.count > 2 else { return CoverageMask() }
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for point in outline {
             minX = min(minX, point.x); maxX = max(maxX, point.x)
             minY = min(minY, point.y); maxY = max(maxY, point.y)
         }
-        left = Int((centerX + minX).rounded(.down))
-        top = Int((centerY + minY).rounded(.down))
-        columns = Int((centerX + maxX).rounded(.up)) - left
-        rows = Int((centerY + maxY).rounded(.up)) - top
-        stride = columns + 2
+        let left = Int((centerX + minX).rounded(.down)), top = Int((centerY + minY).rounded(.down))
+        let columns = Int((centerX + maxX).rounded(.up)) - left, rows = Int((centerY + maxY).rounded(.up)) - top
+        let stride = columns + 2
         let needed = stride * rows
         if cells.count < needed { cells = Array(repeating: 0, count: needed) } else {
             for index in 0..<needed { cells[index] = 0 }
         }
         let offsetX = centerX - Double(left), offsetY = centerY - Double(top)
-        let (rows, stride) = (self.rows, self.stride)
         cells.withUnsafeMutableBufferPointer { cells in
             var previous = outline[outline.count - 1]
             for point in outline {
@@ -209,10 +195,6 @@ private struct PolygonRasterizer {
                 previous = point
             }
         }
-    }
-
-    /// The coverage so far, 0…255 a pixel: each row's running sum of its cells.
-    func mask() -> CoverageMask {
         var mask = CoverageMask(left: left, top: top, columns: columns, rows: rows,
                                 values: [UInt8](repeating: 0, count: columns * rows))
         for row in 0..<rows {

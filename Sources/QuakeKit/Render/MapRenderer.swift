@@ -3,7 +3,7 @@ import Foundation
 
 /// The file formats a map is written in.
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
-    /// Pixels, from Cairo's PNG writer.
+    /// Pixels (see `PNGEncoder`): the same decoded pixels as Cairo's PNG writer would give.
     case png
     /// Vector PDF: circles stay circles; one pixel of the scene is one point.
     case pdf
@@ -59,22 +59,24 @@ public struct MapRenderer: Sendable {
     enum CircleDrawing { case stamped, cairoPaths }
 
     func rasterize(_ scene: MapScene, circles: CircleDrawing = .stamped) throws -> CairoImageSurface {
-        guard scene.width > 0, scene.height > 0, scene.width * scene.height <= 400_000_000 else {
+        // Each side first, so the product of absurd sizes cannot overflow.
+        guard (1...32_767).contains(scene.width), (1...32_767).contains(scene.height),
+              scene.width * scene.height <= 400_000_000 else {
             throw RenderError.invalidSize(width: scene.width, height: scene.height)
         }
         let surface = try CairoImageSurface(width: scene.width, height: scene.height)
         let context = try CairoContext(surface: surface)
-        drawBase(scene, on: context)
         switch circles {
         case .stamped:
+            drawBase(scene, on: context)
             try context.checkStatus()
             try surface.withMutablePixels { pixels, stride in
                 CircleStamper(width: scene.width, height: scene.height, stride: stride).stamp(scene.circles, onto: pixels)
             }
+            drawOverlay(scene, on: context)
         case .cairoPaths:
-            for circle in scene.circles { context.fillCircle(circle) }
+            draw(scene, on: context)
         }
-        drawOverlay(scene, on: context)
         try context.checkStatus()
         return surface
     }

@@ -20,13 +20,8 @@ public struct MapScene: Sendable, Hashable {
     /// Creates a scene.
     public init(width: Int, height: Int, background: RGBA?, polygons: [ScenePolygon],
                 lines: [SceneLine] = [], circles: [SceneCircle], overlay: SceneOverlay = SceneOverlay()) {
-        self.width = width
-        self.height = height
-        self.background = background
-        self.polygons = polygons
-        self.lines = lines
-        self.circles = CircleLayer(circles)
-        self.overlay = overlay
+        self.init(width: width, height: height, background: background, polygons: polygons, lines: lines,
+                  circleLayer: CircleLayer(circles), overlay: overlay)
     }
 
     /// Creates a scene whose circles are already a layer.

@@ -159,11 +159,3 @@ public struct SceneBuilder: Sendable {
         return runs
     }
 }
-
-extension SceneCircle {
-    func shifted(by dx: Double) -> SceneCircle {
-        var copy = self
-        copy.center.x += dx
-        return copy
-    }
-}

@@ -20,9 +20,13 @@ public struct EventFilter: Sendable, Hashable {
     /// Only events this deep or shallower, in km.
     public var maximumDepth: Double?
     /// Only these types (see ``EventType/normalized(_:)``); empty keeps every type.
-    public var types: Set<String>
+    public var types: Set<String> {
+        didSet { types = Set(types.map(EventType.normalized)) }
+    }
     /// Never these types.
-    public var excludedTypes: Set<String>
+    public var excludedTypes: Set<String> {
+        didSet { excludedTypes = Set(excludedTypes.map(EventType.normalized)) }
+    }
     /// A CQL2 expression that must be true.
     public var cql: CQLFilter?
 
@@ -43,12 +47,12 @@ public struct EventFilter: Sendable, Hashable {
         self.cql = cql
     }
 
-    /// Whether `event` passes every part of the filter.
-    /// Whether the filter reads an event's text (its type, or anything in a CQL filter).
+    /// Whether the filter reads an event's text: its type, or text a CQL filter names.
     var readsDescriptions: Bool {
-        !types.isEmpty || !excludedTypes.isEmpty || cql != nil
+        !types.isEmpty || !excludedTypes.isEmpty || cql?.expression.readsDescriptions == true
     }
 
+    /// Whether `event` passes every part of the filter.
     public func matches(_ event: SeismicEvent) -> Bool {
         if let bbox, !bbox.contains(latitude: event.latitude, longitude: event.longitude) { return false }
         if let since, event.time < since { return false }
@@ -89,8 +93,7 @@ public enum TimeBound {
             let seconds: Double? = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800][String(unit)]
             if let seconds { return now.addingTimeInterval(-amount * seconds) }
         }
-        if trimmed.count == 10, let date = TimeParser.parse(ArraySlice((trimmed + "T00:00:00Z").utf8)) { return date }
-        if let date = TimeParser.parse(ArraySlice(trimmed.utf8)) { return date }
+        if let date = TimeParser.parse(dateOrInstant: trimmed) { return date }
         throw TimeBoundError(message: "'\(text)' is not a time: use 2024-05-01, 2024-05-01T12:00Z, or a duration back from now such as 90m, 24h, 7d")
     }
 }

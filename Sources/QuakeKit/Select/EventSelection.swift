@@ -1,3 +1,4 @@
+import Foundation
 import HeapModule
 
 /// Which events make it onto the map: the most recent ones that have a magnitude.
@@ -47,13 +48,12 @@ public struct MostRecentAccumulator: Sendable {
         static func == (lhs: Ranked, rhs: Ranked) -> Bool { lhs.order == rhs.order }
     }
 
-    private let limit: Int?
-    private let region: GeoBox?
-    private let filter: EventFilter
+    private let selection: EventSelection
     private var kept = Heap<Ranked>()
     private var all: [Ranked] = []
-    /// The version of each id among the kept events.
-    private var current: [String: Ranked] = [:]
+    /// The version of each id among the kept events: its place in the order
+    /// offered and its `updated`, all that replacing it needs.
+    private var current: [String: (order: Int, updated: Date?)] = [:]
     /// Kept entries that a newer version replaced; skipped, and purged lazily.
     private var superseded: Set<Int> = []
     private var offered = 0
@@ -67,26 +67,22 @@ public struct MostRecentAccumulator: Sendable {
 
     /// Creates an accumulator for a selection's limit, region and filter.
     public init(selection: EventSelection) {
-        self.limit = selection.limit
-        self.region = selection.region
-        self.filter = selection.filter
+        self.selection = selection
     }
 
     /// Considers one event; events without a magnitude, outside the region, or
     /// failing the filter are passed over.
     public mutating func offer(_ event: SeismicEvent) {
-        guard event.magnitude != nil else { return }
-        if let region, !region.contains(latitude: event.latitude, longitude: event.longitude) { return }
-        guard filter.matches(event) else { return }
+        guard selection.admits(event) else { return }
         let ranked = Ranked(event: event, order: offered)
         offered += 1
         if !event.id.isEmpty, let existing = current[event.id] {
             duplicates += 1
-            guard Self.isNewer(event, than: existing.event) else { return }
+            guard EventSelection.isNewer(event.updated, than: existing.updated) else { return }
             superseded.insert(existing.order)
             current[event.id] = nil
         }
-        guard let limit else {
+        guard let limit = selection.limit else {
             all.append(ranked)
             remember(ranked)
             return
@@ -105,12 +101,12 @@ public struct MostRecentAccumulator: Sendable {
 
     /// The events kept, most recent first; equal times in the order offered.
     public func result() -> [SeismicEvent] {
-        let ranked = limit == nil ? all : Array(kept.unordered)
+        let ranked = selection.limit == nil ? all : Array(kept.unordered)
         return ranked.filter { !superseded.contains($0.order) }.sorted(by: >).map(\.event)
     }
 
     private mutating func remember(_ ranked: Ranked) {
-        if !ranked.event.id.isEmpty { current[ranked.event.id] = ranked }
+        if !ranked.event.id.isEmpty { current[ranked.event.id] = (ranked.order, ranked.event.updated) }
     }
 
     /// Drops replaced versions from the bottom of the heap, so they never hold a place.
@@ -121,8 +117,22 @@ public struct MostRecentAccumulator: Sendable {
         }
     }
 
-    private static func isNewer(_ candidate: SeismicEvent, than existing: SeismicEvent) -> Bool {
-        switch (candidate.updated, existing.updated) {
+}
+
+extension EventSelection {
+    /// Whether `event` can be selected at all: it has a magnitude, lies in the
+    /// region, and passes the filter.
+    func admits(_ event: SeismicEvent) -> Bool {
+        guard event.magnitude != nil else { return false }
+        if let region, !region.contains(latitude: event.latitude, longitude: event.longitude) { return false }
+        return filter.matches(event)
+    }
+
+    /// Which of two versions of one id stays: the later `updated`, the later
+    /// row on a tie or when neither says; a version without `updated` never
+    /// replaces one with it.
+    static func isNewer(_ candidate: Date?, than existing: Date?) -> Bool {
+        switch (candidate, existing) {
         case let (new?, old?): return new >= old
         case (nil, _?): return false
         default: return true

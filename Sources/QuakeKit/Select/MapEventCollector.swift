@@ -1,3 +1,5 @@
+import Foundation
+
 /// Keeps every event that passes the selection's region and filter, reduced
 /// to a ``MapEvent``: the no-limit selection of a map, in a quarter of the
 /// memory of keeping ``SeismicEvent`` values.
@@ -7,10 +9,10 @@
 /// Ids are found again through an open-addressing table of indices into the
 /// kept events: 4 bytes a slot instead of a dictionary's copy of every id.
 struct MapEventCollector {
-    private let region: GeoBox?
-    private let filter: EventFilter
+    private let selection: EventSelection
     private(set) var events: [MapEvent] = []
-    // `updated` of each kept event in seconds, NaN for none; parallel to `events`.
+    // `updated` of each kept event in seconds, NaN for none (8 bytes, not
+    // an optional's 16); parallel to `events`.
     private var updated: [Double] = []
     private var superseded: [Bool] = []
     // Each kept event's id hash, so growing the table hashes nothing again.
@@ -21,14 +23,11 @@ struct MapEventCollector {
     private var supersededCount = 0
 
     init(selection: EventSelection) {
-        region = selection.region
-        filter = selection.filter
+        self.selection = selection
     }
 
     mutating func offer(_ event: SeismicEvent) {
-        guard let drawn = MapEvent(event) else { return }
-        if let region, !region.contains(latitude: event.latitude, longitude: event.longitude) { return }
-        guard filter.matches(event) else { return }
+        guard selection.admits(event), let drawn = MapEvent(event) else { return }
         let stamp = event.updated?.timeIntervalSinceReferenceDate ?? .nan
         guard !event.id.isEmpty else {
             append(drawn, stamp)
@@ -45,10 +44,10 @@ struct MapEventCollector {
             return
         }
         duplicates += 1
-        // The newer version replaces the older; without `updated` on both, the later row wins.
         let old = updated[existing]
-        let newer = old.isNaN ? true : (stamp.isNaN ? false : stamp >= old)
-        guard newer else { return }
+        guard EventSelection.isNewer(event.updated, than: old.isNaN ? nil : Date(timeIntervalSinceReferenceDate: old)) else {
+            return
+        }
         superseded[existing] = true
         supersededCount += 1
         slots[slot] = Int32(events.count)

@@ -42,12 +42,6 @@ public enum SymbolColoring: Sendable, Hashable {
         Band(label: "older", fill: RGBA(hex: 0xF0F0F0, alpha: opacity), upperBound: .infinity),
     ]
 
-    /// The fill of an event; `reference` is the resolved "now" of `.age`.
-    func fill(for event: SeismicEvent, style: MagnitudeStyle, reference: Date) -> RGBA {
-        guard let drawn = MapEvent(event) else { return style.fill(magnitude: 0) }
-        return fill(for: drawn, style: style, reference: reference)
-    }
-
     /// The fill of a drawn event; `reference` is the resolved "now" of `.age`.
     func fill(for event: MapEvent, style: MagnitudeStyle, reference: Date) -> RGBA {
         switch self {

@@ -12,13 +12,12 @@ enum PNGEncoder {
     static let opaqueLevel: Int32 = 3
     static let alphaLevel: Int32 = 6
 
-    /// - Parameter threads: how many stripes are deflated at once; 0 is one per core.
-    static func encode(_ surface: CairoImageSurface, opaqueLevel: Int32 = opaqueLevel, alphaLevel: Int32 = alphaLevel,
-                       threads: Int32 = 0) throws -> Data {
+    /// - Parameter threads: how many stripes are deflated at once; by default one per core.
+    static func encode(_ surface: CairoImageSurface, threads: Int = ParallelParts.cores) throws -> Data {
         try surface.withPixels { pixels, stride in
             var buffer = qm_png_buffer()
             let status = qm_png_encode_argb32(pixels, Int32(surface.width), Int32(surface.height), Int32(stride),
-                                              opaqueLevel, alphaLevel, threads, &buffer)
+                                              opaqueLevel, alphaLevel, Int32(threads), &buffer)
             defer { qm_png_buffer_free(&buffer) }
             guard status == 0, let bytes = buffer.bytes else { throw RenderError.cairo("PNG encoding failed (\(status))") }
             return Data(bytes: bytes, count: buffer.count)
