@@ -26,9 +26,9 @@ build: deps
 ## deps: Debian packages the build needs, installed only when missing: Cairo, zlib (the
 ## PNG encoder), libcurl's headers (the static release build links Foundation's HTTP
 ## client), pkg-config, and the DejaVu font every label uses (so text renders the same everywhere)
-DEBIAN_PACKAGES := libcairo2-dev zlib1g-dev libcurl4-openssl-dev pkg-config fonts-dejavu-core
+DEBIAN_PACKAGES := libcairo2-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config fonts-dejavu-core
 deps:
-	@if ! pkg-config --exists cairo zlib libcurl 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
+	@if ! pkg-config --exists cairo zlib libcurl sqlite3 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
 		echo "Installing $(DEBIAN_PACKAGES) (Debian packages)…"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(DEBIAN_PACKAGES); \

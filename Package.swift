@@ -6,12 +6,16 @@ let package = Package(
     products: [
         .library(name: "QuakeKit", targets: ["QuakeKit"]),
         .library(name: "QuakeFetch", targets: ["QuakeFetch"]),
+        .library(name: "QuakeMBTiles", targets: ["QuakeMBTiles"]),
         .executable(name: "quakemap", targets: ["quakemap"]),
+        .executable(name: "quakemap-server", targets: ["quakemap-server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(
@@ -38,11 +42,48 @@ let package = Package(
             name: "QuakeFetch",
             dependencies: ["QuakeKit"]
         ),
+        // MBTiles (SQLite) apart, so that embedding QuakeKit pulls in no database.
+        .target(
+            name: "QuakeMBTiles",
+            dependencies: ["QuakeKit", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // What both executables share: input, fetch and filter options, loading, logging, exit codes.
+        .target(
+            name: "QuakeCommand",
+            dependencies: [
+                "QuakeKit",
+                "QuakeFetch",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "quakemap",
             dependencies: [
                 "QuakeKit",
                 "QuakeFetch",
+                "QuakeMBTiles",
+                "QuakeCommand",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The HTTP service; its framework is compiled only for the server, never for `quakemap`.
+        .target(
+            name: "QuakeServer",
+            dependencies: [
+                "QuakeKit",
+                "QuakeFetch",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "quakemap-server",
+            dependencies: [
+                "QuakeServer",
+                "QuakeCommand",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -58,7 +99,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["QuakeKit", "FeedTestServer"]
+            dependencies: ["QuakeKit", "FeedTestServer", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["QuakeServer", "QuakeKit", "FeedTestServer", .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "QuakeFetchTests",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import QuakeCommand
 import QuakeKit
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import QuakeCommand
 import QuakeKit
 
 #if canImport(Glibc)
@@ -25,6 +26,7 @@ extension Quakemap {
         @OptionGroup var fetchArguments: FetchArguments
         @OptionGroup var selectionOptions: SelectionOptions
         @OptionGroup(title: "Filters") var filterOptions: FilterOptions
+        @OptionGroup(title: "Circles") var symbolOptions: SymbolOptions
 
         @Option(name: .shortAndLong, help: ArgumentHelp(
             "Where to write the PNG ('-' for standard output). Folders are created as needed.",
@@ -51,9 +53,6 @@ extension Quakemap {
         @Option(help: ArgumentHelp("Centre a world map on this meridian (e.g. 150 for the Pacific).", valueName: "degrees"))
         var centerLon: Double = 0
 
-        @Option(help: "Circle colour: magnitude (yellow→red), depth (shallow→deep) or age (recent→old).")
-        var color: ColoringArgument = .magnitude
-
         @Flag(help: "Draw no legend, title or footer.")
         var noLegend = false
 
@@ -65,12 +64,6 @@ extension Quakemap {
 
         @Option(help: "Multiply the pixel size of everything (2 for HiDPI).")
         var scale: Double = 1
-
-        @Option(help: "Multiply every circle's diameter (0.75·m² px) by this factor.")
-        var symbolScale = 1.0
-
-        @Option(help: "Smallest circle diameter in pixels; 0 gives the plain 0.75·m² formula.")
-        var minDiameter = 2.0
 
         @Option(help: ArgumentHelp(
             "'land' (built-in Natural Earth land, more detailed for regions and large images), 'none' (transparent background), or a GeoJSON file of polygons.",
@@ -87,12 +80,6 @@ extension Quakemap {
             let pixels = Double(width) * Double(height) * scale * scale
             guard pixels <= 100_000_000, Double(width) * scale <= 32_767, Double(height) * scale <= 32_767 else {
                 throw ValidationError("\(width)×\(height) at scale \(scale) is more than 100 megapixels or 32767 pixels a side")
-            }
-            guard symbolScale.isFinite, symbolScale > 0 else {
-                throw ValidationError("--symbol-scale must be a positive number")
-            }
-            guard minDiameter.isFinite, minDiameter >= 0 else {
-                throw ValidationError("--min-diameter must be 0 or more")
             }
             guard centerLon.isFinite, abs(centerLon) <= 180 else { throw ValidationError("--center-lon must be -180…180") }
             if let graticule, !(graticule.isFinite && graticule >= 1 && graticule <= 90) {
@@ -133,8 +120,8 @@ extension Quakemap {
                     height: height,
                     region: box,
                     centerLongitude: centerLon,
-                    style: MagnitudeStyle(symbolScale: symbolScale, minimumDiameter: minDiameter),
-                    coloring: color.coloring,
+                    style: symbolOptions.style,
+                    coloring: symbolOptions.color.coloring,
                     basemap: try loadBasemap(),
                     showsLegend: !noLegend,
                     title: title,

@@ -35,7 +35,7 @@ public struct GeoBox: Sendable, Hashable {
         self.init(uncheckedWest: west, south: south, east: east, north: north)
     }
 
-    private init(uncheckedWest west: Double, south: Double, east: Double, north: Double) {
+    init(uncheckedWest west: Double, south: Double, east: Double, north: Double) {
         self.west = west
         self.south = south
         self.east = east

@@ -86,8 +86,8 @@ final class CairoImageSurface {
     }
 
     /// The surface encoded as PNG (see ``PNGEncoder``).
-    func pngData() throws -> Data {
-        try PNGEncoder.encode(self)
+    func pngData(threads: Int = ParallelParts.cores) throws -> Data {
+        try PNGEncoder.encode(self, threads: threads)
     }
 
     /// Calls `body` with the pixel memory and its row stride.

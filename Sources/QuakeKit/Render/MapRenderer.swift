@@ -30,6 +30,12 @@ public struct MapRenderer: Sendable {
         try rasterize(scene).pngData()
     }
 
+    /// The scene as PNG bytes, deflated in `threads` stripes (the bytes, not
+    /// the pixels, depend on the count).
+    func pngData(for scene: MapScene, threads: Int) throws -> Data {
+        try rasterize(scene).pngData(threads: threads)
+    }
+
     /// The scene in `format`.
     public func data(for scene: MapScene, format: ImageFormat) throws -> Data {
         switch format {

@@ -47,15 +47,13 @@ public struct SceneBuilder: Sendable {
 
     /// "Now" for the age colouring: as given, else the feed's time, else the latest event.
     func referenceTime(_ events: [MapEvent], _ feedGenerated: Date?) -> Date {
-        if case .age(let reference?) = options.coloring { return reference }
-        return feedGenerated ?? events.lazy.map(\.time).max() ?? Date(timeIntervalSince1970: 0)
+        options.coloring.referenceTime(for: events, feedGenerated: feedGenerated)
     }
 
     /// The circles, largest first. The events are taken over and dropped as soon
     /// as their circles exist, before sorting: for a million, that keeps the
     /// peak near one copy of the data (56 MB of events, then 44 MB of circles).
     private func circles(for events: consuming [MapEvent], projection: PlateCarree, reference: Date) -> CircleLayer {
-        precondition(events.count < Int(UInt32.max), "more than 2^32 events")
         var layer = CircleLayer()
         layer.reserveCapacity(events.count)
         var times: [Double] = []
@@ -75,24 +73,7 @@ public struct SceneBuilder: Sendable {
             }
         }
         events = []
-        // Sort 16-byte keys: sizes compare at Float precision (a millionth of a
-        // pixel), then the newer first, then the earlier in the input.
-        struct Key {
-            var time: Double
-            var diameter: Float
-            var index: UInt32
-        }
-        var keys = (0..<layer.count).map { index in
-            Key(time: times[index], diameter: Float(layer.diameters[index]), index: UInt32(index))
-        }
-        times = []
-        keys.sort { lhs, rhs in
-            if lhs.diameter != rhs.diameter { return lhs.diameter > rhs.diameter }
-            if lhs.time != rhs.time { return lhs.time > rhs.time }
-            return lhs.index < rhs.index
-        }
-        let order = keys.map(\.index)
-        keys = []
+        let order = DrawingOrder.indices(diameters: layer.diameters, times: consume times)
         layer.reorder(order, copies: copies, shift: projection.wrapWidth)
         return layer
     }

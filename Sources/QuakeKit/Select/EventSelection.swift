@@ -131,7 +131,7 @@ extension EventSelection {
     /// Which of two versions of one id stays: the later `updated`, the later
     /// row on a tie or when neither says; a version without `updated` never
     /// replaces one with it.
-    static func isNewer(_ candidate: Date?, than existing: Date?) -> Bool {
+    package static func isNewer(_ candidate: Date?, than existing: Date?) -> Bool {
         switch (candidate, existing) {
         case let (new?, old?): return new >= old
         case (nil, _?): return false

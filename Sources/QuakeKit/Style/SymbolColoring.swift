@@ -54,6 +54,12 @@ public enum SymbolColoring: Sendable, Hashable {
         }
     }
 
+    /// "Now" for `.age`: as given, else the feed's time, else the latest event.
+    func referenceTime(for events: [MapEvent], feedGenerated: Date?) -> Date {
+        if case .age(let reference?) = self { return reference }
+        return feedGenerated ?? events.lazy.map(\.time).max() ?? Date(timeIntervalSince1970: 0)
+    }
+
     static func band(_ bands: [Band], _ value: Double) -> Band {
         bands.first { value < $0.upperBound } ?? bands[bands.count - 1]
     }

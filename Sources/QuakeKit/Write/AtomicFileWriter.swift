@@ -78,20 +78,29 @@ public enum AtomicFileWriter {
     /// Removes the temporary files of writes still in progress in this process
     /// (for a `SIGTERM` handler that is about to exit).
     public static func removeFilesInProgress() {
-        for path in InProgress.shared.paths() { unlink(path) }
+        for path in InProgress.shared.paths() where unlink(path) != 0 && errno == EISDIR {
+            // A tile folder being filled (see TileDirectoryWriter).
+            try? FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// Marks a temporary file or folder another writer of this package is filling
+    /// (removed by ``removeFilesInProgress()``), or, with `false`, no longer.
+    package static func track(_ path: String, inProgress: Bool) {
+        if inProgress { InProgress.shared.add(path) } else { InProgress.shared.remove(path) }
     }
 
     /// Temporary files of this target left by processes that no longer run.
-    private static func removeAbandoned(in folder: String, prefix: String) {
+    static func removeAbandoned(in folder: String, prefix: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(prefix) {
             let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
             guard let pid = Int32(pidText), pid != getpid() else { continue }
-            if kill(pid, 0) == -1 && errno == ESRCH { unlink(folder + "/" + name) }
+            if kill(pid, 0) == -1 && errno == ESRCH { try? FileManager.default.removeItem(atPath: folder + "/" + name) }
         }
     }
 
-    private static func createFolder(_ folder: String) throws {
+    static func createFolder(_ folder: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw WriteError.cannotCreateFolder(path: folder, errno: ENOTDIR) }
@@ -107,7 +116,7 @@ public enum AtomicFileWriter {
 }
 
 /// The temporary files being written right now, for clean-up on termination.
-private final class InProgress: @unchecked Sendable {
+final class InProgress: @unchecked Sendable {
     // @unchecked: every access goes through `lock`.
     static let shared = InProgress()
     private let lock = NSLock()

@@ -13,6 +13,9 @@ public enum WriteError: QuakeKitError, Equatable {
     case cannotCreate(path: String, errno: Int32)
     /// Writing, flushing or renaming failed part-way.
     case writeFailed(path: String, errno: Int32)
+    /// The output exists and is not something quakemap may replace (a folder
+    /// that holds other files than a tile pyramid quakemap wrote).
+    case refusingToReplace(path: String, reason: String)
 
     /// The message.
     public var message: String {
@@ -23,6 +26,8 @@ public enum WriteError: QuakeKitError, Equatable {
             return "\(path): cannot create: \(String(cString: strerror(code)))"
         case let .writeFailed(path, code):
             return "\(path): write failed: \(String(cString: strerror(code)))"
+        case let .refusingToReplace(path, reason):
+            return "\(path): not replaced: \(reason)"
         }
     }
 }

@@ -5,9 +5,9 @@ import QuakeFetch
 import QuakeKit
 
 /// The run's lines on standard error, and the one place errors become exit codes.
-enum Reporting {
+package enum Reporting {
     /// Sets up logging for this run and returns the logger. `--quiet` keeps only errors.
-    static func logger(_ options: InputOptions) -> Logger {
+    package static func logger(_ options: InputOptions) -> Logger {
         Termination.install()
         let format = options.logFormat
         LoggingSystem.bootstrap { _ in StderrLogHandler(format: format) }
@@ -17,7 +17,7 @@ enum Reporting {
     }
 
     /// The rejected rows kept in the summary, then a count of the rest.
-    static func logRejections(_ summary: FeedSummary, to log: Logger) {
+    package static func logRejections(_ summary: FeedSummary, to log: Logger) {
         for rejection in summary.rejections { log.warning("\(rejection.message)") }
         let unshown = summary.rejected - summary.rejections.count
         if unshown > 0 { log.warning("… and \(unshown) more rejected rows") }
@@ -25,7 +25,7 @@ enum Reporting {
 
     /// `read 19816 rows: 19813 events, 3 without magnitude, 0 rejected`, or for
     /// a URL `fetched 9123 rows from URL in 0.8 s (304, from cache): …`.
-    static func describe<Selection>(_ loaded: LoadedFeed<Selection>) -> String {
+    package static func describe<Selection>(_ loaded: LoadedFeed<Selection>) -> String {
         let summary = loaded.selection.summary
         var text: String
         if let fetched = loaded.fetched, loaded.staleFrom == nil {
@@ -47,7 +47,7 @@ enum Reporting {
     /// The end of every run that read a feed: keep the feed for the next
     /// conditional request, report the rejected rows, and log one line with
     /// what was done (`done`, e.g. "listed 300") and the run's facts.
-    static func finish<Selection>(
+    package static func finish<Selection>(
         _ loaded: LoadedFeed<Selection>, loader: FeedLoader, renderedOutput: String? = nil,
         outcome: String, done: String, selected: Int, start: ContinuousClock.Instant, log: Logger,
         extra: Logger.Metadata = [:]
@@ -64,7 +64,7 @@ enum Reporting {
     }
 
     /// The facts of the feed, for `--log-format json`.
-    static func metadata<Selection>(_ loaded: LoadedFeed<Selection>) -> Logger.Metadata {
+    package static func metadata<Selection>(_ loaded: LoadedFeed<Selection>) -> Logger.Metadata {
         let summary = loaded.selection.summary
         var metadata: Logger.Metadata = [
             "rows": .stringConvertible(summary.rows),
@@ -85,13 +85,13 @@ enum Reporting {
         return metadata
     }
 
-    static func milliseconds(_ duration: Duration) -> Int {
+    package static func milliseconds(_ duration: Duration) -> Int {
         let (seconds, attoseconds) = duration.components
         return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 
     /// The sysexits code for an error.
-    static func code(for error: Error) -> Int32 {
+    package static func code(for error: Error) -> Int32 {
         switch error {
         case let error as FeedError:
             switch error {
@@ -103,7 +103,7 @@ enum Reporting {
             return 65
         case let error as WriteError:
             switch error {
-            case .cannotCreateFolder, .cannotCreate: return 73
+            case .cannotCreateFolder, .cannotCreate, .refusingToReplace: return 73
             case .writeFailed: return 74
             }
         case let error as RenderError:
@@ -125,7 +125,7 @@ enum Reporting {
 
 extension ParsableCommand {
     /// Runs `body`, turning library errors into one logged message and an exit code.
-    func reportingErrors(_ log: Logger, _ body: () async throws -> Void) async throws {
+    package func reportingErrors(_ log: Logger, _ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let error as ExitCode {

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 
 /// How the run's lines on standard error look.
-enum LogFormat: String, CaseIterable {
+package enum LogFormat: String, CaseIterable {
     /// `warning: …`, `quakemap: …` for errors, the summary as a plain line.
     case text
     /// One JSON object per line, for log collectors.
@@ -12,17 +12,17 @@ enum LogFormat: String, CaseIterable {
 /// Writes swift-log records to standard error as text or JSON lines. The
 /// project writes this handler itself because swift-log ships none for stderr
 /// JSON; it stays small by serving only this CLI's one-line-per-event style.
-struct StderrLogHandler: LogHandler {
-    let format: LogFormat
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
+package struct StderrLogHandler: LogHandler {
+    package let format: LogFormat
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         let line: String
         switch format {
         case .text:

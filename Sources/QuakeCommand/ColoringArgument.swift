@@ -4,10 +4,10 @@ import QuakeKit
 extension ImageFormat: ExpressibleByArgument {}
 
 /// `--color magnitude|depth|age`.
-enum ColoringArgument: String, CaseIterable, ExpressibleByArgument {
+package enum ColoringArgument: String, CaseIterable, ExpressibleByArgument {
     case magnitude, depth, age
 
-    var coloring: SymbolColoring {
+    package var coloring: SymbolColoring {
         switch self {
         case .magnitude: return .magnitude
         case .depth: return .depth

@@ -4,7 +4,7 @@ import QuakeFetch
 import QuakeKit
 
 /// What a subcommand keeps of a feed: whole events (`list`, `stats`) or map events (`render`).
-protocol SelectedEvents {
+package protocol SelectedEvents {
     var summary: FeedSummary { get }
     var duplicates: Int { get }
 }
@@ -14,34 +14,42 @@ extension FeedSelection: SelectedEvents {}
 extension MapSelection: SelectedEvents {}
 
 /// A feed read and selected, with how it was got.
-struct LoadedFeed<Selection: SelectedEvents> {
-    var selection: Selection
+package struct LoadedFeed<Selection: SelectedEvents> {
+    package var selection: Selection
     /// Set when the feed came from `--url`.
-    var fetched: FetchedFeed?
+    package var fetched: FetchedFeed?
     /// Set when the cached feed stood in for a failed fetch or a bad fetched feed.
-    var staleFrom: Date?
+    package var staleFrom: Date?
     /// The body to cache once the run has succeeded (fresh fetches only).
-    var bodyToRemember: Data?
+    package var bodyToRemember: Data?
 
     /// The feed's own time: GeoJSON `metadata.generated`, else HTTP `Last-Modified`.
-    var generated: Date? { selection.summary.generated ?? fetched?.lastModifiedDate }
+    package var generated: Date? { selection.summary.generated ?? fetched?.lastModifiedDate }
 }
 
 /// Gets the feed from a file, standard input or `--url`, with the cache and
 /// `--stale-ok` rules, and selects the events.
-struct FeedLoader {
-    enum Outcome<Selection: SelectedEvents> {
+package struct FeedLoader {
+    package enum Outcome<Selection: SelectedEvents> {
         case loaded(LoadedFeed<Selection>)
         /// `--if-changed`: the feed is the one last rendered to this output.
         case unchanged(url: String)
     }
 
-    let input: InputOptions
-    let fetch: FetchArguments
-    let selection: EventSelection
-    let log: Logger
+    package let input: InputOptions
+    package let fetch: FetchArguments
+    package let selection: EventSelection
+    package let log: Logger
     /// `--now`: also the "now" against which events in the future are rejected.
-    var now: Date?
+    package var now: Date?
+
+    package init(input: InputOptions, fetch: FetchArguments, selection: EventSelection, log: Logger, now: Date? = nil) {
+        self.input = input
+        self.fetch = fetch
+        self.selection = selection
+        self.log = log
+        self.now = now
+    }
 
     private var feedOptions: FeedOptions {
         var options = input.feedOptions
@@ -50,12 +58,12 @@ struct FeedLoader {
     }
 
     /// Loads the feed and selects whole events.
-    func load() async throws -> Outcome<FeedSelection> {
+    package func load() async throws -> Outcome<FeedSelection> {
         try await load(select: QuakeMap.select)
     }
 
     /// Loads the feed; with `ifChangedOutput`, stops early when nothing changed since the last render there.
-    func load<Selection>(
+    package func load<Selection>(
         ifChangedOutput: String? = nil,
         select: (FeedSource, FeedOptions, EventSelection) throws -> Selection
     ) async throws -> Outcome<Selection> {
@@ -100,7 +108,7 @@ struct FeedLoader {
 
     /// After a successful run: keeps the body and its validators for the next
     /// conditional request. A cache that cannot be written costs only a warning.
-    func remember<Selection>(_ loaded: LoadedFeed<Selection>, renderedOutput: String?) {
+    package func remember<Selection>(_ loaded: LoadedFeed<Selection>, renderedOutput: String?) {
         guard let cache = fetch.cache, let fetched = loaded.fetched, let body = loaded.bodyToRemember else { return }
         let previous = cache.entry(for: fetched.url)
         let entry = CachedFeed(url: fetched.url, body: body, entityTag: fetched.entityTag,
@@ -113,7 +121,7 @@ struct FeedLoader {
         }
     }
 
-    static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }

@@ -3,52 +3,54 @@ import Foundation
 import QuakeKit
 
 /// The catalogue filters; shared by every subcommand, applied before `--limit`.
-struct FilterOptions: ParsableArguments {
+package struct FilterOptions: ParsableArguments {
+    package init() {}
+
     @Option(help: ArgumentHelp("Only events in the box W,S,E,N (edges included; W > E crosses the antimeridian).",
                                valueName: "W,S,E,N"))
-    var bbox: String?
+    package var bbox: String?
 
     @Option(help: ArgumentHelp("Only events at or after: 2024-05-01, 2024-05-01T12:00Z, or a duration back from now (90m, 24h, 7d, 2w).",
                                valueName: "time"))
-    var since: String?
+    package var since: String?
 
     @Option(help: ArgumentHelp("Only events at or before (same forms as --since).", valueName: "time"))
-    var until: String?
+    package var until: String?
 
     @Option(help: ArgumentHelp("What 'now' is for relative times (ISO 8601), for reproducible runs.", valueName: "time"))
-    var now: String?
+    package var now: String?
 
     @Option(help: ArgumentHelp("Only events of at least this magnitude.", valueName: "m"))
-    var minMag: Double?
+    package var minMag: Double?
 
     @Option(help: ArgumentHelp("Only events of at most this magnitude.", valueName: "m"))
-    var maxMag: Double?
+    package var maxMag: Double?
 
     @Option(help: ArgumentHelp("Only events at least this deep, in km (negative: above sea level).", valueName: "km"))
-    var minDepth: Double?
+    package var minDepth: Double?
 
     @Option(help: ArgumentHelp("Only events at most this deep, in km.", valueName: "km"))
-    var maxDepth: Double?
+    package var maxDepth: Double?
 
     @Option(name: .customLong("type"), help: ArgumentHelp(
         "Only this event type (repeatable): earthquake, quarry blast, explosion, ice quake… (quarry and quarry_blast count as quarry blast).",
         valueName: "type"))
-    var types: [String] = []
+    package var types: [String] = []
 
     @Option(name: .customLong("exclude-type"), help: ArgumentHelp("Never this event type (repeatable).", valueName: "type"))
-    var excludedTypes: [String] = []
+    package var excludedTypes: [String] = []
 
     @Option(name: .customLong("where"), help: ArgumentHelp(
         "An OGC CQL2 text filter over mag, depth, time, type, magType, net, status, place, id, latitude, longitude, geometry; e.g. \"mag >= 4.5 AND place LIKE '%Alaska%'\".",
         valueName: "cql2"))
-    var cql: String?
+    package var cql: String?
 
-    func validate() throws {
+    package func validate() throws {
         _ = try filter()
     }
 
     /// `--now`, if given.
-    func pinnedNow() throws -> Date? {
+    package func pinnedNow() throws -> Date? {
         guard let now else { return nil }
         guard let parsed = TimeBound.instant(now) else {
             throw ValidationError("--now: '\(now)' is not an ISO 8601 time (e.g. 2024-05-01T00:00:00Z)")
@@ -57,7 +59,7 @@ struct FilterOptions: ParsableArguments {
     }
 
     /// The filter these options describe.
-    func filter() throws -> EventFilter {
+    package func filter() throws -> EventFilter {
         let reference = try pinnedNow() ?? Date()
         var filter = EventFilter()
         if let bbox {

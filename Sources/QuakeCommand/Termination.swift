@@ -9,7 +9,7 @@ import Glibc
 /// On SIGTERM, SIGINT or SIGHUP: remove the temporary file of a write in
 /// progress and exit 128 + the signal, so an interrupted run leaves the
 /// previous output exactly as it was and nothing behind.
-enum Termination {
+package enum Termination {
     /// Holds the signal sources for the life of the process.
     private final class Handlers: @unchecked Sendable {
         // @unchecked: set once in init and never changed; Dispatch sources are thread-safe.
@@ -34,7 +34,7 @@ enum Termination {
     private static let handlers = Handlers()
 
     /// Sets the handlers up (once; later calls do nothing).
-    static func install() {
+    package static func install() {
         _ = handlers
     }
 }

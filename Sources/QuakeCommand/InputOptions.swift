@@ -9,32 +9,34 @@ import Glibc
 extension LogFormat: ExpressibleByArgument {}
 
 /// The input and how it is judged; shared by every subcommand.
-struct InputOptions: ParsableArguments {
+package struct InputOptions: ParsableArguments {
+    package init() {}
+
     @Argument(help: ArgumentHelp(
         "A feed file, or '-' for standard input (the default when input is piped).",
         valueName: "input"))
-    var input: String?
+    package var input: String?
 
     @Option(help: ArgumentHelp("Fetch the feed from this http(s) URL instead.", valueName: "url"))
-    var url: String?
+    package var url: String?
 
     @Flag(help: "Stop at the first bad row (exit 65) instead of skipping it.")
-    var strict = false
+    package var strict = false
 
     @Flag(name: [.short, .long], help: "Print no summary line and no warnings; errors still print.")
-    var quiet = false
+    package var quiet = false
 
     @Option(help: "How lines on standard error look: text, or json (one object per line).")
-    var logFormat: LogFormat = .text
+    package var logFormat: LogFormat = .text
 
-    func validate() throws {
+    package func validate() throws {
         if url != nil && input != nil {
             throw ValidationError("give either an input file or --url, not both")
         }
     }
 
     /// The local source; `nil` when the feed comes from `--url`.
-    func localSource() throws -> FeedSource? {
+    package func localSource() throws -> FeedSource? {
         if url != nil { return nil }
         switch input {
         case "-":
@@ -49,53 +51,57 @@ struct InputOptions: ParsableArguments {
         }
     }
 
-    var feedOptions: FeedOptions { FeedOptions(strict: strict) }
+    package var feedOptions: FeedOptions { FeedOptions(strict: strict) }
 }
 
 /// How `--url` is fetched; shared by every subcommand.
-struct FetchArguments: ParsableArguments {
+package struct FetchArguments: ParsableArguments {
+    package init() {}
+
     @Option(help: ArgumentHelp("Seconds for the whole fetch, retries included.", valueName: "seconds"))
-    var timeout: Double = 30
+    package var timeout: Double = 30
 
     @Option(help: ArgumentHelp("Retries after a network error, timeout, cut-short body, HTTP 429 or 5xx.", valueName: "n"))
-    var retries: Int = 3
+    package var retries: Int = 3
 
     @Option(help: ArgumentHelp("Refuse a body larger than this many bytes.", valueName: "bytes"))
-    var maxBytes: Int = 64_000_000
+    package var maxBytes: Int = 64_000_000
 
     @Option(help: ArgumentHelp("Keep the last good feed and its validators here (default: $XDG_CACHE_HOME/quakemap or ~/.cache/quakemap).",
                                valueName: "dir"))
-    var cacheDir: String?
+    package var cacheDir: String?
 
     @Flag(help: "Neither read nor write the cache: no conditional requests.")
-    var noCache = false
+    package var noCache = false
 
     @Flag(help: "When the fetch (or the fetched feed) fails and a cached feed exists, use it, warn, and exit 0.")
-    var staleOk = false
+    package var staleOk = false
 
-    func validate() throws {
+    package func validate() throws {
         guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
         guard retries >= 0, retries <= 20 else { throw ValidationError("--retries must be 0…20") }
         guard maxBytes > 0 else { throw ValidationError("--max-bytes must be positive") }
     }
 
-    var options: FetchOptions { FetchOptions(timeout: timeout, retries: retries, maximumBytes: maxBytes) }
-    var cache: FeedCache? { noCache ? nil : FeedCache(directory: cacheDir ?? FeedCache.defaultDirectory) }
+    package var options: FetchOptions { FetchOptions(timeout: timeout, retries: retries, maximumBytes: maxBytes) }
+    package var cache: FeedCache? { noCache ? nil : FeedCache(directory: cacheDir ?? FeedCache.defaultDirectory) }
 }
 
 /// Which events are kept; shared by every subcommand.
-struct SelectionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Keep the N most recent events with a magnitude; 0 keeps all.", valueName: "N"))
-    var limit: Int = EventSelection.defaultLimit
+package struct SelectionOptions: ParsableArguments {
+    package init() {}
 
-    func validate() throws {
+    @Option(help: ArgumentHelp("Keep the N most recent events with a magnitude; 0 keeps all.", valueName: "N"))
+    package var limit: Int = EventSelection.defaultLimit
+
+    package func validate() throws {
         guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
     }
 
-    var selection: EventSelection { EventSelection(limit: limit == 0 ? nil : limit) }
+    package var selection: EventSelection { EventSelection(limit: limit == 0 ? nil : limit) }
 
     /// The selection with the filters applied before the limit.
-    func selection(filteredBy filters: FilterOptions) throws -> EventSelection {
+    package func selection(filteredBy filters: FilterOptions) throws -> EventSelection {
         var selection = self.selection
         selection.filter = try filters.filter()
         return selection

@@ -1,0 +1,168 @@
+import Foundation
+
+/// Events arranged for drawing as the tiles of one zoom level.
+///
+/// Each event belongs to the tile its centre lies in; where a tile holds more
+/// than ``TileOptions/tileLimit`` events, the largest magnitudes are kept (then
+/// the most recent). A kept circle is drawn whole on every tile it touches,
+/// its neighbours included, so no circle is cut at a tile seam and two
+/// neighbouring tiles always agree on which circles exist. Circles are stacked
+/// as on maps: largest first, newest first among equal sizes.
+public struct TileLayer: Sendable {
+    /// The zoom level.
+    public let zoom: Int
+    /// How the tiles look.
+    public let options: TileOptions
+    /// Events whose centre tile was over the limit and which were left out.
+    public let droppedByLimit: Int
+
+    private let projection: WebMercator
+    // The kept circles in drawing order, in whole-world pixels.
+    private let xs: [Double]
+    private let ys: [Double]
+    private let diameters: [Double]
+    private let fills: [RGBA]
+    private let ids: [String]
+    // Per tile (x << 32 | y): the circles touching it, in drawing order. A
+    // circle past the left or right edge of the world also touches tiles on the
+    // far side; there it is drawn moved `-turns` world widths.
+    private let placements: [UInt64: [Placement]]
+
+    private struct Placement: Sendable {
+        var circle: UInt32
+        var turns: Int32
+    }
+
+    /// Arranges `events` for the tiles of `zoom`.
+    ///
+    /// - Parameters:
+    ///   - feedGenerated: the feed's own time, "now" of the age colouring.
+    ///   - around: when only this tile will be drawn: events are read only from
+    ///     the tiles near it whose circles could reach it, for on-demand tiles.
+    public init(events: [MapEvent], zoom: Int, options: TileOptions, feedGenerated: Date? = nil, around: TileID? = nil) {
+        precondition((0...TileID.maximumZoom).contains(zoom) && around.map { $0.zoom == zoom } ?? true, "a zoom level 0…30")
+        let projection = WebMercator(zoom: zoom, tileSize: options.tileSize)
+        let side = projection.tilesPerSide
+        let tileSize = Double(options.tileSize)
+        let largest = events.lazy.map { options.style.diameter(magnitude: $0.magnitude) * options.scale }.max() ?? 0
+        // How many tiles away a circle's centre may be and still reach a tile.
+        let reach = Int((largest / 2 / tileSize).rounded(.up))
+
+        var centers: [PixelPoint] = []
+        var homes: [UInt64] = []
+        var chosen: [Int] = []
+        for (index, event) in events.enumerated() {
+            let center = projection.project(latitude: event.latitude, longitude: event.longitude)
+            let home = (x: min(Int(center.x / tileSize), side - 1), y: min(Int(center.y / tileSize), side - 1))
+            if let around {
+                var dx = abs(home.x - around.x)
+                dx = min(dx, side - dx)
+                guard dx <= reach, abs(home.y - around.y) <= reach else { continue }
+            }
+            centers.append(center)
+            homes.append(UInt64(home.x) << 32 | UInt64(home.y))
+            chosen.append(index)
+        }
+
+        let kept = Self.keep(chosen, homes: homes, events: events, limit: options.tileLimit)
+        self.droppedByLimit = chosen.count - kept.count
+        let reference = options.coloring.referenceTime(for: events, feedGenerated: feedGenerated)
+        let keptDiameters = kept.map { options.style.diameter(magnitude: events[chosen[$0]].magnitude) * options.scale }
+        let order = DrawingOrder.indices(diameters: keptDiameters,
+                                         times: kept.map { events[chosen[$0]].time.timeIntervalSinceReferenceDate })
+
+        var xs: [Double] = [], ys: [Double] = [], diameters: [Double] = [], fills: [RGBA] = [], ids: [String] = []
+        var placements: [UInt64: [Placement]] = [:]
+        for position in order {
+            let slot = kept[Int(position)]
+            let event = events[chosen[slot]]
+            let center = centers[slot], diameter = keptDiameters[Int(position)], radius = diameter / 2
+            let circle = UInt32(xs.count)
+            xs.append(center.x)
+            ys.append(center.y)
+            diameters.append(diameter)
+            fills.append(options.coloring.fill(for: event, style: options.style, reference: reference))
+            ids.append(event.id)
+            // Tiles the circle covers: columns without wrapping (a column beyond
+            // either edge is a copy a turn away), rows clamped to the world.
+            let firstColumn = Int(((center.x - radius) / tileSize).rounded(.down))
+            let lastColumn = Int(((center.x + radius) / tileSize).rounded(.up)) - 1
+            let firstRow = max(0, Int(((center.y - radius) / tileSize).rounded(.down)))
+            let lastRow = min(side - 1, Int(((center.y + radius) / tileSize).rounded(.up)) - 1)
+            guard firstRow <= lastRow else { continue }
+            for column in firstColumn...max(firstColumn, lastColumn) {
+                let wrapped = ((column % side) + side) % side
+                let turns = Int32((column - wrapped) / side)
+                for row in firstRow...lastRow {
+                    placements[UInt64(wrapped) << 32 | UInt64(row), default: []].append(Placement(circle: circle, turns: turns))
+                }
+            }
+        }
+        self.zoom = zoom
+        self.options = options
+        self.projection = projection
+        self.xs = xs
+        self.ys = ys
+        self.diameters = diameters
+        self.fills = fills
+        self.ids = ids
+        self.placements = placements
+    }
+
+    /// Positions in `chosen` of the events kept under the per-tile limit, in input order.
+    private static func keep(_ chosen: [Int], homes: [UInt64], events: [MapEvent], limit: Int?) -> [Int] {
+        let all = Array(chosen.indices)
+        guard let limit else { return all }
+        var counts: [UInt64: Int] = [:]
+        for home in homes { counts[home, default: 0] += 1 }
+        let crowded = counts.filter { $0.value > limit }
+        guard !crowded.isEmpty else { return all }
+        // Only the crowded tiles are ranked: largest magnitude, then newest, then first in the input.
+        var ranked = all.filter { crowded[homes[$0]] != nil }
+        ranked.sort { lhs, rhs in
+            if homes[lhs] != homes[rhs] { return homes[lhs] < homes[rhs] }
+            let a = events[chosen[lhs]], b = events[chosen[rhs]]
+            if a.magnitude != b.magnitude { return a.magnitude > b.magnitude }
+            if a.time != b.time { return a.time > b.time }
+            return lhs < rhs
+        }
+        var dropped = Set<Int>()
+        var run = 0
+        for (offset, slot) in ranked.enumerated() {
+            run = offset > 0 && homes[ranked[offset - 1]] == homes[slot] ? run + 1 : 0
+            if run >= limit { dropped.insert(slot) }
+        }
+        return all.filter { !dropped.contains($0) }
+    }
+
+    /// The tiles with at least one circle on them, in order.
+    public var tiles: [TileID] {
+        placements.keys.map { TileID(unchecked: zoom, Int($0 >> 32), Int($0 & 0xFFFF_FFFF)) }.sorted()
+    }
+
+    /// How many circles are kept at this zoom.
+    public var keptEvents: Int { xs.count }
+
+    /// The tile as a scene: its circles, moved into the tile's pixels, on a
+    /// transparent background (tiles are an overlay on the client's base map).
+    public func scene(for tile: TileID) -> MapScene {
+        precondition(tile.zoom == zoom, "a tile of this layer's zoom")
+        let size = Double(options.tileSize)
+        var layer = CircleLayer()
+        for placement in placements[UInt64(tile.x) << 32 | UInt64(tile.y)] ?? [] {
+            let index = Int(placement.circle)
+            let x = xs[index] - Double(placement.turns) * projection.worldSize - Double(tile.x) * size
+            layer.append(SceneCircle(center: PixelPoint(x: x, y: ys[index] - Double(tile.y) * size),
+                                     diameter: diameters[index], fill: fills[index], eventID: ids[index]))
+        }
+        return MapScene(width: options.tileSize, height: options.tileSize, background: nil, polygons: [],
+                        circleLayer: layer)
+    }
+
+    /// The tile as PNG bytes, or `nil` when no circle touches it. Encoded on
+    /// one thread, so the same events always give the same bytes on any machine.
+    public func pngData(for tile: TileID) throws -> Data? {
+        guard placements[UInt64(tile.x) << 32 | UInt64(tile.y)] != nil else { return nil }
+        return try MapRenderer().pngData(for: scene(for: tile), threads: 1)
+    }
+}

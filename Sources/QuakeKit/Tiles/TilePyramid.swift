@@ -1,0 +1,77 @@
+import Foundation
+
+/// Draws every tile with a circle on it, over a range of zoom levels: the
+/// tiles of a zoom are drawn on all cores, and handed on one by one in
+/// ``TileID`` order, so the same events always give the same pyramid.
+public struct TilePyramid: Sendable {
+    /// The zoom levels drawn.
+    public var zooms: ClosedRange<Int>
+    /// How the tiles look.
+    public var options: TileOptions
+
+    /// Where a pyramid's drawing has got to.
+    public struct Progress: Sendable, Hashable {
+        /// The zoom level being drawn.
+        public var zoom: Int
+        /// Tiles of this zoom written so far.
+        public var done: Int
+        /// Tiles with circles at this zoom.
+        public var total: Int
+    }
+
+    /// What a pyramid holds once drawn.
+    public struct Summary: Sendable, Hashable {
+        /// Tiles written (empty tiles are not).
+        public var tiles: Int
+        /// Bytes of PNG written.
+        public var bytes: Int
+        /// The most events any zoom left out under the per-tile limit.
+        public var droppedByLimit: Int
+    }
+
+    /// Creates a pyramid description.
+    public init(zooms: ClosedRange<Int>, options: TileOptions) {
+        precondition(zooms.lowerBound >= 0 && zooms.upperBound <= TileID.maximumZoom, "zooms within 0…30")
+        self.zooms = zooms
+        self.options = options
+    }
+
+    /// Draws the tiles of `events` and hands each to `write`.
+    ///
+    /// - Parameters:
+    ///   - feedGenerated: the feed's own time, "now" of the age colouring.
+    ///   - progress: called after each batch of tiles, on the calling thread.
+    ///   - write: receives each non-empty tile's PNG, in order; what it throws ends the run.
+    public func render(
+        _ events: [MapEvent], feedGenerated: Date? = nil,
+        progress: (Progress) -> Void = { _ in },
+        write: (TileID, Data) throws -> Void
+    ) throws -> Summary {
+        var summary = Summary(tiles: 0, bytes: 0, droppedByLimit: 0)
+        for zoom in zooms {
+            let layer = TileLayer(events: events, zoom: zoom, options: options, feedGenerated: feedGenerated)
+            summary.droppedByLimit = max(summary.droppedByLimit, layer.droppedByLimit)
+            let tiles = layer.tiles
+            progress(Progress(zoom: zoom, done: 0, total: tiles.count))
+            // Batches of a few dozen tiles per core: bounded memory, steady progress.
+            let batch = ParallelParts.cores * 32
+            for start in stride(from: 0, to: tiles.count, by: batch) {
+                let slice = tiles[start..<min(start + batch, tiles.count)]
+                let parts = min(ParallelParts.cores, slice.count)
+                let drawn = ParallelParts.map(parts: parts) { part in
+                    let range = (slice.startIndex + slice.count * part / parts)..<(slice.startIndex + slice.count * (part + 1) / parts)
+                    return Result { try tiles[range].map { ($0, try layer.pngData(for: $0) ?? Data()) } }
+                }
+                for part in drawn {
+                    for (tile, data) in try part.get() {
+                        try write(tile, data)
+                        summary.tiles += 1
+                        summary.bytes += data.count
+                    }
+                }
+                progress(Progress(zoom: zoom, done: min(start + batch, tiles.count), total: tiles.count))
+            }
+        }
+        return summary
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import QuakeKit
+
+/// One immutable state of the served catalogue: every event of every feed,
+/// newest first, and what tiles and maps draw of them. Requests read a
+/// snapshot while a refresh builds the next one.
+public struct Catalogue: Sendable {
+    /// The events, newest first (ties: by id), one per id.
+    public let events: [SeismicEvent]
+    /// The drawable events (those with a magnitude), newest first.
+    let mapEvents: [MapEvent]
+    /// The latest feed generation time, for age colours and the footer.
+    public let generated: Date?
+    /// When this snapshot was made.
+    public let loadedAt: Date
+    /// Changes whenever the events do: part of every ETag.
+    public let version: String
+    /// Event ids to positions in ``events``.
+    private let positions: [String: Int]
+
+    /// A snapshot of `events`, which may hold repeated ids (the latest update wins).
+    public init(events: [SeismicEvent], generated: Date?, loadedAt: Date = Date()) {
+        var latest: [String: SeismicEvent] = [:]
+        var unnamed: [SeismicEvent] = []
+        for event in events {
+            guard !event.id.isEmpty else { unnamed.append(event); continue }
+            if let kept = latest[event.id], !EventSelection.isNewer(event.updated, than: kept.updated) { continue }
+            latest[event.id] = event
+        }
+        let sorted = (Array(latest.values) + unnamed).sorted { lhs, rhs in
+            lhs.time != rhs.time ? lhs.time > rhs.time : lhs.id < rhs.id
+        }
+        self.events = sorted
+        self.mapEvents = sorted.compactMap(MapEvent.init)
+        self.generated = generated
+        self.loadedAt = loadedAt
+        var positions: [String: Int] = [:]
+        for (index, event) in sorted.enumerated() where !event.id.isEmpty { positions[event.id] = index }
+        self.positions = positions
+        self.version = Self.digest(sorted)
+    }
+
+    /// The event with this id.
+    public func event(id: String) -> SeismicEvent? {
+        positions[id].map { events[$0] }
+    }
+
+    /// A hash of what the events show, as 16 hex digits.
+    private static func digest(_ events: [SeismicEvent]) -> String {
+        var hash = FNV1a()
+        for event in events {
+            hash.mix(event.id)
+            hash.mix("\(event.time.timeIntervalSince1970) \(event.latitude) \(event.longitude) \(event.depth ?? .nan)")
+            hash.mix("\(event.magnitude ?? .nan) \(event.eventType) \(event.place) \(event.updated?.timeIntervalSince1970 ?? .nan)")
+            hash.mix("\(event.magnitudeType ?? "") \(event.network ?? "") \(event.status ?? "")")
+        }
+        return hash.hex
+    }
+}
+
+/// 64-bit FNV-1a: a fast, stable hash for ETags (not for security: ETags
+/// only need to change when the content does).
+struct FNV1a {
+    private var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// Adds `text` and a separator, so ("ab", "c") and ("a", "bc") differ.
+    mutating func mix(_ text: String) {
+        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        value = (value ^ 0xFF) &* 0x100_0000_01b3
+    }
+
+    var hex: String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+import QuakeFetch
+import QuakeKit
+
+/// Where a served feed comes from.
+public enum FeedOrigin: Sendable, CustomStringConvertible {
+    /// A local source, read once at start.
+    case local(FeedSource)
+    /// An http(s) URL, fetched at start and again every refresh interval.
+    case url(String)
+
+    /// The path or URL.
+    public var description: String {
+        switch self {
+        case .local(let source): return source.displayName
+        case .url(let url): return url
+        }
+    }
+}
+
+/// Holds the catalogue being served and keeps it fresh: each feed's last
+/// good events are kept, so a refresh that fails (network, HTTP error, a
+/// feed that does not parse) leaves the catalogue as it was and is logged.
+public actor CatalogueStore {
+    private let origins: [FeedOrigin]
+    private let feed: FeedOptions
+    private let filter: EventFilter
+    private let fetch: FetchOptions
+    private let log: Logger
+    private var lastGood: [Int: (events: [SeismicEvent], generated: Date?, cached: CachedFeed?)] = [:]
+    private var snapshot = Catalogue(events: [], generated: nil)
+    /// Refreshes that failed since the start, for `/healthz`.
+    public private(set) var failedRefreshes = 0
+    /// When the last refresh of a URL failed, and why.
+    public private(set) var lastFailure: (date: Date, message: String)?
+
+    /// A store for `origins`, keeping the events `filter` admits.
+    public init(origins: [FeedOrigin], feed: FeedOptions = FeedOptions(), filter: EventFilter = EventFilter(),
+                fetch: FetchOptions = FetchOptions(), log: Logger = Logger(label: "quakemap-server")) {
+        self.origins = origins
+        self.feed = feed
+        self.filter = filter
+        self.fetch = fetch
+        self.log = log
+    }
+
+    /// The catalogue now.
+    public var catalogue: Catalogue { snapshot }
+
+    /// Reads every feed. At start, any failure is thrown: a server must not come
+    /// up with a feed missing.
+    public func load() async throws {
+        for (index, origin) in origins.enumerated() { try await read(index, origin) }
+        rebuild()
+    }
+
+    /// Fetches the URL feeds again; a failure keeps that feed's last good events.
+    /// Returns whether the catalogue changed.
+    @discardableResult
+    public func refresh() async -> Bool {
+        let before = snapshot.version
+        for (index, origin) in origins.enumerated() {
+            guard case .url = origin else { continue }
+            do {
+                try await read(index, origin)
+            } catch {
+                failedRefreshes += 1
+                lastFailure = (Date(), "\(error)")
+                log.warning("refresh of \(origin) failed, still serving the last good feed: \(error)")
+            }
+        }
+        rebuild()
+        return snapshot.version != before
+    }
+
+    /// Refreshes every `interval` until the task is cancelled.
+    public func refreshForever(every interval: Duration) async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: interval) } catch { return }
+            if await refresh() { log.info("catalogue refreshed: \(snapshot.events.count) events") }
+        }
+    }
+
+    private func read(_ index: Int, _ origin: FeedOrigin) async throws {
+        var selection = EventSelection(limit: nil)
+        selection.filter = filter
+        switch origin {
+        case .local(let source):
+            let selected = try QuakeMap.select(from: source, feed: feed, selection: selection)
+            lastGood[index] = (selected.events, selected.summary.generated, nil)
+        case .url(let url):
+            let previous = lastGood[index]?.cached
+            let fetched = try await FeedFetcher(options: fetch).fetch(url, cached: previous)
+            if fetched.fromCache, let kept = lastGood[index] {
+                lastGood[index] = kept
+                return
+            }
+            let selected = try QuakeMap.select(from: .bytes(fetched.body, name: url), feed: feed, selection: selection)
+            let cached = CachedFeed(url: url, body: fetched.body, entityTag: fetched.entityTag,
+                                    lastModified: fetched.lastModified, fetchedAt: Date(), renderedOutput: nil)
+            lastGood[index] = (selected.events, selected.summary.generated ?? fetched.lastModifiedDate, cached)
+        }
+    }
+
+    private func rebuild() {
+        let feeds = origins.indices.compactMap { lastGood[$0] }
+        let events = feeds.flatMap(\.events)
+        let generated = feeds.compactMap(\.generated).max()
+        let next = Catalogue(events: events, generated: generated)
+        if next.version != snapshot.version || next.generated != snapshot.generated { snapshot = next }
+    }
+}

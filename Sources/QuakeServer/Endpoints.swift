@@ -1,0 +1,225 @@
+import Foundation
+import Hummingbird
+import QuakeKit
+
+/// The routes and what each answers.
+struct Endpoints: Sendable {
+    let store: CatalogueStore
+    let options: ServerOptions
+    let gate: RenderGate
+    let cache: ResponseCache
+
+    /// Parameters every tile and map request may carry: which events are drawn.
+    static let drawingParameters: Set<String> = ["filter", "filter-lang", "filter-crs", "datetime", "f"]
+    static let itemParameters: Set<String> = ["bbox", "bbox-crs", "datetime", "limit", "offset", "filter", "filter-lang",
+                                              "filter-crs", "f"]
+    static let mapParameters = drawingParameters.union(["bbox", "width", "limit", "color"])
+    /// The deepest tile served.
+    static let maximumZoom = 22
+
+    init(store: CatalogueStore, options: ServerOptions) {
+        self.store = store
+        self.options = options
+        gate = RenderGate(width: options.concurrentRenders, queueLimit: options.queuedRenders, timeout: options.renderTimeout)
+        cache = ResponseCache(budget: options.cacheBytes)
+    }
+
+    func register(on router: Router<some RequestContext>) {
+        router.get("/") { request, _ in json(FeatureDocuments.landing(base: base(request))) }
+        router.get("/conformance") { _, _ in json(["conformsTo": FeatureDocuments.conformance]) }
+        router.get("/collections") { request, _ in
+            let base = base(request)
+            return json(["collections": [FeatureDocuments.collection(base: base, catalogue: await store.catalogue)],
+                         "links": [FeatureDocuments.link("\(base)/collections", "self", "application/json")]])
+        }
+        router.get("/collections/:collection") { request, context in
+            try collection(context)
+            return json(FeatureDocuments.collection(base: base(request), catalogue: await store.catalogue))
+        }
+        router.get("/collections/:collection/queryables") { request, context in
+            try collection(context)
+            return json(FeatureDocuments.queryables(base: base(request)), type: "application/schema+json")
+        }
+        router.get("/collections/:collection/items") { request, context in
+            try collection(context)
+            return try await items(request)
+        }
+        router.get("/collections/:collection/items/:id") { request, context in
+            try collection(context)
+            let id = context.parameters.get("id") ?? ""
+            guard let event = await store.catalogue.event(id: id) else {
+                throw Problem(.notFound, "no event with id '\(id)' in collection '\(FeatureDocuments.collectionID)'")
+            }
+            var feature = FeatureDocuments.feature(event, base: base(request))
+            feature["links"] = [
+                FeatureDocuments.link("\(base(request))/collections/quakes/items/\(FeatureQuery.escape(id))", "self", "application/geo+json"),
+                FeatureDocuments.link("\(base(request))/collections/quakes", "collection", "application/json"),
+            ]
+            return json(feature, type: "application/geo+json")
+        }
+        router.get("/tiles/:z/:x/:y") { request, context in try await tile(request, context) }
+        router.get("/map.png") { request, _ in try await map(request) }
+        router.get("/healthz") { _, _ in
+            let catalogue = await store.catalogue
+            var body: [String: Any] = ["status": "ok", "events": catalogue.events.count, "version": catalogue.version,
+                                       "loadedAt": QuakeMap.timestamp(catalogue.loadedAt),
+                                       "failedRefreshes": await store.failedRefreshes]
+            if let failure = await store.lastFailure {
+                body["lastFailure"] = ["at": QuakeMap.timestamp(failure.date), "message": failure.message]
+            }
+            return json(body)
+        }
+    }
+
+    // MARK: Features
+
+    private func items(_ request: Request) async throws -> Response {
+        let query = try FeatureQuery(parameters(request), allowed: Self.itemParameters)
+        let catalogue = await store.catalogue
+        let matching = query.filter == EventFilter() ? catalogue.events : catalogue.events.filter(query.filter.matches)
+        let page = matching.dropFirst(query.offset).prefix(query.limit)
+        let base = base(request)
+        let path = "\(base)/collections/\(FeatureDocuments.collectionID)/items"
+        var links = [FeatureDocuments.link(Self.url(path, query.query(offset: query.offset)), "self", "application/geo+json"),
+                     FeatureDocuments.link("\(base)/collections/\(FeatureDocuments.collectionID)", "collection", "application/json")]
+        if query.offset + page.count < matching.count {
+            links.append(FeatureDocuments.link(Self.url(path, query.query(offset: query.offset + page.count)), "next",
+                                               "application/geo+json", "The next page"))
+        }
+        if query.offset > 0 {
+            links.append(FeatureDocuments.link(Self.url(path, query.query(offset: max(0, query.offset - query.limit))), "prev",
+                                               "application/geo+json", "The previous page"))
+        }
+        return json([
+            "type": "FeatureCollection",
+            "numberMatched": matching.count,
+            "numberReturned": page.count,
+            "timeStamp": QuakeMap.timestamp(Date()),
+            "links": links,
+            "features": page.map { FeatureDocuments.feature($0, base: base) },
+        ], type: "application/geo+json")
+    }
+
+    private func collection(_ context: some RequestContext) throws {
+        let name = context.parameters.get("collection") ?? ""
+        guard name == FeatureDocuments.collectionID else {
+            throw Problem(.notFound, "no collection '\(name)'; the one collection is '\(FeatureDocuments.collectionID)'")
+        }
+    }
+
+    // MARK: Images
+
+    private func tile(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let z = context.parameters.get("z") ?? "", x = context.parameters.get("x") ?? "", file = context.parameters.get("y") ?? ""
+        guard file.hasSuffix(".png"), let zoom = Int(z), let column = Int(x), let row = Int(file.dropLast(4)),
+              zoom <= Self.maximumZoom, let id = try? TileID(zoom: zoom, x: column, y: row) else {
+            throw Problem(.notFound, "no tile \(z)/\(x)/\(file): tiles are /tiles/{z}/{x}/{y}.png with z 0…\(Self.maximumZoom), x and y 0…2^z−1")
+        }
+        let query = try FeatureQuery(parameters(request), allowed: Self.drawingParameters)
+        let catalogue = await store.catalogue
+        let tileOptions = try TileOptions(tileLimit: options.tileLimit, style: options.style, coloring: options.coloring)
+        return try await image(request, key: "tile \(id) \(query.query(offset: 0))", catalogue: catalogue) {
+            let events = Self.drawable(catalogue, query.filter)
+            let layer = TileLayer(events: events, zoom: id.zoom, options: tileOptions, feedGenerated: catalogue.generated, around: id)
+            return try layer.pngData(for: id) ?? MapRenderer().pngData(for: layer.scene(for: id))
+        }
+    }
+
+    private func map(_ request: Request) async throws -> Response {
+        let parameters = parameters(request)
+        let query = try FeatureQuery(parameters, allowed: Self.mapParameters, defaultLimit: EventSelection.defaultLimit,
+                                     maximumLimit: Int.max)
+        let width = try Self.number(parameters, "width", default: 1024, range: 64...4096)
+        let coloring: SymbolColoring
+        switch parameters.first(where: { $0.name == "color" })?.value ?? "magnitude" {
+        case "magnitude": coloring = .magnitude
+        case "depth": coloring = .depth
+        case "age": coloring = .age(reference: nil)
+        case let other: throw Problem.badParameter("color", "'\(other)' is not magnitude, depth or age")
+        }
+        let region = query.filter.bbox
+        let mapOptions = MapOptions(width: width, region: region, style: options.style, coloring: coloring)
+        guard mapOptions.height <= 4096 else {
+            throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over 4096 pixels tall)")
+        }
+        let catalogue = await store.catalogue
+        return try await image(request, key: "map \(query.query(offset: 0))", catalogue: catalogue) {
+            // Newest first already: the limit keeps the most recent.
+            let events = Array(Self.drawable(catalogue, query.filter).prefix(query.limit))
+            let scene = SceneBuilder(options: mapOptions).scene(forMapEvents: events, feedGenerated: catalogue.generated)
+            return try MapRenderer().pngData(for: scene)
+        }
+    }
+
+    /// A PNG from the cache or drawn through the gate, with an ETag; `304` when the client has it.
+    private func image(_ request: Request, key: String, catalogue: Catalogue,
+                       draw: @escaping @Sendable () throws -> Data) async throws -> Response {
+        let tag = "\"\(catalogue.version)-\(Self.hash(key))\""
+        var headers = HTTPFields()
+        headers[.eTag] = tag
+        headers[.cacheControl] = "no-cache"
+        if let wanted = request.headers[.ifNoneMatch],
+           wanted.split(separator: ",").contains(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == tag || t == "*" }) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let cacheKey = catalogue.version + " " + key
+        let data: Data
+        if let cached = cache.value(for: cacheKey) {
+            data = cached
+        } else {
+            do {
+                data = try await gate.run(draw)
+            } catch RenderGate.Refusal.busy {
+                throw Problem(.serviceUnavailable, "too many images are being drawn; try again shortly", retryAfter: 1)
+            } catch RenderGate.Refusal.timedOut {
+                throw Problem(.serviceUnavailable, "drawing took longer than \(options.renderTimeout); try again shortly",
+                              retryAfter: 5)
+            }
+            cache.store(data, for: cacheKey)
+        }
+        headers[.contentType] = "image/png"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    // MARK: Helpers
+
+    /// The drawable events `filter` admits, newest first.
+    static func drawable(_ catalogue: Catalogue, _ filter: EventFilter) -> [MapEvent] {
+        filter == EventFilter() ? catalogue.mapEvents : catalogue.events.filter(filter.matches).compactMap(MapEvent.init)
+    }
+
+    static func number(_ parameters: [(name: String, value: String)], _ name: String, default value: Int,
+                       range: ClosedRange<Int>) throws(Problem) -> Int {
+        guard let text = parameters.first(where: { $0.name == name })?.value else { return value }
+        guard let number = Int(text), range.contains(number) else {
+            throw Problem.badParameter(name, "'\(text)' is not a whole number in \(range.lowerBound)…\(range.upperBound)")
+        }
+        return number
+    }
+
+    static func url(_ path: String, _ query: String) -> String {
+        query.isEmpty ? path : path + "?" + query
+    }
+
+    static func hash(_ text: String) -> String {
+        var hash = FNV1a()
+        hash.mix(text)
+        return hash.hex
+    }
+}
+
+/// The query parameters in order, values percent-decoded.
+private func parameters(_ request: Request) -> [(name: String, value: String)] {
+    request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+}
+
+/// `http://host:port` as the client addressed the server, for absolute links.
+private func base(_ request: Request) -> String {
+    "http://" + (request.head.authority ?? "127.0.0.1")
+}
+
+private func json(_ object: Any, type: String = "application/json") -> Response {
+    var headers = HTTPFields()
+    headers[.contentType] = type
+    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: JSONDocument.data(object))))
+}

@@ -1,0 +1,128 @@
+import Foundation
+import QuakeKit
+
+/// The query of an items, tile or map request, checked: which events it asks
+/// for (`bbox`, `datetime`, `filter`) and which page (`limit`, `offset`).
+struct FeatureQuery: Sendable {
+    /// OGC API – Features: 10 by default; larger limits are lowered to the maximum, not refused.
+    static let defaultLimit = 10
+    static let maximumLimit = 10_000
+
+    /// Which events match.
+    var filter = EventFilter()
+    /// The page size.
+    var limit: Int
+    /// Matching events skipped before the page.
+    var offset = 0
+    /// The parameters as given, for the `next` link and cache keys (in request order).
+    var parameters: [(name: String, value: String)]
+
+    /// Reads `parameters`, refusing any not in `allowed` and any bad value.
+    ///
+    /// - Throws: ``Problem`` (400) naming the parameter.
+    init(_ parameters: [(name: String, value: String)], allowed: Set<String>, defaultLimit: Int = defaultLimit,
+         maximumLimit: Int = maximumLimit) throws(Problem) {
+        self.parameters = parameters
+        self.limit = defaultLimit
+        var seen = Set<String>()
+        var language = "cql2-text"
+        var filterText: String?
+        for (name, value) in parameters {
+            guard allowed.contains(name) else {
+                throw Problem.badParameter(name, "unknown parameter; this endpoint takes \(allowed.sorted().joined(separator: ", "))")
+            }
+            guard seen.insert(name).inserted else { throw Problem.badParameter(name, "given more than once") }
+            switch name {
+            case "bbox": filter.bbox = try Self.box(value)
+            case "bbox-crs", "filter-crs":
+                guard Self.isCRS84(value) else {
+                    throw Problem.badParameter(name, "only CRS84 (http://www.opengis.net/def/crs/OGC/1.3/CRS84) is served")
+                }
+            case "datetime": (filter.since, filter.until) = try Self.interval(value)
+            case "limit":
+                guard let number = Int(value), number >= 1 else {
+                    throw Problem.badParameter(name, "'\(value)' is not a whole number of at least 1")
+                }
+                limit = min(number, maximumLimit)
+            case "offset":
+                guard let number = Int(value), number >= 0 else {
+                    throw Problem.badParameter(name, "'\(value)' is not a whole number of at least 0")
+                }
+                offset = number
+            case "filter": filterText = value
+            case "filter-lang": language = value
+            case "f":
+                guard ["json", "geojson", "png"].contains(value) else {
+                    throw Problem.badParameter(name, "'\(value)' is not a served format (json)")
+                }
+            default: break
+            }
+        }
+        guard language == "cql2-text" else {
+            throw Problem.badParameter("filter-lang", "'\(language)' is not supported; use cql2-text")
+        }
+        if let filterText {
+            do { filter.cql = try CQLFilter(filterText) } catch let error as CQLError {
+                throw Problem.badParameter("filter", error.message)
+            } catch {
+                throw Problem.badParameter("filter", "\(error)")
+            }
+        }
+    }
+
+    /// `W,S,E,N` in CRS84; W > E crosses the antimeridian.
+    private static func box(_ text: String) throws(Problem) -> GeoBox {
+        let numbers = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        if numbers.count == 6 { throw Problem.badParameter("bbox", "six numbers (with heights) are not served; give W,S,E,N") }
+        guard numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2], let north = numbers[3] else {
+            throw Problem.badParameter("bbox", "'\(text)' is not four numbers W,S,E,N")
+        }
+        do { return try GeoBox(west: west, south: south, east: east, north: north) } catch {
+            throw Problem.badParameter("bbox", "\(error)")
+        }
+    }
+
+    private static func isCRS84(_ text: String) -> Bool {
+        ["http://www.opengis.net/def/crs/OGC/1.3/CRS84", "[OGC:CRS84]", "OGC:CRS84"].contains(text)
+    }
+
+    /// An RFC 3339 instant or date, or an interval `start/end` with `..` or nothing for an open end.
+    private static func interval(_ text: String) throws(Problem) -> (Date?, Date?) {
+        let ends = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard (1...2).contains(ends.count) else { throw Problem.badParameter("datetime", "'\(text)' has more than one '/'") }
+        if ends.count == 1 {
+            let day = try moment(ends[0], text: text)
+            // A date is the whole day; an instant is that instant.
+            return (day.start, day.end)
+        }
+        let start = ends[0] == ".." || ends[0].isEmpty ? nil : try moment(ends[0], text: text).start
+        let end = ends[1] == ".." || ends[1].isEmpty ? nil : try moment(ends[1], text: text).end
+        if start == nil && end == nil { throw Problem.badParameter("datetime", "'\(text)' leaves both ends open") }
+        if let start, let end, start > end { throw Problem.badParameter("datetime", "'\(text)' starts after it ends") }
+        return (start, end)
+    }
+
+    /// The first and last millisecond an instant or a date covers.
+    private static func moment(_ text: String, text whole: String) throws(Problem) -> (start: Date, end: Date) {
+        if let instant = TimeBound.instant(text), text.contains("T") { return (instant, instant) }
+        let isDate = text.count == 10 && text.enumerated().allSatisfy { index, character in
+            index == 4 || index == 7 ? character == "-" : character.isASCII && character.isNumber
+        }
+        if isDate, let day = try? TimeBound.parse(text, now: Date()) { return (day, day.addingTimeInterval(86_400 - 0.001)) }
+        throw Problem.badParameter("datetime", "'\(whole)' is not an RFC 3339 time, date or interval (e.g. 2024-05-01T00:00:00Z/..)")
+    }
+
+    /// The parameters again, with `offset` replaced: the link to another page.
+    func query(offset: Int) -> String {
+        var items = parameters.filter { $0.name != "offset" }
+        if offset > 0 { items.append(("offset", String(offset))) }
+        return items.map { "\(Self.escape($0.name))=\(Self.escape($0.value))" }.joined(separator: "&")
+    }
+
+    static func escape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+
+/// An error answer with an `application/problem+json` body (RFC 9457) that
+/// says what was wrong and, for a bad query, which parameter.
+public struct Problem: HTTPResponseError, Equatable {
+    /// The HTTP status.
+    public let status: HTTPResponse.Status
+    /// What was wrong, in a sentence.
+    public let detail: String
+    /// The query parameter at fault, if one was.
+    public let parameter: String?
+    /// Seconds after which a retry may succeed (`Retry-After`), for `503`.
+    public let retryAfter: Int?
+
+    /// A problem answer.
+    public init(_ status: HTTPResponse.Status, _ detail: String, parameter: String? = nil, retryAfter: Int? = nil) {
+        self.status = status
+        self.detail = detail
+        self.parameter = parameter
+        self.retryAfter = retryAfter
+    }
+
+    /// `400 Bad Request` for a query parameter.
+    static func badParameter(_ name: String, _ detail: String) -> Problem {
+        Problem(.badRequest, "\(name): \(detail)", parameter: name)
+    }
+
+    /// The response.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body: [String: Any] = ["type": "about:blank", "title": status.reasonPhrase, "status": status.code,
+                                   "detail": detail]
+        if let parameter { body["parameter"] = parameter }
+        var fields = HTTPFields()
+        fields[.contentType] = "application/problem+json"
+        if let retryAfter { fields[.retryAfter] = String(retryAfter) }
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: JSONDocument.data(body))))
+    }
+}
+
+/// JSON as the service writes it: sorted keys, no escaped slashes.
+enum JSONDocument {
+    static func data(_ object: Any) -> Data {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    }
+}

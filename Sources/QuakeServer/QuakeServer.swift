@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import Logging
+import QuakeKit
+
+/// How the service draws and how much it takes on.
+public struct ServerOptions: Sendable {
+    /// The address to bind: loopback unless told otherwise.
+    public var host: String
+    /// The port; 0 picks a free one (see the `onRunning` callback).
+    public var port: Int
+    /// Tiles and maps: circle sizes.
+    public var style: MagnitudeStyle
+    /// Tiles and maps: what the circles' colour tells.
+    public var coloring: SymbolColoring
+    /// Tiles: the per-tile feature limit (largest magnitudes kept); `nil` keeps all.
+    public var tileLimit: Int?
+    /// Renders running at once (default: one per core).
+    public var concurrentRenders: Int
+    /// Renders waiting at most; beyond, requests get `503` at once.
+    public var queuedRenders: Int
+    /// A request waits this long for its render, then gets `503`.
+    public var renderTimeout: Duration
+    /// Bytes of rendered tiles and maps kept for repeated requests.
+    public var cacheBytes: Int
+
+    /// Options with the defaults.
+    public init(host: String = "127.0.0.1", port: Int = 8080, style: MagnitudeStyle = MagnitudeStyle(),
+                coloring: SymbolColoring = .magnitude, tileLimit: Int? = TileOptions.defaultTileLimit,
+                concurrentRenders: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
+                queuedRenders: Int = 64, renderTimeout: Duration = .seconds(10), cacheBytes: Int = 64 << 20) {
+        self.host = host
+        self.port = port
+        self.style = style
+        self.coloring = coloring
+        self.tileLimit = tileLimit
+        self.concurrentRenders = concurrentRenders
+        self.queuedRenders = queuedRenders
+        self.renderTimeout = renderTimeout
+        self.cacheBytes = cacheBytes
+    }
+}
+
+/// The HTTP service: OGC API – Features (Part 1 core, Part 3 CQL2 text
+/// filters) over the catalogue, XYZ tiles and plate carrée maps drawn on
+/// demand, `/healthz`, and one access-log line per request.
+public enum QuakeServer {
+    /// The application, ready to run (`runService()` handles SIGTERM and SIGINT).
+    ///
+    /// - Parameters:
+    ///   - logger: gets the access log (info) and problems; the framework's own
+    ///     lines only from warnings up.
+    ///   - onRunning: called with the bound port once the server listens.
+    public static func application(
+        store: CatalogueStore, options: ServerOptions, logger: Logger,
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        router.add(middleware: AccessLog(logger: logger))
+        let endpoints = Endpoints(store: store, options: options)
+        endpoints.register(on: router)
+        var frameworkLogger = logger
+        frameworkLogger.logLevel = max(logger.logLevel, .warning)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "quakemap"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? options.port) },
+            logger: frameworkLogger
+        )
+    }
+}
+
+/// One line per request on the log: method, path and query, status, bytes, milliseconds.
+struct AccessLog<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let target = request.uri.string
+        func line(_ status: Int, _ bytes: Int?) {
+            let elapsed = ContinuousClock.now - start
+            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            logger.info("\(request.method) \(target) \(status) \(bytes.map(String.init) ?? "-") B \(String(format: "%.1f", milliseconds)) ms",
+                        metadata: ["method": "\(request.method)", "target": .string(target), "status": "\(status)",
+                                   "milliseconds": .stringConvertible(milliseconds)])
+        }
+        do {
+            let response = try await next(request, context)
+            line(Int(response.status.code), response.body.contentLength)
+            return response
+        } catch let problem as Problem {
+            line(Int(problem.status.code), nil)
+            throw problem
+        } catch let error as HTTPError where error.status == .notFound {
+            // Unknown paths answer in the same problem format as every other error.
+            line(404, nil)
+            throw Problem(.notFound, "no such resource: \(request.uri.path)")
+        } catch let error as any HTTPResponseError {
+            line(Int(error.status.code), nil)
+            throw error
+        } catch {
+            line(500, nil)
+            logger.error("\(request.method) \(target): \(error)")
+            throw Problem(.internalServerError, "the request failed inside the server")
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import QuakeCommand
+import QuakeKit
+import QuakeServer
+
+@main
+struct ServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quakemap-server",
+        abstract: "Serve earthquake feeds to map clients: OGC API – Features, XYZ tiles and maps.",
+        discussion: """
+            Endpoints (all GET):
+              /                                   landing page (OGC API – Features)
+              /conformance, /collections, /collections/quakes, /collections/quakes/queryables
+              /collections/quakes/items           GeoJSON; bbox, datetime, limit (1…10000, default 10),
+                                                  offset, filter + filter-lang=cql2-text; 'next' links
+              /collections/quakes/items/{id}      one event
+              /tiles/{z}/{x}/{y}.png              Web Mercator XYZ tiles; filter, datetime
+              /map.png                            plate carrée map; bbox, width, limit (default 300),
+                                                  color, filter, datetime
+              /healthz                            status, event count, refresh failures
+            Bad requests get 400 with a JSON problem naming the parameter, unknown paths 404;
+            images carry an ETag and answer 304 to If-None-Match; when drawing is saturated
+            or slower than --render-timeout, 503 with Retry-After.
+
+            Several feeds (the input, --url, and each --feed) are served as one collection;
+            a repeated event id keeps its latest update. URL feeds are fetched again every
+            --refresh; a failed refresh keeps serving the last good feed.
+
+            EXIT STATUS
+              0   stopped by SIGTERM or SIGINT
+              64  usage error; 65 bad feed at start; 66 input not found; 69/75 fetch failed at start
+              70  the server could not start (e.g. the port is taken)
+            """,
+        version: "0.2.0"
+    )
+
+    @OptionGroup var inputOptions: InputOptions
+    @OptionGroup var fetchArguments: FetchArguments
+    @OptionGroup(title: "Filters (for the whole catalogue)") var filterOptions: FilterOptions
+    @OptionGroup(title: "Circles") var symbolOptions: SymbolOptions
+
+    @Option(name: .customLong("feed"), help: ArgumentHelp("Another feed to serve in the same collection: a file or an http(s) URL (repeatable).",
+                                                           valueName: "path|url"))
+    var feeds: [String] = []
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port, printed at start).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("Fetch URL feeds again this often: 30s, 5m, 1h.", valueName: "duration"))
+    var refresh = "60s"
+
+    @Option(help: ArgumentHelp("At most this many events whose centre is in a tile, largest magnitudes kept; 0 keeps all.",
+                               valueName: "n"))
+    var tileLimit = TileOptions.defaultTileLimit
+
+    @Option(help: ArgumentHelp("Seconds a request waits for its image before a 503.", valueName: "seconds"))
+    var renderTimeout = 10.0
+
+    @Option(help: ArgumentHelp("Images drawn at once (default: one per core).", valueName: "n"))
+    var concurrentRenders: Int?
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        _ = try refreshInterval()
+        guard tileLimit >= 0 else { throw ValidationError("--tile-limit must be 0 (no limit) or more") }
+        guard renderTimeout.isFinite, renderTimeout > 0 else { throw ValidationError("--render-timeout must be positive") }
+        if let concurrentRenders, concurrentRenders < 1 { throw ValidationError("--concurrent-renders must be 1 or more") }
+        for feed in feeds where feed.hasPrefix("-") { throw ValidationError("--feed: '\(feed)' is not a file or URL") }
+    }
+
+    private func refreshInterval() throws -> Duration {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
+        guard let unit = refresh.last, let scale = units[unit], let amount = Double(refresh.dropLast()),
+              amount.isFinite, amount * scale >= 1 else {
+            throw ValidationError("--refresh: '\(refresh)' is not a duration of a second or more (30s, 5m, 1h)")
+        }
+        return .milliseconds(Int64(amount * scale * 1000))
+    }
+
+    private func origins() throws -> [FeedOrigin] {
+        var origins: [FeedOrigin] = []
+        if let url = inputOptions.url { origins.append(.url(url)) }
+        if inputOptions.input != nil || (inputOptions.url == nil && feeds.isEmpty) {
+            if let source = try inputOptions.localSource() { origins.append(.local(source)) }
+        }
+        for feed in feeds {
+            let lowered = feed.lowercased()
+            origins.append(lowered.hasPrefix("http://") || lowered.hasPrefix("https://") ? .url(feed) : .local(.file(feed)))
+        }
+        return origins
+    }
+
+    func run() async throws {
+        let log = Reporting.logger(inputOptions)
+        try await reportingErrors(log) {
+            let origins = try origins()
+            let interval = try refreshInterval()
+            var feed = inputOptions.feedOptions
+            feed.now = try filterOptions.pinnedNow()
+            let store = CatalogueStore(origins: origins, feed: feed, filter: try filterOptions.filter(),
+                                       fetch: fetchArguments.options, log: log)
+            try await store.load()
+            let count = await store.catalogue.events.count
+            let options = ServerOptions(
+                host: host, port: port, style: symbolOptions.style, coloring: symbolOptions.color.coloring,
+                tileLimit: tileLimit == 0 ? nil : tileLimit,
+                concurrentRenders: concurrentRenders ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
+                renderTimeout: .milliseconds(Int64(renderTimeout * 1000)))
+            let app = QuakeServer.application(store: store, options: options, logger: log) { [host] bound in
+                log.info("serving \(count) events from \(origins.map(\.description).joined(separator: ", ")) on http://\(host):\(bound)/",
+                         metadata: ["outcome": "listening", "port": .stringConvertible(bound), "events": .stringConvertible(count)])
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                if origins.contains(where: { if case .url = $0 { return true } else { return false } }) {
+                    group.addTask { await store.refreshForever(every: interval) }
+                }
+                group.addTask {
+                    do { try await app.runService() } catch {
+                        throw ServerStartError(message: "cannot serve on \(host):\(port): \(error)")
+                    }
+                }
+                // The server ends on SIGTERM/SIGINT; then the refresher stops too.
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+}
+
+/// The server could not start or stopped with an error.
+struct ServerStartError: QuakeKitError {
+    let message: String
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+import QuakeKit
+import Testing
+
+/// `quakemap tiles`: folders and MBTiles files, what they hold, and what is never overwritten.
+@Suite("quakemap tiles")
+struct TilesCLITests {
+    static let sample = QuakemapProcess.repositoryRoot.appendingPathComponent("Data/synthetic_all_day.csv").path
+
+    @Test func writesAFolderOfTilesWithTileJSON() throws {
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("tiles").path
+        let result = try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0-3", "-o", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("417 events as") && result.stderr.contains("→ \(output)"), "\(result.stderr)")
+        let world = try RasterImage(png: Data(contentsOf: URL(fileURLWithPath: output + "/0/0/0.png")))
+        #expect(world.width == 256 && world.height == 256)
+        let alphas = stride(from: 3, to: world.rgba.count, by: 4).map { world.rgba[$0] }
+        #expect(alphas.contains(0) && alphas.contains { $0 > 100 }, "a transparent overlay with circles")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + "/tilejson.json")))
+        let tileJSON = try #require(json as? [String: Any])
+        #expect(tileJSON["tiles"] as? [String] == ["{z}/{x}/{y}.png"] && tileJSON["maxzoom"] as? Int == 3)
+        // Empty tiles are not written: zoom 3 has 64 tiles, the sample covers a few.
+        let zoom3 = try FileManager.default.subpathsOfDirectory(atPath: output + "/3").filter { $0.hasSuffix(".png") }
+        #expect(!zoom3.isEmpty && zoom3.count < 64, "\(zoom3.count)")
+        // Nothing temporary is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tiles"])
+    }
+
+    @Test func replacesItsOwnPyramidButNeverAnotherFolder() throws {
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("tiles").path
+        #expect(try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0-2", "-o", output]).status == 0)
+        #expect(try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0", "-o", output]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: output + "/2"), "the old pyramid's deeper tiles are gone")
+        #expect(FileManager.default.fileExists(atPath: output + "/0/0/0.png"))
+
+        let documents = folder.appendingPathComponent("documents")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: documents.appendingPathComponent("thesis.txt"))
+        let refused = try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0", "-o", documents.path])
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("\(documents.path): not replaced: the folder holds other files"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: documents.path) == ["thesis.txt"])
+    }
+
+    @Test func aFailedRunLeavesThePreviousPyramid() throws {
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("tiles").path
+        #expect(try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0-1", "-o", output]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: output + "/0/0/0.png"))
+        let bad = try QuakemapProcess.run(["tiles", "-", "--zoom", "0-1", "-o", output], stdin: Data("not,a\nfeed\n".utf8))
+        #expect(bad.status == 65, "\(bad.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/0/0/0.png")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tiles"])
+    }
+
+    @Test func writesAnMBTilesFileWithRowsFromTheSouth() throws {
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("quakes.mbtiles").path
+        let result = try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0-2", "--tile-size", "512", "-o", output])
+        #expect(result.status == 0, "\(result.stderr)")
+        let queue = try DatabaseQueue(path: output)
+        try queue.read { db in
+            let metadata = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM metadata")
+                .map { ($0["name"] as String, $0["value"] as String) })
+            #expect(metadata["format"] == "png" && metadata["minzoom"] == "0" && metadata["maxzoom"] == "2")
+            #expect(metadata["name"] == "quakemap" && metadata["type"] == "overlay")
+            let world = try #require(try Data.fetchOne(db, sql: "SELECT tile_data FROM tiles WHERE zoom_level = 0"))
+            #expect(try RasterImage(png: world).width == 512)
+            // Every tile's rows count from the south: row r of zoom z is XYZ row 2^z − 1 − r.
+            for row in try Row.fetchAll(db, sql: "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles") {
+                let zoom: Int = row["zoom_level"], tmsRow: Int = row["tile_row"]
+                #expect((0..<(1 << zoom)).contains(tmsRow))
+            }
+        }
+        // The same tiles as the folder, row for row.
+        let plain = folder.appendingPathComponent("plain").path
+        #expect(try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0-2", "--tile-size", "512", "-o", plain]).status == 0)
+        try queue.read { db in
+            for row in try Row.fetchAll(db, sql: "SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles") {
+                let zoom: Int = row["zoom_level"], x: Int = row["tile_column"], tmsRow: Int = row["tile_row"]
+                let file = "\(plain)/\(zoom)/\(x)/\((1 << zoom) - 1 - tmsRow).png"
+                #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == row["tile_data"] as Data, "\(file)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (["--zoom", "6-2"], "--zoom: zoom '6-2' is not a level or a range like 0-6 within 0…18"),
+        (["--zoom", "0-25"], "--zoom: zoom '0-25' is not a level or a range like 0-6 within 0…18"),
+        (["--tile-size", "300"], "--tile-size: tile size 300 is not 256 or 512"),
+        (["--tile-limit=-1"], "--tile-limit must be 0 (no limit) or more"),
+    ])
+    func refusesBadOptions(arguments: [String], message: String) throws {
+        let result = try QuakemapProcess.run(["tiles", Self.sample, "-o", "/tmp/never-written"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written"))
+    }
+
+    @Test func showsProgressWhenAsked() throws {
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0-2", "--progress", "-o", folder.path + "/t"])
+        #expect(result.stderr.contains("\rzoom 2/2 [##############################] "), "\(result.stderr)")
+        let quiet = try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0-2", "-o", folder.path + "/u"])
+        #expect(!quiet.stderr.contains("\r"), "no bar when standard error is not a terminal")
+    }
+}

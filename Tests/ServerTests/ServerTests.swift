@@ -1,0 +1,227 @@
+import FeedTestServer
+import Foundation
+import QuakeKit
+import QuakeServer
+import Testing
+
+/// The service on 127.0.0.1: every endpoint, every refusal.
+@Suite("quakemap-server endpoints", .serialized)
+struct ServerTests {
+    static func withServer(_ rows: [ServerFixtures.Row] = ServerFixtures.sixty, options: ServerOptions = ServerOptions(),
+                           _ body: (RunningServer) async throws -> Void) async throws {
+        let path = try ServerFixtures.file(ServerFixtures.csv(rows))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try await RunningServer.start([.local(.file(path))], options: options)
+        defer { server.stop() }
+        try await body(server)
+    }
+
+    static func ids(_ reply: RunningServer.Reply) -> [String] {
+        (reply.json["features"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    @Test func landingConformanceAndCollections() async throws {
+        try await Self.withServer { server in
+            let landing = try await server.get("/")
+            #expect(landing.status == 200 && landing.headers["content-type"] == "application/json")
+            let links = landing.json["links"] as? [[String: Any]] ?? []
+            #expect(links.contains { $0["rel"] as? String == "conformance" && $0["href"] as? String == "\(server.base)/conformance" })
+            #expect(links.contains { $0["rel"] as? String == "data" && $0["href"] as? String == "\(server.base)/collections" })
+
+            let conformance = try await server.get("/conformance").json["conformsTo"] as? [String] ?? []
+            #expect(conformance.contains("http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core"))
+            #expect(conformance.contains("http://www.opengis.net/spec/ogcapi-features-3/1.0/conf/filter"))
+            #expect(conformance.contains("http://www.opengis.net/spec/cql2/1.0/conf/cql2-text"))
+
+            let collections = try await server.get("/collections").json["collections"] as? [[String: Any]] ?? []
+            #expect(collections.map { $0["id"] as? String } == ["quakes"])
+            let collection = try await server.get("/collections/quakes").json
+            let temporal = (collection["extent"] as? [String: Any])?["temporal"] as? [String: Any]
+            #expect((temporal?["interval"] as? [[String]])?.first == ["2026-11-21T00:00:00.000Z", "2026-11-21T00:59:00.000Z"])
+            let queryables = try await server.get("/collections/quakes/queryables")
+            #expect(queryables.headers["content-type"] == "application/schema+json")
+            #expect((queryables.json["properties"] as? [String: Any])?.keys.contains("mag") == true)
+        }
+    }
+
+    @Test func itemsPageNewestFirstAndNextLinksWalkTheWholeCollection() async throws {
+        try await Self.withServer { server in
+            let first = try await server.get("/collections/quakes/items")
+            #expect(first.status == 200 && first.headers["content-type"] == "application/geo+json")
+            #expect(first.json["numberMatched"] as? Int == 60 && first.json["numberReturned"] as? Int == 10)
+            #expect(Self.ids(first) == (50...59).reversed().map { String(format: "q%02d", $0) })
+            var seen: [String] = []
+            var next: String? = "/collections/quakes/items?limit=7"
+            var pages = 0
+            while let path = next {
+                let page = try await server.get(path)
+                seen += Self.ids(page)
+                let links = page.json["links"] as? [[String: Any]] ?? []
+                next = (links.first { $0["rel"] as? String == "next" }?["href"] as? String).map {
+                    String($0.dropFirst(server.base.count))
+                }
+                pages += 1
+            }
+            #expect(pages == 9 && seen == (0...59).reversed().map { String(format: "q%02d", $0) })
+            let feature = (first.json["features"] as? [[String: Any]])?.first
+            let properties = feature?["properties"] as? [String: Any]
+            #expect(properties?["time"] as? String == "2026-11-21T00:59:00.000Z" && properties?["mag"] as? Double == 6.9)
+            #expect((feature?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [-131, 29])
+            let capped = try await server.get("/collections/quakes/items?limit=50000")
+            #expect(capped.status == 200 && capped.json["numberReturned"] as? Int == 60, "a limit over the maximum is lowered")
+        }
+    }
+
+    @Test(arguments: [
+        ("bbox=175,-90,-175,90", (5...15).map { $0 }),                  // across the antimeridian
+        ("bbox=-180,-90,180,-25", (0...5).map { $0 }),
+        ("datetime=2026-11-21T00:10:00Z", [10]),
+        ("datetime=2026-11-21T00:10:00Z/2026-11-21T00:12:00Z", [10, 11, 12]),
+        ("datetime=../2026-11-21T00:02:00Z", [0, 1, 2]),
+        ("datetime=2026-11-21T00:57:00Z/", [57, 58, 59]),
+        ("datetime=2026-11-20", []),
+        ("filter=mag%20%3E%3D%206.5", (55...59).map { $0 }),
+        ("filter=place%20LIKE%20'Beyond%25'%20AND%20mag%20%3C%201.5&filter-lang=cql2-text", [1, 3]),
+        ("filter=S_INTERSECTS(geometry,BBOX(-180,20,180,90))&bbox=-180,-90,0,90", (50...59).map { $0 }),
+    ])
+    func itemsFilter(query: String, expected: [Int]) async throws {
+        try await Self.withServer { server in
+            let reply = try await server.get("/collections/quakes/items?limit=100&\(query)")
+            #expect(reply.status == 200, "\(reply.text)")
+            #expect(Set(Self.ids(reply)) == Set(expected.map { String(format: "q%02d", $0) }), "\(query)")
+            #expect(reply.json["numberMatched"] as? Int == expected.count)
+        }
+    }
+
+    @Test func oneItemAndItsAbsence() async throws {
+        try await Self.withServer { server in
+            let item = try await server.get("/collections/quakes/items/q07")
+            #expect(item.status == 200 && item.json["id"] as? String == "q07")
+            #expect((item.json["properties"] as? [String: Any])?["place"] as? String == "Beyond Beta")
+            let missing = try await server.get("/collections/quakes/items/nope")
+            #expect(missing.status == 404 && missing.headers["content-type"] == "application/problem+json")
+            #expect(missing.json["detail"] as? String == "no event with id 'nope' in collection 'quakes'")
+        }
+    }
+
+    @Test(arguments: [
+        ("/collections/quakes/items?bbox=1,2,3", "bbox", "bbox: '1,2,3' is not four numbers W,S,E,N"),
+        ("/collections/quakes/items?bbox=0,0,10,10,0,5", "bbox", "bbox: six numbers (with heights) are not served; give W,S,E,N"),
+        ("/collections/quakes/items?bbox=0,50,10,10", "bbox", "bbox: south 50.0 must be below north 10.0"),
+        ("/collections/quakes/items?datetime=yesterday", "datetime", nil),
+        ("/collections/quakes/items?datetime=../..", "datetime", "datetime: '../..' leaves both ends open"),
+        ("/collections/quakes/items?datetime=2026-11-22/2026-11-21", "datetime", nil),
+        ("/collections/quakes/items?limit=0", "limit", "limit: '0' is not a whole number of at least 1"),
+        ("/collections/quakes/items?limit=ten", "limit", nil),
+        ("/collections/quakes/items?offset=-1", "offset", nil),
+        ("/collections/quakes/items?filter=mag%20%3E%3D", "filter", "filter: at column 7: expected a value after '>='"),
+        ("/collections/quakes/items?filter=mag%3E1&filter-lang=cql2-json", "filter-lang", nil),
+        ("/collections/quakes/items?colour=red", "colour", nil),
+        ("/collections/quakes/items?limit=1&limit=2", "limit", "limit: given more than once"),
+        ("/collections/quakes/items?bbox-crs=EPSG:3857", "bbox-crs", nil),
+        ("/tiles/1/0/0.png?limit=4", "limit", nil),
+        ("/map.png?width=20", "width", "width: '20' is not a whole number in 64…4096"),
+        ("/map.png?color=blue", "color", nil),
+    ] as [(String, String, String?)])
+    func badRequestsNameTheParameter(path: String, parameter: String, detail: String?) async throws {
+        try await Self.withServer { server in
+            let reply = try await server.get(path)
+            #expect(reply.status == 400)
+            #expect(reply.headers["content-type"] == "application/problem+json")
+            #expect(reply.json["parameter"] as? String == parameter, "\(reply.text)")
+            if let detail { #expect(reply.json["detail"] as? String == detail) }
+        }
+    }
+
+    @Test(arguments: ["/nope", "/collections/earthquakes", "/collections/earthquakes/items", "/tiles/2/4/0.png",
+                      "/tiles/1/0/0.jpg", "/tiles/23/0/0.png", "/tiles/a/b/c.png"])
+    func unknownPathsAreNotFound(path: String) async throws {
+        try await Self.withServer { server in
+            let reply = try await server.get(path)
+            #expect(reply.status == 404, "\(reply.text)")
+            #expect(reply.headers["content-type"] == "application/problem+json")
+        }
+    }
+
+    @Test func tilesAreTheLibrarysTilesWithETags() async throws {
+        try await Self.withServer { server in
+            let reply = try await server.get("/tiles/1/0/0.png")
+            #expect(reply.status == 200 && reply.headers["content-type"] == "image/png")
+            let catalogue = await server.store.catalogue
+            let events = catalogue.events.compactMap(MapEvent.init)
+            let expected = try TileLayer(events: events, zoom: 1, options: TileOptions())
+                .pngData(for: TileID(zoom: 1, x: 0, y: 0))
+            #expect(reply.body == expected, "the served tile is the pyramid's tile, byte for byte")
+            let tag = try #require(reply.headers["etag"])
+            let again = try await server.get("/tiles/1/0/0.png", headers: ["If-None-Match": tag])
+            #expect(again.status == 304 && again.body.isEmpty)
+            let filtered = try await server.get("/tiles/1/0/0.png?filter=mag%20%3E%209")
+            #expect(filtered.status == 200 && filtered.headers["etag"] != tag)
+            let empty = try RasterImage(png: filtered.body)
+            #expect(empty.width == 256 && !empty.rgba.contains { $0 != 0 }, "no event matches: a transparent tile")
+            let changed = try await server.get("/tiles/1/0/0.png?filter=mag%20%3E%209", headers: ["If-None-Match": tag])
+            #expect(changed.status == 200, "another query is another image")
+        }
+    }
+
+    @Test func mapsHonourWidthRegionAndLimit() async throws {
+        try await Self.withServer { server in
+            let world = try await server.get("/map.png?width=400")
+            #expect(world.status == 200 && world.headers["content-type"] == "image/png")
+            let image = try RasterImage(png: world.body)
+            #expect(image.width == 400 && image.height == 200)
+            let region = try RasterImage(png: try await server.get("/map.png?width=300&bbox=160,-20,-160,20&limit=5").body)
+            #expect(region.width == 300 && region.height == 300)
+        }
+    }
+
+    @Test func slowDrawingGets503WhileOtherRequestsAnswer() async throws {
+        var options = ServerOptions()
+        options.renderTimeout = .milliseconds(1)
+        options.concurrentRenders = 1
+        let many = (0..<20_000).map { index in
+            ServerFixtures.Row(id: "m\(index)", time: "2026-11-21T00:00:00.000Z", latitude: Double(index % 170) - 85,
+                               longitude: Double(index % 359) - 179, magnitude: "7")
+        }
+        try await Self.withServer(many, options: options) { server in
+            let slow = try await server.get("/map.png?width=4096&limit=20000")
+            #expect(slow.status == 503 && slow.headers["retry-after"] == "5", "\(slow.text)")
+            let health = try await server.get("/healthz")
+            #expect(health.status == 200 && health.json["events"] as? Int == 20_000)
+        }
+    }
+
+    @Test func aFailedRefreshKeepsServingTheLastGoodFeed() async throws {
+        let upstream = try LoopbackServer()
+        defer { upstream.stop() }
+        let first = ServerFixtures.csv(Array(ServerFixtures.sixty.prefix(3)))
+        let second = ServerFixtures.csv(Array(ServerFixtures.sixty.prefix(5)))
+        upstream.route("/feed.csv", [.response(status: 200, body: first), .response(status: 200, body: second),
+                                     .response(status: 500, body: "down")])
+        let server = try await RunningServer.start([.url(upstream.baseURL + "/feed.csv")])
+        defer { server.stop() }
+        #expect(try await server.get("/collections/quakes/items").json["numberMatched"] as? Int == 3)
+        #expect(await server.store.refresh())
+        #expect(try await server.get("/collections/quakes/items").json["numberMatched"] as? Int == 5)
+        #expect(await server.store.refresh() == false)
+        let health = try await server.get("/healthz").json
+        #expect(try await server.get("/collections/quakes/items").json["numberMatched"] as? Int == 5)
+        #expect(health["failedRefreshes"] as? Int == 1 && health["status"] as? String == "ok")
+    }
+
+    @Test func severalFeedsAreOneCollectionWithTheLatestUpdateOfEachEvent() async throws {
+        var older = Array(ServerFixtures.sixty.prefix(2))
+        var newer = older
+        newer[0].magnitude = "5.5"
+        newer[0].updated = "2026-11-22T00:00:00.000Z"
+        older.append(ServerFixtures.Row(id: "only-a", time: "2026-11-20T00:00:00.000Z", latitude: 0, longitude: 0, magnitude: "2"))
+        let a = try ServerFixtures.file(ServerFixtures.csv(older)), b = try ServerFixtures.file(ServerFixtures.csv(newer))
+        defer { [a, b].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        let server = try await RunningServer.start([.local(.file(a)), .local(.file(b))])
+        defer { server.stop() }
+        let items = try await server.get("/collections/quakes/items")
+        #expect(Set(Self.ids(items)) == ["q00", "q01", "only-a"])
+        let q00 = try await server.get("/collections/quakes/items/q00").json["properties"] as? [String: Any]
+        #expect(q00?["mag"] as? Double == 5.5)
+    }
+}
