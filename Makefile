@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # shared objects to load and relocate), which is most of a small map's cost.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: map test test-sanitize build deps test-deps clean sample basemap bench examples fuzz
+.PHONY: map test test-sanitize build deps test-deps clean sample basemap bench load interop examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -62,6 +62,14 @@ examples: build test-deps
 ## bench: print throughput, wall time and peak memory (generates its inputs; a few minutes)
 bench: deps
 	Benchmarks/run.sh
+
+## load: requests per second and p99 latency of quakemap-server under wrk (tiles, items)
+load: deps
+	Benchmarks/load.sh
+
+## interop: GDAL (gdal-bin) reads quakemap's MBTiles and its OGC API – Features service
+interop: deps
+	scripts/interop.sh
 
 ## test-sanitize: the test suite under ThreadSanitizer, then AddressSanitizer (separate build folders).
 ## The kill -9 loop and the memory-ceiling test are left out: sanitizers slow processes and

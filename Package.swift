@@ -103,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["QuakeServer", "QuakeKit", "FeedTestServer", .product(name: "Hummingbird", package: "hummingbird"),
+            dependencies: ["QuakeServer", "QuakeKit", "QuakeFetch", "FeedTestServer", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(

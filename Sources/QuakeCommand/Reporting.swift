@@ -7,8 +7,12 @@ import QuakeKit
 /// The run's lines on standard error, and the one place errors become exit codes.
 package enum Reporting {
     /// Sets up logging for this run and returns the logger. `--quiet` keeps only errors.
-    package static func logger(_ options: InputOptions) -> Logger {
-        Termination.install()
+    ///
+    /// - Parameter cleansUpOnSignals: exit at once on SIGTERM, SIGINT and SIGHUP,
+    ///   removing files being written (see ``Termination``); a server that
+    ///   shuts down gracefully on its own passes `false`.
+    package static func logger(_ options: InputOptions, cleansUpOnSignals: Bool = true) -> Logger {
+        if cleansUpOnSignals { Termination.install() }
         let format = options.logFormat
         LoggingSystem.bootstrap { _ in StderrLogHandler(format: format) }
         var logger = Logger(label: "quakemap")

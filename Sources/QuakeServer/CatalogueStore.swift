@@ -27,6 +27,8 @@ public actor CatalogueStore {
     private let feed: FeedOptions
     private let filter: EventFilter
     private let fetch: FetchOptions
+    private let cache: FeedCache?
+    private let staleOk: Bool
     private let log: Logger
     private var lastGood: [Int: (events: [SeismicEvent], generated: Date?, cached: CachedFeed?)] = [:]
     private var snapshot = Catalogue(events: [], generated: nil)
@@ -36,12 +38,19 @@ public actor CatalogueStore {
     public private(set) var lastFailure: (date: Date, message: String)?
 
     /// A store for `origins`, keeping the events `filter` admits.
+    ///
+    /// - Parameters:
+    ///   - cache: where each URL's last good body is kept between runs (as `quakemap render --url` keeps it).
+    ///   - staleOk: when a URL cannot be fetched at start, serve its cached body instead of failing.
     public init(origins: [FeedOrigin], feed: FeedOptions = FeedOptions(), filter: EventFilter = EventFilter(),
-                fetch: FetchOptions = FetchOptions(), log: Logger = Logger(label: "quakemap-server")) {
+                fetch: FetchOptions = FetchOptions(), cache: FeedCache? = nil, staleOk: Bool = false,
+                log: Logger = Logger(label: "quakemap-server")) {
         self.origins = origins
         self.feed = feed
         self.filter = filter
         self.fetch = fetch
+        self.cache = cache
+        self.staleOk = staleOk
         self.log = log
     }
 
@@ -51,7 +60,16 @@ public actor CatalogueStore {
     /// Reads every feed. At start, any failure is thrown: a server must not come
     /// up with a feed missing.
     public func load() async throws {
-        for (index, origin) in origins.enumerated() { try await read(index, origin) }
+        for (index, origin) in origins.enumerated() {
+            do {
+                try await read(index, origin)
+            } catch {
+                guard staleOk, case .url(let url) = origin, let cached = cache?.entry(for: url),
+                      let selected = try? select(.bytes(cached.body, name: url)) else { throw error }
+                log.warning("\(error); serving the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
+                lastGood[index] = (selected.events, selected.summary.generated, cached)
+            }
+        }
         rebuild()
     }
 
@@ -82,12 +100,16 @@ public actor CatalogueStore {
         }
     }
 
-    private func read(_ index: Int, _ origin: FeedOrigin) async throws {
+    private func select(_ source: FeedSource) throws -> FeedSelection {
         var selection = EventSelection(limit: nil)
         selection.filter = filter
+        return try QuakeMap.select(from: source, feed: feed, selection: selection)
+    }
+
+    private func read(_ index: Int, _ origin: FeedOrigin) async throws {
         switch origin {
         case .local(let source):
-            let selected = try QuakeMap.select(from: source, feed: feed, selection: selection)
+            let selected = try select(source)
             lastGood[index] = (selected.events, selected.summary.generated, nil)
         case .url(let url):
             let previous = lastGood[index]?.cached
@@ -96,10 +118,13 @@ public actor CatalogueStore {
                 lastGood[index] = kept
                 return
             }
-            let selected = try QuakeMap.select(from: .bytes(fetched.body, name: url), feed: feed, selection: selection)
+            let selected = try select(.bytes(fetched.body, name: url))
+            // No rendered output: a `render --if-changed` sharing this cache must not
+            // take a body the server fetched for one it has drawn.
             let cached = CachedFeed(url: url, body: fetched.body, entityTag: fetched.entityTag,
                                     lastModified: fetched.lastModified, fetchedAt: Date(), renderedOutput: nil)
             lastGood[index] = (selected.events, selected.summary.generated ?? fetched.lastModifiedDate, cached)
+            do { try cache?.store(cached) } catch { log.warning("cache \(cache?.directory ?? ""): not updated: \(error)") }
         }
     }
 

@@ -37,10 +37,3 @@ public struct Problem: HTTPResponseError, Equatable {
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: JSONDocument.data(body))))
     }
 }
-
-/// JSON as the service writes it: sorted keys, no escaped slashes.
-enum JSONDocument {
-    static func data(_ object: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-    }
-}

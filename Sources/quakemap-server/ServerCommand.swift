@@ -98,14 +98,15 @@ struct ServerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let log = Reporting.logger(inputOptions)
+        let log = Reporting.logger(inputOptions, cleansUpOnSignals: false)
         try await reportingErrors(log) {
             let origins = try origins()
             let interval = try refreshInterval()
             var feed = inputOptions.feedOptions
             feed.now = try filterOptions.pinnedNow()
             let store = CatalogueStore(origins: origins, feed: feed, filter: try filterOptions.filter(),
-                                       fetch: fetchArguments.options, log: log)
+                                       fetch: fetchArguments.options, cache: fetchArguments.cache,
+                                       staleOk: fetchArguments.staleOk, log: log)
             try await store.load()
             let count = await store.catalogue.events.count
             let options = ServerOptions(

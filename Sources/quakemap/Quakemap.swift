@@ -19,7 +19,8 @@ struct Quakemap: AsyncParsableCommand {
               66  input not found or not readable
               69  the server refused (HTTP 4xx other than 429; too many redirects)
               70  internal error (the drawing library failed)
-              73  cannot create the output file or its folder
+              73  cannot create the output file or its folder; (tiles) the output is a
+                  file or a folder of other files, never replaced
               74  I/O error while reading or writing
               75  temporary failure: network error, timeout, cut-short body, HTTP 429
                   or 5xx, after the retries (try again later)

@@ -1,3 +1,4 @@
+import FeedTestServer
 import Foundation
 import Testing
 
@@ -11,15 +12,7 @@ struct QuakemapProcess {
     }
 
     /// The binary SwiftPM built next to this test bundle.
-    static let executable: URL = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("quakemap")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return Bundle.main.bundleURL.appendingPathComponent("quakemap")
-    }()
+    static let executable = BuiltExecutable.url(named: "quakemap")
 
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -1,5 +1,9 @@
 import FeedTestServer
 import Foundation
+import QuakeFetch
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import QuakeKit
 import QuakeServer
 import Testing
@@ -209,6 +213,24 @@ struct ServerTests {
         #expect(health["failedRefreshes"] as? Int == 1 && health["status"] as? String == "ok")
     }
 
+    @Test func withStaleOkAnUnreachableFeedStartsFromTheCache() async throws {
+        let upstream = try LoopbackServer()
+        defer { upstream.stop() }
+        upstream.route("/feed.csv", [.response(status: 503, body: "down")])
+        let url = upstream.baseURL + "/feed.csv"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quakemap-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = FeedCache(directory: folder)
+        try cache.store(CachedFeed(url: url, body: Data(ServerFixtures.csv(Array(ServerFixtures.sixty.prefix(4))).utf8),
+                                   entityTag: nil, lastModified: nil, fetchedAt: Date(), renderedOutput: nil))
+        let fetch = FetchOptions(timeout: 5, retries: 0)
+        let stale = CatalogueStore(origins: [.url(url)], fetch: fetch, cache: cache, staleOk: true)
+        try await stale.load()
+        #expect(await stale.catalogue.events.count == 4)
+        let strict = CatalogueStore(origins: [.url(url)], fetch: fetch, cache: cache, staleOk: false)
+        await #expect(throws: FetchError.self) { try await strict.load() }
+    }
+
     @Test func severalFeedsAreOneCollectionWithTheLatestUpdateOfEachEvent() async throws {
         var older = Array(ServerFixtures.sixty.prefix(2))
         var newer = older
@@ -223,5 +245,72 @@ struct ServerTests {
         #expect(Set(Self.ids(items)) == ["q00", "q01", "only-a"])
         let q00 = try await server.get("/collections/quakes/items/q00").json["properties"] as? [String: Any]
         #expect(q00?["mag"] as? Double == 5.5)
+    }
+}
+
+/// The `quakemap-server` executable: start-up line, access log, a clean stop, and refusals.
+@Suite("quakemap-server executable", .serialized)
+struct ServerProcessTests {
+    static let executable = BuiltExecutable.url(named: "quakemap-server")
+
+    /// Starts the server; returns the process, its standard error pipe, and the port it
+    /// printed or, when it ended instead, everything it printed.
+    static func start(_ arguments: [String]) throws -> (process: Process, errors: Pipe, port: Int?, text: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // The start-up line names the port; read until it comes or standard error ends.
+        var text = ""
+        while true {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+            if let range = text.range(of: "on http://127.0.0.1:") {
+                let digits = text[range.upperBound...].prefix { $0.isNumber }
+                return (process, errors, Int(digits), text)
+            }
+        }
+        process.waitUntilExit()
+        return (process, errors, nil, text)
+    }
+
+    @Test func servesLogsEachRequestAndStopsCleanlyOnSIGTERM() async throws {
+        let path = try ServerFixtures.file(ServerFixtures.csv(ServerFixtures.sixty))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (process, errors, port, _) = try Self.start([path, "--port", "0"])
+        let bound = try #require(port, "the server printed no port")
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(bound)/healthz")!)
+        request.timeoutInterval = 10
+        let (body, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: body, as: UTF8.self).contains("\"events\":60"))
+        process.terminate()
+        process.waitUntilExit()
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(log)")
+        #expect(log.contains("GET /healthz 200 "), "one access-log line per request: \(log)")
+    }
+
+    @Test func refusesAMissingFeedATakenPortAndABadOption() throws {
+        let missing = try Self.start(["/nonexistent/feed.csv", "--port", "0"])
+        #expect(missing.process.terminationStatus == 66)
+        #expect(missing.text.contains("/nonexistent/feed.csv: cannot open"), "\(missing.text)")
+
+        let path = try ServerFixtures.file(ServerFixtures.csv(ServerFixtures.sixty))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = try Self.start([path, "--port", "0"])
+        defer { first.process.terminate(); first.process.waitUntilExit() }
+        let bound = try #require(first.port)
+        let second = try Self.start([path, "--port", String(bound)])
+        #expect(second.process.terminationStatus == 70)
+        #expect(second.text.contains("cannot serve on 127.0.0.1:\(bound)"), "\(second.text)")
+
+        let bad = try Self.start([path, "--refresh", "0s"])
+        #expect(bad.process.terminationStatus == 64)
+        #expect(bad.text.contains("--refresh: '0s' is not a duration"), "\(bad.text)")
     }
 }
