@@ -24,27 +24,32 @@ struct Endpoints: Sendable {
         cache = ResponseCache(budget: options.cacheBytes)
     }
 
-    func register(on router: Router<some RequestContext>) {
-        router.get("/") { request, _ in json(FeatureDocuments.landing(base: base(request))) }
-        router.get("/conformance") { _, _ in json(["conformsTo": FeatureDocuments.conformance]) }
-        router.get("/collections") { request, _ in
+    func register<Context: RequestContext>(on router: Router<Context>) {
+        // Every route answers GET and HEAD (the HTTP layer sends HEAD's headers only).
+        func route(_ path: RouterPath, _ handler: @escaping @Sendable (Request, Context) async throws -> Response) {
+            router.get(path, use: handler)
+            router.head(path, use: handler)
+        }
+        route("/") { request, _ in json(FeatureDocuments.landing(base: base(request))) }
+        route("/conformance") { _, _ in json(["conformsTo": FeatureDocuments.conformance]) }
+        route("/collections") { request, _ in
             let base = base(request)
             return json(["collections": [FeatureDocuments.collection(base: base, catalogue: await store.catalogue)],
                          "links": [FeatureDocuments.link("\(base)/collections", "self", "application/json")]])
         }
-        router.get("/collections/:collection") { request, context in
+        route("/collections/:collection") { request, context in
             try collection(context)
             return json(FeatureDocuments.collection(base: base(request), catalogue: await store.catalogue))
         }
-        router.get("/collections/:collection/queryables") { request, context in
+        route("/collections/:collection/queryables") { request, context in
             try collection(context)
             return json(FeatureDocuments.queryables(base: base(request)), type: "application/schema+json")
         }
-        router.get("/collections/:collection/items") { request, context in
+        route("/collections/:collection/items") { request, context in
             try collection(context)
             return try await items(request)
         }
-        router.get("/collections/:collection/items/:id") { request, context in
+        route("/collections/:collection/items/:id") { request, context in
             try collection(context)
             let id = context.parameters.get("id") ?? ""
             guard let event = await store.catalogue.event(id: id) else {
@@ -54,9 +59,9 @@ struct Endpoints: Sendable {
                                   type: "application/json")
             return try json(Feature(event: event, base: base(request), moreLinks: [collection]), type: "application/geo+json")
         }
-        router.get("/tiles/:z/:x/:y") { request, context in try await tile(request, context) }
-        router.get("/map.png") { request, _ in try await map(request) }
-        router.get("/healthz") { _, _ in
+        route("/tiles/:z/:x/:y") { request, context in try await tile(request, context) }
+        route("/map.png") { request, _ in try await map(request) }
+        route("/healthz") { _, _ in
             let catalogue = await store.catalogue
             var body: [String: Any] = ["status": "ok", "events": catalogue.events.count, "version": catalogue.version,
                                        "loadedAt": QuakeMap.timestamp(catalogue.loadedAt),

@@ -12,13 +12,17 @@ public struct Problem: HTTPResponseError, Equatable {
     public let parameter: String?
     /// Seconds after which a retry may succeed (`Retry-After`), for `503`.
     public let retryAfter: Int?
+    /// The methods served (`Allow`), for `405`.
+    public let allow: String?
 
     /// A problem answer.
-    public init(_ status: HTTPResponse.Status, _ detail: String, parameter: String? = nil, retryAfter: Int? = nil) {
+    public init(_ status: HTTPResponse.Status, _ detail: String, parameter: String? = nil, retryAfter: Int? = nil,
+                allow: String? = nil) {
         self.status = status
         self.detail = detail
         self.parameter = parameter
         self.retryAfter = retryAfter
+        self.allow = allow
     }
 
     /// `400 Bad Request` for a query parameter.
@@ -34,6 +38,7 @@ public struct Problem: HTTPResponseError, Equatable {
         var fields = HTTPFields()
         fields[.contentType] = "application/problem+json"
         if let retryAfter { fields[.retryAfter] = String(retryAfter) }
+        if let allow { fields[.allow] = allow }
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: JSONDocument.data(body))))
     }
 }

@@ -57,6 +57,7 @@ public enum QuakeServer {
     ) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: AccessLog(logger: logger))
+        router.add(middleware: ReadOnly())
         let endpoints = Endpoints(store: store, options: options)
         endpoints.register(on: router)
         var frameworkLogger = logger
@@ -102,6 +103,19 @@ struct AccessLog<Context: RequestContext>: RouterMiddleware {
             line(500, nil)
             logger.error("\(request.method) \(target): \(error)")
             throw Problem(.internalServerError, "the request failed inside the server")
+        }
+    }
+}
+
+/// Every resource is read-only: methods other than `GET` and `HEAD` get `405` with `Allow`.
+struct ReadOnly<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        switch request.method {
+        case .get, .head:
+            return try await next(request, context)
+        default:
+            throw Problem(.methodNotAllowed, "\(request.method) is not served: every resource here is read-only (GET, HEAD)",
+                          allow: "GET, HEAD")
         }
     }
 }

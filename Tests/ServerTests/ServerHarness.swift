@@ -46,9 +46,10 @@ struct RunningServer {
 
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// GETs `path` (with its query) and returns the whole reply.
-    func get(_ path: String, headers: [String: String] = [:]) async throws -> Reply {
+    /// GETs (or `method`s) `path` (with its query) and returns the whole reply.
+    func get(_ path: String, method: String = "GET", headers: [String: String] = [:]) async throws -> Reply {
         var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (body, response) = try await URLSession.shared.data(for: request)
         let http = response as! HTTPURLResponse

@@ -147,6 +147,18 @@ struct ServerTests {
         }
     }
 
+    @Test func headAnswersLikeGetAndOtherMethodsAreNotAllowed() async throws {
+        try await Self.withServer { server in
+            let get = try await server.get("/tiles/0/0/0.png")
+            let head = try await server.get("/tiles/0/0/0.png", method: "HEAD")
+            #expect(head.status == 200 && head.body.isEmpty)
+            #expect(head.headers["content-length"] == String(get.body.count) && head.headers["etag"] == get.headers["etag"])
+            let post = try await server.get("/collections/quakes/items", method: "POST")
+            #expect(post.status == 405 && post.headers["allow"] == "GET, HEAD")
+            #expect(post.json["detail"] as? String == "POST is not served: every resource here is read-only (GET, HEAD)")
+        }
+    }
+
     @Test func tilesAreTheLibrarysTilesWithETags() async throws {
         try await Self.withServer { server in
             let reply = try await server.get("/tiles/1/0/0.png")
