@@ -8,11 +8,6 @@ package enum ColoringArgument: String, CaseIterable, ExpressibleByArgument {
     case magnitude, depth, age
 
     package var coloring: SymbolColoring {
-        switch self {
-        case .magnitude: return .magnitude
-        case .depth: return .depth
-        // "Now" is the feed's own time (or its latest event), so a rerun gives the same map.
-        case .age: return .age(reference: nil)
-        }
+        SymbolColoring(named: rawValue)!  // the cases are the names it takes
     }
 }

@@ -15,14 +15,32 @@ package struct SymbolOptions: ParsableArguments {
     package init() {}
 
     package func validate() throws {
-        guard symbolScale.isFinite, symbolScale > 0 else {
-            throw ValidationError("--symbol-scale must be a positive number")
+        // Upper bounds keep a circle within a few tiles or a map's width: a
+        // 1e22 scale would overflow pixel arithmetic, not draw a larger circle.
+        guard symbolScale.isFinite, symbolScale > 0, symbolScale <= 100 else {
+            throw ValidationError("--symbol-scale must be above 0 and at most 100")
         }
-        guard minDiameter.isFinite, minDiameter >= 0 else {
-            throw ValidationError("--min-diameter must be 0 or more")
+        guard minDiameter.isFinite, minDiameter >= 0, minDiameter <= 1000 else {
+            throw ValidationError("--min-diameter must be 0…1000 pixels")
         }
     }
 
     /// The circle sizes these options give.
     package var style: MagnitudeStyle { MagnitudeStyle(symbolScale: symbolScale, minimumDiameter: minDiameter) }
+}
+
+/// `--tile-limit`: how full a tile may get; shared by `tiles` and the server.
+package struct TileLimitOption: ParsableArguments {
+    @Option(help: ArgumentHelp("At most this many events whose centre is in a tile, largest magnitudes kept; 0 keeps all.",
+                               valueName: "n"))
+    package var tileLimit = TileOptions.defaultTileLimit
+
+    package init() {}
+
+    package func validate() throws {
+        guard tileLimit >= 0 else { throw ValidationError("--tile-limit must be 0 (no limit) or more") }
+    }
+
+    /// The limit, `nil` for none.
+    package var limit: Int? { tileLimit == 0 ? nil : tileLimit }
 }

@@ -26,12 +26,15 @@ public final class MBTilesWriter: TileSink {
         self.path = path
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            throw WriteError.cannotCreateFolder(path: folder, errno: EACCES)
+        var isFolder: ObjCBool = false
+        // Refused before drawing, not at the final rename.
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw WriteError.refusingToReplace(path: path, reason: "it is a folder, not an MBTiles file")
         }
-        temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try AtomicFileWriter.createFolder(folder)
+        let prefix = "." + url.lastPathComponent + ".tmp-"
+        AtomicFileWriter.removeAbandoned(in: folder, prefix: prefix)
+        temporary = folder + "/" + prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         AtomicFileWriter.track(temporary, inProgress: true)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -52,7 +55,7 @@ public final class MBTilesWriter: TileSink {
         } catch {
             unlink(temporary)
             AtomicFileWriter.track(temporary, inProgress: false)
-            throw WriteError.cannotCreate(path: path, errno: EACCES)
+            throw WriteError.cannotCreate(path: path, errno: Self.posixCode(error, otherwise: EACCES))
         }
     }
 
@@ -95,7 +98,7 @@ public final class MBTilesWriter: TileSink {
             }
             try queue.close()
         } catch {
-            throw WriteError.writeFailed(path: path, errno: EIO)
+            throw WriteError.writeFailed(path: path, errno: Self.posixCode(error, otherwise: EIO))
         }
         let fd = open(temporary, O_RDONLY)
         if fd >= 0 {
@@ -123,9 +126,18 @@ public final class MBTilesWriter: TileSink {
                     try insert.execute(arguments: [tile.zoom, tile.x, tile.tmsRow, data])
                 }
             }
-        } catch let error as DatabaseError {
-            // SQLITE_FULL is a full disk; anything else a failed write.
-            throw WriteError.writeFailed(path: path, errno: error.resultCode == .SQLITE_FULL ? ENOSPC : EIO)
+        } catch {
+            throw WriteError.writeFailed(path: path, errno: Self.posixCode(error, otherwise: EIO))
+        }
+    }
+
+    /// The POSIX error closest to what SQLite said: a full disk, a denied file, or `otherwise`.
+    private static func posixCode(_ error: any Error, otherwise: Int32) -> Int32 {
+        guard let error = error as? DatabaseError else { return otherwise }
+        switch error.resultCode {
+        case .SQLITE_FULL: return ENOSPC
+        case .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_CANTOPEN: return EACCES
+        default: return otherwise
         }
     }
 }

@@ -30,7 +30,7 @@ public actor CatalogueStore {
     private let cache: FeedCache?
     private let staleOk: Bool
     private let log: Logger
-    private var lastGood: [Int: (events: [SeismicEvent], generated: Date?, cached: CachedFeed?)] = [:]
+    private var lastGood: [Int: Feed] = [:]
     private var snapshot = Catalogue(events: [], generated: nil)
     /// Refreshes that failed since the start, for `/healthz`.
     public private(set) var failedRefreshes = 0
@@ -57,38 +57,95 @@ public actor CatalogueStore {
     /// The catalogue now.
     public var catalogue: Catalogue { snapshot }
 
-    /// Reads every feed. At start, any failure is thrown: a server must not come
-    /// up with a feed missing.
-    public func load() async throws {
-        for (index, origin) in origins.enumerated() {
-            do {
-                try await read(index, origin)
-            } catch {
-                guard staleOk, case .url(let url) = origin, let cached = cache?.entry(for: url),
-                      let selected = try? select(.bytes(cached.body, name: url)) else { throw error }
-                log.warning("\(error); serving the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
-                lastGood[index] = (selected.events, selected.summary.generated, cached)
+    /// One feed's last good state.
+    private struct Feed: Sendable {
+        var events: [SeismicEvent]
+        var generated: Date?
+        var cached: CachedFeed?
+    }
+
+    /// How feeds are read; parsing runs off the actor, so requests reading the
+    /// catalogue never wait behind a refresh.
+    private struct Reader: Sendable {
+        let feed: FeedOptions
+        let filter: EventFilter
+        let fetch: FetchOptions
+        let cache: FeedCache?
+        let log: Logger
+
+        func select(_ source: FeedSource) throws -> FeedSelection {
+            var selection = EventSelection(limit: nil)
+            selection.filter = filter
+            return try QuakeMap.select(from: source, feed: feed, selection: selection)
+        }
+
+        /// The feed read again; `nil` when a URL answered 304 (nothing changed).
+        func read(_ origin: FeedOrigin, previous: Feed?) async throws -> Feed? {
+            switch origin {
+            case .local(let source):
+                let selected = try select(source)
+                return Feed(events: selected.events, generated: selected.summary.generated)
+            case .url(let url):
+                let fetched = try await FeedFetcher(options: fetch).fetch(url, cached: previous?.cached)
+                if fetched.fromCache && previous != nil { return nil }
+                let selected = try select(.bytes(fetched.body, name: url))
+                // No rendered output: a `render --if-changed` sharing this cache must not
+                // take a body the server fetched for one it has drawn.
+                let cached = CachedFeed(url: url, body: fetched.body, entityTag: fetched.entityTag,
+                                        lastModified: fetched.lastModified, fetchedAt: Date(), renderedOutput: nil)
+                do { try cache?.store(cached) } catch { log.warning("cache \(cache?.directory ?? ""): not updated: \(error)") }
+                return Feed(events: selected.events, generated: selected.summary.generated ?? fetched.lastModifiedDate,
+                            cached: cached)
             }
         }
-        rebuild()
+
+        /// The cached body of a URL that cannot be fetched, for `--stale-ok`.
+        func stale(_ url: String, after error: any Error) -> Feed? {
+            guard let cached = cache?.entry(for: url), let selected = try? select(.bytes(cached.body, name: url)) else { return nil }
+            log.warning("\(error); serving the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
+            return Feed(events: selected.events, generated: selected.summary.generated, cached: cached)
+        }
+    }
+
+    private var reader: Reader { Reader(feed: feed, filter: filter, fetch: fetch, cache: cache, log: log) }
+
+    /// Reads every feed. At start, any failure is thrown: a server must not come
+    /// up with a feed missing (unless `staleOk` finds it in the cache).
+    public func load() async throws {
+        let reader = reader
+        for (index, origin) in origins.enumerated() {
+            do {
+                lastGood[index] = try await reader.read(origin, previous: nil)
+            } catch {
+                guard staleOk, case .url(let url) = origin, let stale = reader.stale(url, after: error) else { throw error }
+                lastGood[index] = stale
+            }
+        }
+        await rebuild()
     }
 
     /// Fetches the URL feeds again; a failure keeps that feed's last good events.
     /// Returns whether the catalogue changed.
     @discardableResult
     public func refresh() async -> Bool {
-        let before = snapshot.version
+        let reader = reader
+        var changed = false
         for (index, origin) in origins.enumerated() {
             guard case .url = origin else { continue }
             do {
-                try await read(index, origin)
+                if let fresh = try await reader.read(origin, previous: lastGood[index]) {
+                    lastGood[index] = fresh
+                    changed = true
+                }
             } catch {
                 failedRefreshes += 1
                 lastFailure = (Date(), "\(error)")
                 log.warning("refresh of \(origin) failed, still serving the last good feed: \(error)")
             }
         }
-        rebuild()
+        guard changed else { return false }
+        let before = snapshot.version
+        await rebuild()
         return snapshot.version != before
     }
 
@@ -100,39 +157,14 @@ public actor CatalogueStore {
         }
     }
 
-    private func select(_ source: FeedSource) throws -> FeedSelection {
-        var selection = EventSelection(limit: nil)
-        selection.filter = filter
-        return try QuakeMap.select(from: source, feed: feed, selection: selection)
-    }
-
-    private func read(_ index: Int, _ origin: FeedOrigin) async throws {
-        switch origin {
-        case .local(let source):
-            let selected = try select(source)
-            lastGood[index] = (selected.events, selected.summary.generated, nil)
-        case .url(let url):
-            let previous = lastGood[index]?.cached
-            let fetched = try await FeedFetcher(options: fetch).fetch(url, cached: previous)
-            if fetched.fromCache, let kept = lastGood[index] {
-                lastGood[index] = kept
-                return
-            }
-            let selected = try select(.bytes(fetched.body, name: url))
-            // No rendered output: a `render --if-changed` sharing this cache must not
-            // take a body the server fetched for one it has drawn.
-            let cached = CachedFeed(url: url, body: fetched.body, entityTag: fetched.entityTag,
-                                    lastModified: fetched.lastModified, fetchedAt: Date(), renderedOutput: nil)
-            lastGood[index] = (selected.events, selected.summary.generated ?? fetched.lastModifiedDate, cached)
-            do { try cache?.store(cached) } catch { log.warning("cache \(cache?.directory ?? ""): not updated: \(error)") }
-        }
-    }
-
-    private func rebuild() {
+    private func rebuild() async {
         let feeds = origins.indices.compactMap { lastGood[$0] }
-        let events = feeds.flatMap(\.events)
-        let generated = feeds.compactMap(\.generated).max()
-        let next = Catalogue(events: events, generated: generated)
+        let next = await Self.catalogue(of: feeds)
         if next.version != snapshot.version || next.generated != snapshot.generated { snapshot = next }
+    }
+
+    /// Merging, sorting and hashing every event: done off the actor.
+    private nonisolated static func catalogue(of feeds: [Feed]) async -> Catalogue {
+        Catalogue(events: feeds.flatMap(\.events), generated: feeds.compactMap(\.generated).max())
     }
 }

@@ -8,6 +8,8 @@ struct Endpoints: Sendable {
     let options: ServerOptions
     let gate: RenderGate
     let cache: ResponseCache
+    /// The server's drawing options, part of every image's identity.
+    let styleKey: String
 
     /// Parameters every tile and map request may carry: which events are drawn.
     static let drawingParameters: Set<String> = ["filter", "filter-lang", "filter-crs", "datetime", "f"]
@@ -22,6 +24,7 @@ struct Endpoints: Sendable {
         self.options = options
         gate = RenderGate(width: options.concurrentRenders, queueLimit: options.queuedRenders, timeout: options.renderTimeout)
         cache = ResponseCache(budget: options.cacheBytes)
+        styleKey = "\(options.style.symbolScale) \(options.style.minimumDiameter) \(options.coloring) \(options.tileLimit ?? 0)"
     }
 
     func register<Context: RequestContext>(on router: Router<Context>) {
@@ -51,7 +54,9 @@ struct Endpoints: Sendable {
         }
         route("/collections/:collection/items/:id") { request, context in
             try collection(context)
-            let id = context.parameters.get("id") ?? ""
+            // Path parameters arrive percent-encoded; ids are matched as the feed spells them.
+            let raw = context.parameters.get("id") ?? ""
+            let id = raw.removingPercentEncoding ?? raw
             guard let event = await store.catalogue.event(id: id) else {
                 throw Problem(.notFound, "no event with id '\(id)' in collection '\(FeatureDocuments.collectionID)'")
             }
@@ -118,7 +123,8 @@ struct Endpoints: Sendable {
         let query = try FeatureQuery(parameters(request), allowed: Self.drawingParameters)
         let catalogue = await store.catalogue
         let tileOptions = try TileOptions(tileLimit: options.tileLimit, style: options.style, coloring: options.coloring)
-        return try await image(request, key: "tile \(id) \(query.query(offset: 0))", catalogue: catalogue) {
+        return try await image(request, key: "tile \(id) \(query.query(offset: 0))", catalogue: catalogue,
+                                coloring: options.coloring) {
             let events = Self.drawable(catalogue, query.filter)
             let layer = TileLayer(events: events, zoom: id.zoom, options: tileOptions, feedGenerated: catalogue.generated, around: id)
             return try layer.pngData(for: id) ?? MapRenderer().pngData(for: layer.scene(for: id))
@@ -130,12 +136,9 @@ struct Endpoints: Sendable {
         let query = try FeatureQuery(parameters, allowed: Self.mapParameters, defaultLimit: EventSelection.defaultLimit,
                                      maximumLimit: Int.max)
         let width = try Self.number(parameters, "width", default: 1024, range: 64...4096)
-        let coloring: SymbolColoring
-        switch parameters.first(where: { $0.name == "color" })?.value ?? "magnitude" {
-        case "magnitude": coloring = .magnitude
-        case "depth": coloring = .depth
-        case "age": coloring = .age(reference: nil)
-        case let other: throw Problem.badParameter("color", "'\(other)' is not magnitude, depth or age")
+        let name = parameters.first(where: { $0.name == "color" })?.value ?? "magnitude"
+        guard let coloring = SymbolColoring(named: name) else {
+            throw Problem.badParameter("color", "'\(name)' is not \(SymbolColoring.names.joined(separator: ", "))")
         }
         let region = query.filter.bbox
         let mapOptions = MapOptions(width: width, region: region, style: options.style, coloring: coloring)
@@ -143,7 +146,8 @@ struct Endpoints: Sendable {
             throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over 4096 pixels tall)")
         }
         let catalogue = await store.catalogue
-        return try await image(request, key: "map \(query.query(offset: 0))", catalogue: catalogue) {
+        return try await image(request, key: "map \(width) \(name) \(query.query(offset: 0))", catalogue: catalogue,
+                                coloring: coloring) {
             // Newest first already: the limit keeps the most recent.
             let events = Array(Self.drawable(catalogue, query.filter).prefix(query.limit))
             let scene = SceneBuilder(options: mapOptions).scene(forMapEvents: events, feedGenerated: catalogue.generated)
@@ -152,17 +156,22 @@ struct Endpoints: Sendable {
     }
 
     /// A PNG from the cache or drawn through the gate, with an ETag; `304` when the client has it.
-    private func image(_ request: Request, key: String, catalogue: Catalogue,
+    private func image(_ request: Request, key: String, catalogue: Catalogue, coloring: SymbolColoring,
                        draw: @escaping @Sendable () throws -> Data) async throws -> Response {
-        let tag = "\"\(catalogue.version)-\(Self.hash(key))\""
+        // What the picture depends on: the events, the request, the server's style,
+        // and for age colours the feed's time (which moves without the events changing).
+        var identity = FNV1a()
+        identity.mix(key)
+        identity.mix(styleKey)
+        if case .age = coloring { identity.mix(catalogue.generated.map(QuakeMap.timestamp) ?? "") }
+        let tag = "\"\(catalogue.version)-\(identity.hex)\""
         var headers = HTTPFields()
         headers[.eTag] = tag
         headers[.cacheControl] = "no-cache"
-        if let wanted = request.headers[.ifNoneMatch],
-           wanted.split(separator: ",").contains(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == tag || t == "*" }) {
+        if let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, tag) {
             return Response(status: .notModified, headers: headers)
         }
-        let cacheKey = catalogue.version + " " + key
+        let cacheKey = tag
         let data: Data
         if let cached = cache.value(for: cacheKey) {
             data = cached
@@ -183,6 +192,16 @@ struct Endpoints: Sendable {
 
     // MARK: Helpers
 
+    /// Whether an `If-None-Match` value names `tag`: `*`, or the tag itself,
+    /// strong or weak (`W/"…"`, as proxies may rewrite it).
+    static func matches(_ wanted: String, _ tag: String) -> Bool {
+        wanted.split(separator: ",").contains { candidate in
+            var candidate = candidate.trimmingCharacters(in: .whitespaces)
+            if candidate.hasPrefix("W/") { candidate.removeFirst(2) }
+            return candidate == tag || candidate == "*"
+        }
+    }
+
     /// The drawable events `filter` admits, newest first.
     static func drawable(_ catalogue: Catalogue, _ filter: EventFilter) -> [MapEvent] {
         filter == EventFilter() ? catalogue.mapEvents : catalogue.events.lazy.filter(filter.matches).compactMap(MapEvent.init)
@@ -200,15 +219,9 @@ struct Endpoints: Sendable {
     static func url(_ path: String, _ query: String) -> String {
         query.isEmpty ? path : path + "?" + query
     }
-
-    static func hash(_ text: String) -> String {
-        var hash = FNV1a()
-        hash.mix(text)
-        return hash.hex
-    }
 }
 
-/// The query parameters in order, values percent-decoded.
+/// The query parameters in order: values percent-decoded (a `+` stays a `+`), names as sent.
 private func parameters(_ request: Request) -> [(name: String, value: String)] {
     request.uri.queryParameters.map { (String($0.key), String($0.value)) }
 }

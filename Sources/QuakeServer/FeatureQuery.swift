@@ -40,7 +40,9 @@ struct FeatureQuery: Sendable {
                 }
             case "datetime": (filter.since, filter.until) = try Self.interval(value)
             case "limit":
-                guard let number = Int(value), number >= 1 else {
+                // Digits beyond Int's range are a very large limit, lowered like any other.
+                let digits = !value.isEmpty && value.allSatisfy { $0.isASCII && $0.isNumber }
+                guard let number = Int(value) ?? (digits ? Int.max : nil), number >= 1 else {
                     throw Problem.badParameter(name, "'\(value)' is not a whole number of at least 1")
                 }
                 limit = min(number, maximumLimit)
@@ -70,15 +72,12 @@ struct FeatureQuery: Sendable {
         }
     }
 
-    /// `W,S,E,N` in CRS84; W > E crosses the antimeridian.
+    /// `W,S,E,N` in CRS84, read as `--bbox` reads it; W > E crosses the antimeridian.
     private static func box(_ text: String) throws(Problem) -> GeoBox {
-        let numbers = text.split(separator: ",", omittingEmptySubsequences: false)
-            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        if numbers.count == 6 { throw Problem.badParameter("bbox", "six numbers (with heights) are not served; give W,S,E,N") }
-        guard numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2], let north = numbers[3] else {
-            throw Problem.badParameter("bbox", "'\(text)' is not four numbers W,S,E,N")
+        if text.split(separator: ",", omittingEmptySubsequences: false).count == 6 {
+            throw Problem.badParameter("bbox", "six numbers (with heights) are not served; give W,S,E,N")
         }
-        do { return try GeoBox(west: west, south: south, east: east, north: north) } catch {
+        do { return try GeoBox(parsing: text) } catch {
             throw Problem.badParameter("bbox", "\(error)")
         }
     }
@@ -120,9 +119,10 @@ struct FeatureQuery: Sendable {
         return items.map { "\(Self.escape($0.name))=\(Self.escape($0.value))" }.joined(separator: "&")
     }
 
+    /// Percent-encodes all but RFC 3986's unreserved characters (ASCII letters, digits, `-._~`).
     static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

@@ -42,6 +42,7 @@ struct ServerCommand: AsyncParsableCommand {
     @OptionGroup var fetchArguments: FetchArguments
     @OptionGroup(title: "Filters (for the whole catalogue)") var filterOptions: FilterOptions
     @OptionGroup(title: "Circles") var symbolOptions: SymbolOptions
+    @OptionGroup var tileLimitOption: TileLimitOption
 
     @Option(name: .customLong("feed"), help: ArgumentHelp("Another feed to serve in the same collection: a file or an http(s) URL (repeatable).",
                                                            valueName: "path|url"))
@@ -53,12 +54,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0: any free port, printed at start).")
     var port = 8080
 
-    @Option(help: ArgumentHelp("Fetch URL feeds again this often: 30s, 5m, 1h.", valueName: "duration"))
+    @Option(help: ArgumentHelp("Fetch URL feeds again this often: 30s, 5m, 1h (a second to a day).", valueName: "duration"))
     var refresh = "60s"
 
-    @Option(help: ArgumentHelp("At most this many events whose centre is in a tile, largest magnitudes kept; 0 keeps all.",
-                               valueName: "n"))
-    var tileLimit = TileOptions.defaultTileLimit
 
     @Option(help: ArgumentHelp("Seconds a request waits for its image before a 503.", valueName: "seconds"))
     var renderTimeout = 10.0
@@ -69,19 +67,21 @@ struct ServerCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         _ = try refreshInterval()
-        guard tileLimit >= 0 else { throw ValidationError("--tile-limit must be 0 (no limit) or more") }
-        guard renderTimeout.isFinite, renderTimeout > 0 else { throw ValidationError("--render-timeout must be positive") }
+        guard renderTimeout.isFinite, renderTimeout > 0, renderTimeout <= 3600 else {
+            throw ValidationError("--render-timeout must be above 0 and at most 3600 seconds")
+        }
         if let concurrentRenders, concurrentRenders < 1 { throw ValidationError("--concurrent-renders must be 1 or more") }
         for feed in feeds where feed.hasPrefix("-") { throw ValidationError("--feed: '\(feed)' is not a file or URL") }
     }
 
+    /// `--refresh`, read like `--since` durations (30s, 5m, 1h), one second to a day.
     private func refreshInterval() throws -> Duration {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600]
-        guard let unit = refresh.last, let scale = units[unit], let amount = Double(refresh.dropLast()),
-              amount.isFinite, amount * scale >= 1 else {
-            throw ValidationError("--refresh: '\(refresh)' is not a duration of a second or more (30s, 5m, 1h)")
+        let now = Date()
+        guard refresh.last?.isLetter == true, let back = try? TimeBound.parse(refresh, now: now),
+              case let seconds = now.timeIntervalSince(back), seconds >= 1, seconds <= 86_400 else {
+            throw ValidationError("--refresh: '\(refresh)' is not a duration from a second to a day (30s, 5m, 1h)")
         }
-        return .milliseconds(Int64(amount * scale * 1000))
+        return .milliseconds(Int64(seconds * 1000))
     }
 
     private func origins() throws -> [FeedOrigin] {
@@ -111,7 +111,7 @@ struct ServerCommand: AsyncParsableCommand {
             let count = await store.catalogue.events.count
             let options = ServerOptions(
                 host: host, port: port, style: symbolOptions.style, coloring: symbolOptions.color.coloring,
-                tileLimit: tileLimit == 0 ? nil : tileLimit,
+                tileLimit: tileLimitOption.limit,
                 concurrentRenders: concurrentRenders ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
                 renderTimeout: .milliseconds(Int64(renderTimeout * 1000)))
             let app = QuakeServer.application(store: store, options: options, logger: log) { [host] bound in

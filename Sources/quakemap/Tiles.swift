@@ -41,6 +41,7 @@ extension Quakemap {
         @OptionGroup var fetchArguments: FetchArguments
         @OptionGroup(title: "Filters") var filterOptions: FilterOptions
         @OptionGroup(title: "Circles") var symbolOptions: SymbolOptions
+        @OptionGroup var tileLimitOption: TileLimitOption
 
         @Option(help: ArgumentHelp("Keep the N most recent events with a magnitude; 0 (the default) keeps all.", valueName: "N"))
         var limit = 0
@@ -59,9 +60,6 @@ extension Quakemap {
         @Option(help: "Tile side in pixels: 256, or 512 for high-density screens (same ground, twice the pixels).")
         var tileSize = 256
 
-        @Option(help: ArgumentHelp("At most this many events whose centre is in a tile, largest magnitudes kept; 0 keeps all.",
-                                   valueName: "n"))
-        var tileLimit = TileOptions.defaultTileLimit
 
         @Flag(inversion: .prefixedNo, help: "A progress bar on standard error (default: when it is a terminal and the pyramid takes over a second).")
         var progress: Bool?
@@ -71,7 +69,6 @@ extension Quakemap {
 
         func validate() throws {
             guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
-            guard tileLimit >= 0 else { throw ValidationError("--tile-limit must be 0 (no limit) or more") }
             _ = try zooms()
             _ = try tileOptions()
         }
@@ -84,7 +81,7 @@ extension Quakemap {
 
         private func tileOptions() throws -> TileOptions {
             do {
-                return try TileOptions(tileSize: tileSize, tileLimit: tileLimit == 0 ? nil : tileLimit,
+                return try TileOptions(tileSize: tileSize, tileLimit: tileLimitOption.limit,
                                        style: symbolOptions.style, coloring: symbolOptions.color.coloring)
             } catch let error as TileError {
                 throw ValidationError("--tile-size: \(error.message)")

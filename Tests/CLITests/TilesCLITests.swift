@@ -45,6 +45,14 @@ struct TilesCLITests {
         #expect(refused.status == 73)
         #expect(refused.stderr.contains("\(documents.path): not replaced: the folder holds other files"), "\(refused.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: documents.path) == ["thesis.txt"])
+        // A tilejson.json alone does not make a folder of other files a pyramid.
+        try Data("{}".utf8).write(to: documents.appendingPathComponent("tilejson.json"))
+        let stillRefused = try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0", "-o", documents.path])
+        #expect(stillRefused.status == 73, "\(stillRefused.stderr)")
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: documents.path)) == ["thesis.txt", "tilejson.json"])
+        let mbtilesOverFolder = try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0", "--format", "mbtiles",
+                                                         "-o", documents.path])
+        #expect(mbtilesOverFolder.status == 73 && mbtilesOverFolder.stderr.contains("it is a folder, not an MBTiles file"))
     }
 
     @Test func aFailedRunLeavesThePreviousPyramid() throws {

@@ -94,6 +94,19 @@ struct TileTests {
                 "tiles no circle touches are empty")
     }
 
+    @Test func aTileOnlyTheBoundingSquareReachesIsEmpty() throws {
+        // At zoom 1 (512 px), a 12 px circle centred 4.5 px from tile 1/1/1's corner
+        // reaches tiles 1/1/0 and 1/0/1 across their edges but not 1/1/1 across the corner.
+        func point(_ x: Double, _ y: Double) -> (latitude: Double, longitude: Double) {
+            (atan(sinh(.pi * (1 - 2 * y / 512))) * 180 / .pi, x / 512 * 360 - 180)
+        }
+        let (latitude, longitude) = point(251.5, 251.5)
+        let event = MapEvent(id: "corner", time: Date(), latitude: latitude, longitude: longitude, magnitude: 4)
+        let layer = TileLayer(events: [event], zoom: 1, options: try TileOptions())
+        #expect(layer.tiles == [try TileID(zoom: 1, x: 0, y: 0), try TileID(zoom: 1, x: 0, y: 1), try TileID(zoom: 1, x: 1, y: 0)])
+        #expect(try layer.pngData(for: TileID(zoom: 1, x: 1, y: 1)) == nil)
+    }
+
     @Test func aTileDrawnOnDemandEqualsTheSameTileOfTheWholeLayer() throws {
         let events = Self.mapEvents(3_000, seed: 11)
         let options = try TileOptions(tileLimit: 40)

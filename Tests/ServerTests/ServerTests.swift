@@ -71,8 +71,14 @@ struct ServerTests {
             let properties = feature?["properties"] as? [String: Any]
             #expect(properties?["time"] as? String == "2026-11-21T00:59:00.000Z" && properties?["mag"] as? Double == 6.9)
             #expect((feature?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [-131, 29])
-            let capped = try await server.get("/collections/quakes/items?limit=50000")
-            #expect(capped.status == 200 && capped.json["numberReturned"] as? Int == 60, "a limit over the maximum is lowered")
+            for huge in ["50000", "99999999999999999999999"] {
+                let capped = try await server.get("/collections/quakes/items?limit=\(huge)")
+                #expect(capped.status == 200 && capped.json["numberReturned"] as? Int == 60, "a limit over the maximum is lowered")
+            }
+            // Links stay ASCII: a filter with an accented letter is percent-encoded in `next`.
+            let accented = try await server.get("/collections/quakes/items?limit=1&filter=place%20%3C%3E%20'Montr%C3%A9al'")
+            let link = (accented.json["links"] as? [[String: Any]])?.first { $0["rel"] as? String == "next" }?["href"] as? String ?? ""
+            #expect(link.contains("Montr%C3%A9al") && link.allSatisfy { $0.isASCII }, "\(link)")
         }
     }
 
@@ -109,7 +115,8 @@ struct ServerTests {
     }
 
     @Test(arguments: [
-        ("/collections/quakes/items?bbox=1,2,3", "bbox", "bbox: '1,2,3' is not four numbers W,S,E,N"),
+        ("/collections/quakes/items?bbox=1,2,3", "bbox", "bbox: '1,2,3' is not W,S,E,N (four numbers separated by commas)"),
+        ("/collections/quakes/items?bbox=0x10,0,20,10", "bbox", "bbox: W '0x10' is not a number"),
         ("/collections/quakes/items?bbox=0,0,10,10,0,5", "bbox", "bbox: six numbers (with heights) are not served; give W,S,E,N"),
         ("/collections/quakes/items?bbox=0,50,10,10", "bbox", "bbox: south 50.0 must be below north 10.0"),
         ("/collections/quakes/items?datetime=yesterday", "datetime", nil),
@@ -171,6 +178,8 @@ struct ServerTests {
             let tag = try #require(reply.headers["etag"])
             let again = try await server.get("/tiles/1/0/0.png", headers: ["If-None-Match": tag])
             #expect(again.status == 304 && again.body.isEmpty)
+            let weak = try await server.get("/tiles/1/0/0.png", headers: ["If-None-Match": "\"other\", W/\(tag)"])
+            #expect(weak.status == 304, "a weak validator from a proxy matches too")
             let filtered = try await server.get("/tiles/1/0/0.png?filter=mag%20%3E%209")
             #expect(filtered.status == 200 && filtered.headers["etag"] != tag)
             let empty = try RasterImage(png: filtered.body)

@@ -24,6 +24,21 @@ public enum SymbolColoring: Sendable, Hashable {
 
     static let opacity = 0.75
 
+    /// The colouring a name gives, as `--color` and the server's `color` take it:
+    /// `magnitude`, `depth`, or `age` (relative to the feed's own time, so a
+    /// redraw gives the same picture); `nil` for any other name.
+    public init?(named name: String) {
+        switch name {
+        case "magnitude": self = .magnitude
+        case "depth": self = .depth
+        case "age": self = .age(reference: nil)
+        default: return nil
+        }
+    }
+
+    /// The names ``init(named:)`` takes.
+    public static let names = ["magnitude", "depth", "age"]
+
     /// Depth bands in kilometres; a negative depth (above sea level) is shallow.
     public static let depthBands: [Band] = [
         Band(label: "0–33 km", fill: RGBA(hex: 0xE8402B, alpha: opacity), upperBound: 33),

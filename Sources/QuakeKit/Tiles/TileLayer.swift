@@ -46,7 +46,7 @@ public struct TileLayer: Sendable {
         let tileSize = Double(options.tileSize)
         let largest = events.lazy.map { options.style.diameter(magnitude: $0.magnitude) * options.scale }.max() ?? 0
         // How many tiles away a circle's centre may be and still reach a tile.
-        let reach = Int((largest / 2 / tileSize).rounded(.up))
+        let reach = Int(min((largest / 2 / tileSize).rounded(.up), Double(side)))
 
         var centers: [PixelPoint] = []
         var homes: [UInt64] = []
@@ -90,10 +90,16 @@ public struct TileLayer: Sendable {
             let firstRow = max(0, Int(((center.y - radius) / tileSize).rounded(.down)))
             let lastRow = min(side - 1, Int(((center.y + radius) / tileSize).rounded(.up)) - 1)
             guard firstRow <= lastRow else { continue }
-            for column in firstColumn...max(firstColumn, lastColumn) {
+            // A circle wider than the world (a huge symbol scale at zoom 0) needs no more than its copies.
+            for column in firstColumn...min(max(firstColumn, lastColumn), firstColumn + 2 * side) {
                 let wrapped = ((column % side) + side) % side
                 let turns = Int32((column - wrapped) / side)
                 for row in firstRow...lastRow {
+                    // The bounding square may touch a tile the circle itself misses (at a corner).
+                    let nearestX = min(max(center.x, Double(column) * tileSize), Double(column + 1) * tileSize)
+                    let nearestY = min(max(center.y, Double(row) * tileSize), Double(row + 1) * tileSize)
+                    let dx = center.x - nearestX, dy = center.y - nearestY
+                    guard dx * dx + dy * dy < radius * radius else { continue }
                     placements[UInt64(wrapped) << 32 | UInt64(row), default: []].append(Placement(circle: circle, turns: turns))
                 }
             }

@@ -39,9 +39,7 @@ public enum AtomicFileWriter {
         do {
             defer { close(fd) }
             // mkstemp makes the file 0600; give it the mode a plain create would.
-            let mask = umask(0)
-            umask(mask)
-            fchmod(fd, 0o666 & ~mask)
+            fchmod(fd, 0o666 & ~currentUmask)
             try writeAll(data, to: fd, path: path)
             guard fsync(fd) == 0 else { throw WriteError.writeFailed(path: path, errno: errno) }
         }
@@ -84,6 +82,19 @@ public enum AtomicFileWriter {
         }
     }
 
+    /// The process's file-creation mask (reading it means setting it, so it is set back).
+    package static var currentUmask: mode_t {
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }
+
+    /// The POSIX error under a Foundation file error (EACCES when it names none).
+    package static func posixCode(of error: any Error) -> Int32 {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        return underlying.map { Int32($0.code) } ?? EACCES
+    }
+
     /// Marks a temporary file or folder another writer of this package is filling
     /// (removed by ``removeFilesInProgress()``), or, with `false`, no longer.
     package static func track(_ path: String, inProgress: Bool) {
@@ -91,7 +102,7 @@ public enum AtomicFileWriter {
     }
 
     /// Temporary files of this target left by processes that no longer run.
-    static func removeAbandoned(in folder: String, prefix: String) {
+    package static func removeAbandoned(in folder: String, prefix: String) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for name in names where name.hasPrefix(prefix) {
             let pidText = name.dropFirst(prefix.count).prefix { $0 != "-" }
@@ -100,7 +111,7 @@ public enum AtomicFileWriter {
         }
     }
 
-    static func createFolder(_ folder: String) throws {
+    package static func createFolder(_ folder: String) throws {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw WriteError.cannotCreateFolder(path: folder, errno: ENOTDIR) }
@@ -109,8 +120,7 @@ public enum AtomicFileWriter {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
-            throw WriteError.cannotCreateFolder(path: folder, errno: code.map(Int32.init) ?? EACCES)
+            throw WriteError.cannotCreateFolder(path: folder, errno: posixCode(of: error))
         }
     }
 }

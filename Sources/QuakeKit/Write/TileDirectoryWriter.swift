@@ -10,8 +10,9 @@ import Foundation
 /// only once every tile is written, so a failed or interrupted run leaves the
 /// previous pyramid as it was.
 ///
-/// A `DIR` that exists must be empty or a pyramid this writer made (it has a
-/// `tilejson.json`); any other folder is refused rather than replaced.
+/// A `DIR` that exists must be empty or look like a pyramid this writer made
+/// (a `tilejson.json` and zoom-level folders, nothing else); any other folder
+/// is refused rather than replaced.
 public final class TileDirectoryWriter {
     /// The pyramid's folder.
     public let path: String
@@ -35,9 +36,11 @@ public final class TileDirectoryWriter {
                 throw WriteError.refusingToReplace(path: path, reason: "it is a file, not a tile folder")
             }
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-            guard entries.isEmpty || entries.contains(Self.tileJSONName) else {
+            let pyramid = entries.contains(Self.tileJSONName)
+                && entries.allSatisfy { $0 == Self.tileJSONName || (!$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber }) }
+            guard entries.isEmpty || pyramid else {
                 throw WriteError.refusingToReplace(
-                    path: path, reason: "the folder holds other files and no \(Self.tileJSONName) (not a tile pyramid quakemap wrote)")
+                    path: path, reason: "the folder holds other files than a tile pyramid quakemap wrote (\(Self.tileJSONName) and zoom folders)")
             }
         }
         let parent = url.deletingLastPathComponent().path
@@ -50,7 +53,7 @@ public final class TileDirectoryWriter {
             throw WriteError.cannotCreate(path: path, errno: errno)
         }
         temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        chmod(temporary, 0o777 & ~Self.umaskValue)
+        chmod(temporary, 0o777 & ~AtomicFileWriter.currentUmask)
         InProgress.shared.add(temporary)
     }
 
@@ -66,7 +69,7 @@ public final class TileDirectoryWriter {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw WriteError.cannotCreateFolder(path: "\(path)/\(tile.zoom)/\(tile.x)", errno: EIO)
+                throw WriteError.cannotCreateFolder(path: "\(path)/\(tile.zoom)/\(tile.x)", errno: AtomicFileWriter.posixCode(of: error))
             }
             folders.insert(folder)
         }
@@ -82,8 +85,9 @@ public final class TileDirectoryWriter {
         if FileManager.default.fileExists(atPath: path) {
             let moved = temporary + "-old"
             guard rename(path, moved) == 0 else { throw WriteError.writeFailed(path: path, errno: errno) }
+            // Not marked in progress: a signal now must not remove the old pyramid
+            // too; the next run puts it back (restoreAsideIfKilled).
             aside = moved
-            InProgress.shared.add(moved)
         }
         guard rename(temporary, path) == 0 else {
             let code = errno
@@ -91,10 +95,7 @@ public final class TileDirectoryWriter {
             throw WriteError.writeFailed(path: path, errno: code)
         }
         committed = true
-        if let aside {
-            try? FileManager.default.removeItem(atPath: aside)
-            InProgress.shared.remove(aside)
-        }
+        if let aside { try? FileManager.default.removeItem(atPath: aside) }
     }
 
     /// A writer killed between its two renames left the old pyramid aside and
@@ -114,11 +115,5 @@ public final class TileDirectoryWriter {
         guard fd >= 0 else { throw WriteError.cannotCreate(path: shown, errno: errno) }
         defer { close(fd) }
         try AtomicFileWriter.writeAll(data, to: fd, path: shown)
-    }
-
-    private static var umaskValue: mode_t {
-        let mask = umask(0)
-        umask(mask)
-        return mask
     }
 }
