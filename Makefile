@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # shared objects to load and relocate), which is most of a small map's cost.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: map test test-sanitize build deps test-deps clean sample basemap bench load interop examples fuzz
+.PHONY: map test test-sanitize build deps test-deps clean sample basemap bench load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -70,6 +70,10 @@ load: deps
 ## interop: GDAL (gdal-bin) reads quakemap's MBTiles and its OGC API – Features service
 interop: deps
 	scripts/interop.sh
+
+## api-fuzz: schemathesis (PyPI) sends requests made from the server's OpenAPI document; no 5xx, documented answers
+api-fuzz: deps
+	scripts/api_fuzz.sh
 
 ## test-sanitize: the test suite under ThreadSanitizer, then AddressSanitizer (separate build folders).
 ## The kill -9 loop and the memory-ceiling test are left out: sanitizers slow processes and

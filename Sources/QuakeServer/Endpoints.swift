@@ -34,6 +34,9 @@ struct Endpoints: Sendable {
             router.head(path, use: handler)
         }
         route("/") { request, _ in json(FeatureDocuments.landing(base: base(request))) }
+        route("/api") { request, _ in
+            json(OpenAPIDocument.document(base: base(request)), type: "application/vnd.oai.openapi+json;version=3.0")
+        }
         route("/conformance") { _, _ in json(["conformsTo": FeatureDocuments.conformance]) }
         route("/collections") { request, _ in
             let base = base(request)

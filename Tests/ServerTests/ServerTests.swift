@@ -31,6 +31,12 @@ struct ServerTests {
             let links = landing.json["links"] as? [[String: Any]] ?? []
             #expect(links.contains { $0["rel"] as? String == "conformance" && $0["href"] as? String == "\(server.base)/conformance" })
             #expect(links.contains { $0["rel"] as? String == "data" && $0["href"] as? String == "\(server.base)/collections" })
+            #expect(links.contains { $0["rel"] as? String == "service-desc" && $0["href"] as? String == "\(server.base)/api" })
+            let api = try await server.get("/api")
+            #expect(api.headers["content-type"] == "application/vnd.oai.openapi+json;version=3.0")
+            let paths = api.json["paths"] as? [String: Any] ?? [:]
+            #expect(api.json["openapi"] as? String == "3.0.3" && paths.keys.contains("/collections/{collectionId}/items"))
+            #expect(paths.count == 11, "every route is described: \(paths.keys.sorted())")
 
             let conformance = try await server.get("/conformance").json["conformsTo"] as? [String] ?? []
             #expect(conformance.contains("http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core"))
