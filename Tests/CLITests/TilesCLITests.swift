@@ -27,6 +27,14 @@ struct TilesCLITests {
         #expect(!zoom3.isEmpty && zoom3.count < 64, "\(zoom3.count)")
         // Nothing temporary is left beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tiles"])
+        // The same feed gives the same files, byte for byte.
+        let again = folder.appendingPathComponent("again").path
+        #expect(try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0-3", "-o", again]).status == 0)
+        let files = try FileManager.default.subpathsOfDirectory(atPath: output).sorted()
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: again).sorted() == files)
+        for file in files where file.hasSuffix(".png") || file.hasSuffix(".json") {
+            #expect(FileManager.default.contentsEqual(atPath: "\(output)/\(file)", andPath: "\(again)/\(file)"), "\(file)")
+        }
     }
 
     @Test func replacesItsOwnPyramidButNeverAnotherFolder() throws {
