@@ -16,36 +16,42 @@ final class RenderGate: Sendable {
     }
 
     private let queue = DispatchQueue(label: "quakemap.render", attributes: .concurrent)
-    private let slots: DispatchSemaphore
     private let timeout: Duration
     private let queueLimit: Int
-    private let state = Mutex(0)
+    // Free slots, and the renders waiting for one (in arrival order). Waiting
+    // costs no thread: a render is dispatched only when it holds a slot.
+    private let slots: Mutex<(free: Int, waiting: [@Sendable () -> Void])>
 
     init(width: Int, queueLimit: Int, timeout: Duration) {
-        slots = DispatchSemaphore(value: max(1, width))
+        slots = Mutex((max(1, width), []))
         self.timeout = timeout
         self.queueLimit = queueLimit
     }
 
     /// `work`'s result, computed on the render queue.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let admitted = state.withLock { waiting in
-            guard waiting < queueLimit else { return false }
-            waiting += 1
-            return true
-        }
-        guard admitted else { throw Refusal.busy }
         let outcome = Outcome<T>()
-        return try await withCheckedThrowingContinuation { continuation in
-            outcome.install(continuation)
+        let start: @Sendable () -> Void = { [self] in
             queue.async { [self] in
-                slots.wait()
-                state.withLock { $0 -= 1 }
-                defer { slots.signal() }
+                defer { release() }
                 // Work whose caller has given up is not started at all.
                 guard !outcome.isSettled else { return }
                 outcome.settle(Result(catching: work))
             }
+        }
+        let admitted: Bool? = slots.withLock { slots in
+            if slots.free > 0 {
+                slots.free -= 1
+                return true
+            }
+            guard slots.waiting.count < queueLimit else { return nil }
+            slots.waiting.append(start)
+            return false
+        }
+        guard let admitted else { throw Refusal.busy }
+        return try await withCheckedThrowingContinuation { continuation in
+            outcome.install(continuation)
+            if admitted { start() }
             let timeout = self.timeout
             outcome.startTimer {
                 try? await Task.sleep(for: timeout)
@@ -53,16 +59,46 @@ final class RenderGate: Sendable {
             }
         }
     }
+
+    /// Renders waiting for a slot now.
+    var waiting: Int { slots.withLock { $0.waiting.count } }
+
+    /// Hands the slot to the first waiting render, or frees it.
+    private func release() {
+        let next: (@Sendable () -> Void)? = slots.withLock { slots in
+            guard !slots.waiting.isEmpty else {
+                slots.free += 1
+                return nil
+            }
+            return slots.waiting.removeFirst()
+        }
+        next?()
+    }
 }
 
-/// A continuation resumed once, by whichever of the render and the timer comes first.
+/// A continuation resumed once, by whichever of the render and the timer comes
+/// first. A render handed a slot by another request may finish before its
+/// continuation is installed; its result waits here until then.
 private final class Outcome<T: Sendable>: Sendable {
-    private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
-    private let settled = Mutex(false)
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var early: Result<T, any Error>?
+        var settled = false
+    }
+
+    private let state = Mutex(State())
     private let timer = Mutex<Task<Void, Never>?>(nil)
 
     func install(_ continuation: CheckedContinuation<T, any Error>) {
-        self.continuation.withLock { $0 = continuation }
+        let early: Result<T, any Error>? = state.withLock { state in
+            guard let early = state.early else {
+                state.continuation = continuation
+                return nil
+            }
+            state.early = nil
+            return early
+        }
+        if let early { continuation.resume(with: early) }
     }
 
     /// Runs `body` (the timeout) until the outcome is settled.
@@ -72,15 +108,21 @@ private final class Outcome<T: Sendable>: Sendable {
         if isSettled { task.cancel() }
     }
 
-    var isSettled: Bool { settled.withLock { $0 } }
+    var isSettled: Bool { state.withLock { $0.settled } }
 
     func settle(_ result: Result<T, any Error>) {
-        let first = settled.withLock { done in
-            defer { done = true }
-            return !done
+        let continuation: CheckedContinuation<T, any Error>?? = state.withLock { state in
+            guard !state.settled else { return .none }
+            state.settled = true
+            guard let continuation = state.continuation else {
+                state.early = result
+                return .some(nil)
+            }
+            state.continuation = nil
+            return .some(continuation)
         }
-        guard first, let continuation = continuation.withLock({ $0.take() }) else { return }
+        guard case .some(let waiting) = continuation else { return }
         timer.withLock { $0?.cancel() }
-        continuation.resume(with: result)
+        waiting?.resume(with: result)
     }
 }
