@@ -13,39 +13,46 @@ struct RenderGateTests {
         func withLock<R>(_ body: (inout [String]) -> R) -> R { names.withLock { body(&$0) } }
     }
 
-    /// A render that notes its start and takes `seconds`.
-    static func job(_ started: Started, _ name: String, _ seconds: Double) -> @Sendable () throws -> String {
-        { started.withLock { $0.append(name) }; Thread.sleep(forTimeInterval: seconds); return name }
+    /// A render that notes its start, then holds its slot until `release` is signalled.
+    static func job(_ started: Started, _ name: String, until release: DispatchSemaphore? = nil) -> @Sendable () throws -> String {
+        { started.withLock { $0.append(name) }; release?.wait(); return name }
     }
 
-    /// Polls until `condition` holds (at most 10 s), so the test does not race the gate.
+    /// Polls until `condition` holds (at most about 10 s), so the test does not race the gate.
     static func eventually(_ condition: () -> Bool) async throws {
-        for _ in 0..<1000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<1000 {
+            if condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 
     @Test func runsInTurnRefusesBeyondTheQueueAndTimesOut() async throws {
-        let gate = RenderGate(width: 1, queueLimit: 1, timeout: .seconds(20))
+        // Renders hold their slot until the test lets them go: no timing assumptions,
+        // even on a loaded machine or under a sanitizer.
+        let gate = RenderGate(width: 1, queueLimit: 1, timeout: .seconds(60))
         let started = Started()
-        func job(_ name: String, _ seconds: Double) -> @Sendable () throws -> String { Self.job(started, name, seconds) }
-        let first = Task { try await gate.run(job("first", 0.5)) }
+        let holdFirst = DispatchSemaphore(value: 0)
+        let first = Task { try await gate.run(Self.job(started, "first", until: holdFirst)) }
         try await Self.eventually { started.withLock { $0 } == ["first"] }
-        let second = Task { try await gate.run(job("second", 0)) }
+        let second = Task { try await gate.run(Self.job(started, "second")) }
         try await Self.eventually { gate.waiting == 1 }
-        await #expect(throws: RenderGate.Refusal.busy) { try await gate.run(job("third", 0)) }
+        await #expect(throws: RenderGate.Refusal.busy) { try await gate.run(Self.job(started, "third")) }
+        holdFirst.signal()
         #expect(try await first.value == "first")
         #expect(try await second.value == "second")
         #expect(started.withLock { $0 } == ["first", "second"])
 
         let impatient = RenderGate(width: 1, queueLimit: 4, timeout: .milliseconds(200))
-        let slow = Task { try await impatient.run(job("slow", 0.6)) }
+        let holdSlow = DispatchSemaphore(value: 0)
+        let slow = Task { try await impatient.run(Self.job(started, "slow", until: holdSlow)) }
         try await Self.eventually { started.withLock { $0 }.contains("slow") }
-        await #expect(throws: RenderGate.Refusal.timedOut) { try await impatient.run(job("given up", 0)) }
+        await #expect(throws: RenderGate.Refusal.timedOut) { try await impatient.run(Self.job(started, "given up")) }
         await #expect(throws: RenderGate.Refusal.timedOut) { try await slow.value }
+        holdSlow.signal()
         try await Self.eventually { impatient.waiting == 0 }
-        try await Task.sleep(for: .milliseconds(700))
-        #expect(!started.withLock { $0 }.contains("given up"), "a render whose caller left is never started")
-        // The slot came back: the gate still works.
-        #expect(try await impatient.run(job("after", 0)) == "after")
+        // The slot came back: the gate still works, and the abandoned render never ran.
+        #expect(try await impatient.run(Self.job(started, "after")) == "after")
+        #expect(started.withLock { $0 } == ["first", "second", "slow", "after"], "a render whose caller left is never started")
     }
 
     @Test func manyRequestsAtOnceAllGetAnAnswer() async throws {
