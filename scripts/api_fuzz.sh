@@ -12,16 +12,8 @@ EXAMPLES=${EXAMPLES:-200}
 FEED=${FEED:-Data/synthetic_all_day.csv}
 mkdir -p "$WORK"
 command -v schemathesis >/dev/null || python3 -m pip install -q schemathesis
-swift build --product quakemap-server >/dev/null
-"$(swift build --show-bin-path)/quakemap-server" "$FEED" --port 0 2>"$WORK/server.log" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-    PORT=$(sed -n 's|.*on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$WORK/server.log")
-    [ -n "$PORT" ] && break
-    sleep 0.1
-done
-[ -n "${PORT:-}" ] || { cat "$WORK/server.log" >&2; exit 1; }
+source scripts/lib/server.sh
+start_server "$FEED" "$WORK/server.log"
 schemathesis run "http://127.0.0.1:$PORT/api" --max-examples "$EXAMPLES" --checks all \
     --exclude-checks positive_data_acceptance
 echo "status codes the server answered:"

@@ -16,8 +16,8 @@ if ! command -v ogrinfo >/dev/null || ! command -v gdalinfo >/dev/null; then
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq gdal-bin
 fi
 swift build --product quakemap >/dev/null
-swift build --product quakemap-server >/dev/null
 BIN=$(swift build --show-bin-path)
+source scripts/lib/server.sh
 
 show() { echo; echo "\$ $*"; "$@"; }
 fail() { echo "interop: $*" >&2; exit 1; }
@@ -29,15 +29,7 @@ grep -q "^Driver: MBTiles/MBTiles" "$WORK/gdalinfo.txt" || fail "GDAL did not op
 grep -q "^Size is 4096, 4096" "$WORK/gdalinfo.txt" || fail "GDAL sees another size than zoom 4 (16 × 256 px)"
 
 # The server on a free port, with its access log kept.
-"$BIN/quakemap-server" "$FEED" --port 0 2>"$WORK/server.log" &
-SERVER=$!
-trap 'kill $SERVER 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-    PORT=$(sed -n 's|.*on http://127.0.0.1:\([0-9]*\)/.*|\1|p' "$WORK/server.log")
-    [ -n "$PORT" ] && break
-    sleep 0.1
-done
-[ -n "${PORT:-}" ] || { cat "$WORK/server.log" >&2; fail "the server did not start"; }
+start_server "$FEED" "$WORK/server.log"
 ROOT=http://127.0.0.1:$PORT
 
 show ogrinfo -ro OAPIF:$ROOT/

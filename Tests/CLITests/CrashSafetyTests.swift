@@ -5,25 +5,13 @@ import QuakeKit
 /// Killing quakemap at any moment never leaves a half-written map or a pile of temporary files.
 @Suite("Crash safety", .serialized)
 struct CrashSafetyTests {
-    /// Starts a render and returns the running process.
-    func start(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = QuakemapProcess.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = QuakemapProcess.repositoryRoot
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
     @Test func sigtermMidRenderKeepsThePreviousMapAndRemovesItsTemporaryFile() throws {
         let folder = try QuakemapProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let map = folder.appendingPathComponent("quakes.png")
         try Data("previous".utf8).write(to: map)
         for delay in stride(from: 0.05, through: 1.0, by: 0.1) {
-            let process = try start(["render", "Data/synthetic_all_day.csv", "-o", map.path, "--width", "4000", "--quiet"])
+            let process = try QuakemapProcess.start(["render", "Data/synthetic_all_day.csv", "-o", map.path, "--width", "4000", "--quiet"])
             Thread.sleep(forTimeInterval: delay)
             process.terminate()
             process.waitUntilExit()
@@ -49,7 +37,7 @@ struct CrashSafetyTests {
         var duration = 0.0
         for variant in variants {
             let started = Date()
-            let process = try start(base + variant)
+            let process = try QuakemapProcess.start(base + variant)
             process.waitUntilExit()
             duration = max(duration, Date().timeIntervalSince(started))
             expected.append(try RasterImage(png: Data(contentsOf: map)))
@@ -61,7 +49,7 @@ struct CrashSafetyTests {
         var random = SystemRandomNumberGenerator()
         var killedMidWrite = 0
         for iteration in 0..<200 {
-            let process = try start(base + variants[iteration % 2])
+            let process = try QuakemapProcess.start(base + variants[iteration % 2])
             if iteration % 2 == 0 {
                 // Half the kills at a random moment of the run…
                 Thread.sleep(forTimeInterval: Double.random(in: 0...(duration * 1.1), using: &random))
@@ -83,7 +71,7 @@ struct CrashSafetyTests {
             #expect(expected.contains(image), "iteration \(iteration): the map is neither the old nor the new one")
             #expect(names.count <= 2, "temporary files pile up: \(names)")
         }
-        let finish = try start(base)
+        let finish = try QuakemapProcess.start(base)
         finish.waitUntilExit()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["quakes.png"])
         #expect(!FileManager.default.fileExists(atPath: abandoned.path))

@@ -43,6 +43,18 @@ struct QuakemapProcess {
                        stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
     }
 
+    /// Starts `quakemap ARGUMENTS` in the repository, output discarded, and returns the running process.
+    static func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = repositoryRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// A fresh folder for one test's files.
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("quakemap-cli-\(UUID().uuidString)")

@@ -133,29 +133,18 @@ struct TilesCLITests {
 /// Stopping `quakemap tiles` at any moment leaves the previous pyramid whole and nothing beside it.
 @Suite("Crash safety of tile pyramids", .serialized)
 struct TilesCrashSafetyTests {
-    func start(_ arguments: [String]) throws -> Process {
-        let process = Process()
-        process.executableURL = QuakemapProcess.executable
-        process.arguments = arguments
-        process.currentDirectoryURL = QuakemapProcess.repositoryRoot
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
-    }
-
     @Test func stoppedRunsLeaveThePreviousPyramidAndNoTemporaryFolder() throws {
         let folder = try QuakemapProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("tiles").path
         let arguments = ["tiles", TilesCLITests.sample, "--zoom", "0-9", "-o", output, "--quiet"]
-        let first = try start(["tiles", TilesCLITests.sample, "--zoom", "0-1", "-o", output, "--quiet"])
+        let first = try QuakemapProcess.start(["tiles", TilesCLITests.sample, "--zoom", "0-1", "-o", output, "--quiet"])
         first.waitUntilExit()
         #expect(first.terminationStatus == 0)
         let previous = try Data(contentsOf: URL(fileURLWithPath: output + "/0/0/0.png"))
         var stopped = 0
         for delay in [0.05, 0.2, 0.4, 0.8] {
-            let process = try start(arguments)
+            let process = try QuakemapProcess.start(arguments)
             Thread.sleep(forTimeInterval: delay)
             kill(process.processIdentifier, delay < 0.3 ? SIGTERM : SIGKILL)
             process.waitUntilExit()
@@ -166,7 +155,7 @@ struct TilesCrashSafetyTests {
         }
         #expect(stopped > 0, "the pyramid finished before any signal: make it larger")
         // The next run sweeps what a kill -9 left and replaces the pyramid.
-        let last = try start(arguments)
+        let last = try QuakemapProcess.start(arguments)
         last.waitUntilExit()
         #expect(last.terminationStatus == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tiles"])
