@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Runs drawing off the server's threads, a few at a time: at most `width`
 /// renders run at once, at most `queueLimit` wait, and a caller stops waiting
@@ -20,10 +19,10 @@ final class RenderGate: Sendable {
     private let queueLimit: Int
     // Free slots, and the renders waiting for one (in arrival order). Waiting
     // costs no thread: a render is dispatched only when it holds a slot.
-    private let slots: Mutex<(free: Int, waiting: [@Sendable () -> Void])>
+    private let slots: Locked<(free: Int, waiting: [@Sendable () -> Void])>
 
     init(width: Int, queueLimit: Int, timeout: Duration) {
-        slots = Mutex((max(1, width), []))
+        slots = Locked((max(1, width), []))
         self.timeout = timeout
         self.queueLimit = queueLimit
     }
@@ -86,8 +85,8 @@ private final class Outcome<T: Sendable>: Sendable {
         var settled = false
     }
 
-    private let state = Mutex(State())
-    private let timer = Mutex<Task<Void, Never>?>(nil)
+    private let state = Locked(State())
+    private let timer = Locked<Task<Void, Never>?>(nil)
 
     func install(_ continuation: CheckedContinuation<T, any Error>) {
         let early: Result<T, any Error>? = state.withLock { state in

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Rendered images kept for repeated requests, up to a byte budget; the
 /// oldest entry goes first. Keys include the catalogue version, so a refresh
@@ -13,7 +12,7 @@ final class ResponseCache: Sendable {
     }
 
     private let budget: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(budget: Int) {
         self.budget = budget

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import QuakeServer
 
@@ -9,7 +8,7 @@ import Testing
 struct RenderGateTests {
     /// The names of the jobs that started, in order.
     final class Started: Sendable {
-        let names = Mutex<[String]>([])
+        let names = Locked<[String]>([])
         func withLock<R>(_ body: (inout [String]) -> R) -> R { names.withLock { body(&$0) } }
     }
 
