@@ -3,19 +3,9 @@ import Logging
 import QuakeFetch
 import QuakeKit
 
-/// What a subcommand keeps of a feed: whole events (`list`, `stats`) or map events (`render`).
-package protocol SelectedEvents {
-    var summary: FeedSummary { get }
-    var duplicates: Int { get }
-}
-
-extension FeedSelection: SelectedEvents {}
-
-extension MapSelection: SelectedEvents {}
-
 /// A feed read and selected, with how it was got.
-package struct LoadedFeed<Selection: SelectedEvents> {
-    package var selection: Selection
+package struct LoadedFeed<Event: Sendable & Hashable> {
+    package var selection: SelectedEvents<Event>
     /// Set when the feed came from `--url`.
     package var fetched: FetchedFeed?
     /// Set when the cached feed stood in for a failed fetch or a bad fetched feed.
@@ -30,8 +20,8 @@ package struct LoadedFeed<Selection: SelectedEvents> {
 /// Gets the feed from a file, standard input or `--url`, with the cache and
 /// `--stale-ok` rules, and selects the events.
 package struct FeedLoader {
-    package enum Outcome<Selection: SelectedEvents> {
-        case loaded(LoadedFeed<Selection>)
+    package enum Outcome<Event: Sendable & Hashable> {
+        case loaded(LoadedFeed<Event>)
         /// `--if-changed`: the feed is the one last rendered to this output.
         case unchanged(url: String)
     }
@@ -58,15 +48,15 @@ package struct FeedLoader {
     }
 
     /// Loads the feed and selects whole events.
-    package func load() async throws -> Outcome<FeedSelection> {
+    package func load() async throws -> Outcome<SeismicEvent> {
         try await load(select: QuakeMap.select)
     }
 
     /// Loads the feed; with `ifChangedOutput`, stops early when nothing changed since the last render there.
-    package func load<Selection>(
+    package func load<Event>(
         ifChangedOutput: String? = nil,
-        select: (FeedSource, FeedOptions, EventSelection) throws -> Selection
-    ) async throws -> Outcome<Selection> {
+        select: (FeedSource, FeedOptions, EventSelection) throws -> SelectedEvents<Event>
+    ) async throws -> Outcome<Event> {
         if let source = try input.localSource() {
             let selected = try select(source, feedOptions, selection)
             return .loaded(LoadedFeed(selection: selected))
@@ -108,7 +98,7 @@ package struct FeedLoader {
 
     /// After a successful run: keeps the body and its validators for the next
     /// conditional request. A cache that cannot be written costs only a warning.
-    package func remember<Selection>(_ loaded: LoadedFeed<Selection>, renderedOutput: String?) {
+    package func remember<Event>(_ loaded: LoadedFeed<Event>, renderedOutput: String?) {
         guard let cache = fetch.cache, let fetched = loaded.fetched, let body = loaded.bodyToRemember else { return }
         let previous = cache.entry(for: fetched.url)
         let entry = CachedFeed(url: fetched.url, body: body, entityTag: fetched.entityTag,

@@ -29,7 +29,7 @@ package enum Reporting {
 
     /// `read 19816 rows: 19813 events, 3 without magnitude, 0 rejected`, or for
     /// a URL `fetched 9123 rows from URL in 0.8 s (304, from cache): …`.
-    package static func describe<Selection>(_ loaded: LoadedFeed<Selection>) -> String {
+    package static func describe<Event>(_ loaded: LoadedFeed<Event>) -> String {
         let summary = loaded.selection.summary
         var text: String
         if let fetched = loaded.fetched, loaded.staleFrom == nil {
@@ -51,8 +51,8 @@ package enum Reporting {
     /// The end of every run that read a feed: keep the feed for the next
     /// conditional request, report the rejected rows, and log one line with
     /// what was done (`done`, e.g. "listed 300") and the run's facts.
-    package static func finish<Selection>(
-        _ loaded: LoadedFeed<Selection>, loader: FeedLoader, renderedOutput: String? = nil,
+    package static func finish<Event>(
+        _ loaded: LoadedFeed<Event>, loader: FeedLoader, renderedOutput: String? = nil,
         outcome: String, done: String, selected: Int, start: ContinuousClock.Instant, log: Logger,
         extra: Logger.Metadata = [:]
     ) {
@@ -68,7 +68,7 @@ package enum Reporting {
     }
 
     /// The facts of the feed, for `--log-format json`.
-    package static func metadata<Selection>(_ loaded: LoadedFeed<Selection>) -> Logger.Metadata {
+    package static func metadata<Event>(_ loaded: LoadedFeed<Event>) -> Logger.Metadata {
         let summary = loaded.selection.summary
         var metadata: Logger.Metadata = [
             "rows": .stringConvertible(summary.rows),

@@ -123,7 +123,7 @@ struct Endpoints: Sendable {
               zoom <= Self.maximumZoom, let id = try? TileID(zoom: zoom, x: column, y: row) else {
             throw Problem(.notFound, "no tile \(z)/\(x)/\(file): tiles are /tiles/{z}/{x}/{y}.png with z 0…\(Self.maximumZoom), x and y 0…2^z−1")
         }
-        let query = try FeatureQuery(parameters(request), allowed: Self.drawingParameters)
+        let query = try FeatureQuery(parameters(request), allowed: Self.drawingParameters, formats: ["png"])
         let catalogue = await store.catalogue
         let tileOptions = try TileOptions(tileLimit: options.tileLimit, style: options.style, coloring: options.coloring)
         return try await image(request, key: "tile \(id) \(query.query(offset: 0))", catalogue: catalogue,
@@ -136,7 +136,7 @@ struct Endpoints: Sendable {
 
     private func map(_ request: Request) async throws -> Response {
         let parameters = parameters(request)
-        let query = try FeatureQuery(parameters, allowed: Self.mapParameters, defaultLimit: EventSelection.defaultLimit,
+        let query = try FeatureQuery(parameters, allowed: Self.mapParameters, formats: ["png"], defaultLimit: EventSelection.defaultLimit,
                                      maximumLimit: Int.max)
         let width = try Self.number(parameters, "width", default: 1024, range: 64...4096)
         let name = parameters.first(where: { $0.name == "color" })?.value ?? "magnitude"

@@ -20,8 +20,9 @@ struct FeatureQuery: Sendable {
     /// Reads `parameters`, refusing any not in `allowed` and any bad value.
     ///
     /// - Throws: ``Problem`` (400) naming the parameter.
-    init(_ parameters: [(name: String, value: String)], allowed: Set<String>, defaultLimit: Int = defaultLimit,
-         maximumLimit: Int = maximumLimit) throws(Problem) {
+    /// - Parameter formats: the values `f` may take here.
+    init(_ parameters: [(name: String, value: String)], allowed: Set<String>, formats: Set<String> = ["json", "geojson"],
+         defaultLimit: Int = defaultLimit, maximumLimit: Int = maximumLimit) throws(Problem) {
         self.parameters = parameters
         self.limit = defaultLimit
         var seen = Set<String>()
@@ -54,8 +55,8 @@ struct FeatureQuery: Sendable {
             case "filter": filterText = value
             case "filter-lang": language = value
             case "f":
-                guard ["json", "geojson", "png"].contains(value) else {
-                    throw Problem.badParameter(name, "'\(value)' is not a served format (json)")
+                guard formats.contains(value) else {
+                    throw Problem.badParameter(name, "'\(value)' is not served here; f may be \(formats.sorted().joined(separator: ", "))")
                 }
             default: break
             }

@@ -57,6 +57,7 @@ public enum QuakeServer {
     ) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: AccessLog(logger: logger))
+        router.add(middleware: ProblemAnswers(logger: logger))
         router.add(middleware: ReadOnly())
         let endpoints = Endpoints(store: store, options: options)
         endpoints.register(on: router)
@@ -77,33 +78,39 @@ struct AccessLog<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let target = request.uri.string
-        func line(_ status: Int, _ bytes: Int?) {
-            let elapsed = ContinuousClock.now - start
-            let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-            logger.info("\(request.method) \(target) \(status) \(bytes.map(String.init) ?? "-") B \(String(format: "%.1f", milliseconds)) ms",
-                        metadata: ["method": "\(request.method)", "target": .string(target), "status": "\(status)",
-                                   "milliseconds": .stringConvertible(milliseconds)])
-        }
+        // ProblemAnswers turns every error into a response, so one is always there to log.
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let target = request.uri.string, status = Int(response.status.code)
+        logger.info("\(request.method) \(target) \(status) \(response.body.contentLength.map(String.init) ?? "-") B \(String(format: "%.1f", milliseconds)) ms",
+                    metadata: ["method": "\(request.method)", "target": .string(target), "status": "\(status)",
+                               "milliseconds": .stringConvertible(milliseconds)])
+        return response
+    }
+}
+
+/// Every error becomes an `application/problem+json` answer: the endpoints'
+/// own ``Problem``s, the framework's errors (an unknown path is 404), and
+/// anything else (500, logged), so every status the service sends has the same body format.
+struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let problem: Problem
         do {
-            let response = try await next(request, context)
-            line(Int(response.status.code), response.body.contentLength)
-            return response
-        } catch let problem as Problem {
-            line(Int(problem.status.code), nil)
-            throw problem
+            return try await next(request, context)
+        } catch let thrown as Problem {
+            problem = thrown
         } catch let error as HTTPError where error.status == .notFound {
-            // Unknown paths answer in the same problem format as every other error.
-            line(404, nil)
-            throw Problem(.notFound, "no such resource: \(request.uri.path)")
-        } catch let error as any HTTPResponseError {
-            line(Int(error.status.code), nil)
-            throw error
+            problem = Problem(.notFound, "no such resource: \(request.uri.path)")
+        } catch let error as HTTPError {
+            problem = Problem(error.status, error.body ?? error.status.reasonPhrase)
         } catch {
-            line(500, nil)
-            logger.error("\(request.method) \(target): \(error)")
-            throw Problem(.internalServerError, "the request failed inside the server")
+            logger.error("\(request.method) \(request.uri.string): \(error)")
+            problem = Problem(.internalServerError, "the request failed inside the server")
         }
+        return try problem.response(from: request, context: context)
     }
 }
 

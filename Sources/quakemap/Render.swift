@@ -132,7 +132,7 @@ extension Quakemap {
                 selection.region = box
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow())
-                var loaded: LoadedFeed<MapSelection>
+                var loaded: LoadedFeed<MapEvent>
                 switch try await loader.load(ifChangedOutput: ifChanged ? output : nil, select: QuakeMap.selectForMap) {
                 case .unchanged(let url):
                     log.info("\(url): unchanged since the last render to \(output): nothing to do",

@@ -314,12 +314,14 @@ struct ServerProcessTests {
         request.timeoutInterval = 10
         let (body, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        _ = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(bound)/nope")!)
         #expect(String(decoding: body, as: UTF8.self).contains("\"events\":60"))
         process.terminate()
         process.waitUntilExit()
         let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(log)")
         #expect(log.contains("GET /healthz 200 "), "one access-log line per request: \(log)")
+        #expect(log.contains("GET /nope 404 90 B "), "errors are logged with their problem body's size: \(log)")
     }
 
     @Test func refusesAMissingFeedATakenPortAndABadOption() throws {

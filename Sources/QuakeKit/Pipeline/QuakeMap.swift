@@ -1,39 +1,29 @@
 import Foundation
 
-/// The selected events of a feed, with what reading it found.
-public struct FeedSelection: Sendable, Hashable {
-    /// The selected events, most recent first.
-    public var events: [SeismicEvent]
+/// The selected events of a feed, with what reading it found: whole events
+/// (``FeedSelection``) or what a map draws of them (``MapSelection``).
+public struct SelectedEvents<Event: Sendable & Hashable>: Sendable, Hashable {
+    /// The selected events, most recent first; a ``MapSelection`` without a
+    /// limit keeps feed order (``SceneBuilder`` orders the circles itself).
+    public var events: [Event]
     /// Counts and rejections from reading the feed.
     public var summary: FeedSummary
     /// Rows that repeated an event id; only the latest version of each was kept.
     public var duplicates: Int
 
     /// Creates a selection result.
-    public init(events: [SeismicEvent], summary: FeedSummary, duplicates: Int = 0) {
+    public init(events: [Event], summary: FeedSummary, duplicates: Int = 0) {
         self.events = events
         self.summary = summary
         self.duplicates = duplicates
     }
 }
 
-/// The selected events of a feed reduced to what a map draws (see ``MapEvent``).
-public struct MapSelection: Sendable, Hashable {
-    /// The selected events: most recent first under a limit; in feed order
-    /// without one (``SceneBuilder`` orders the circles itself).
-    public var events: [MapEvent]
-    /// Counts and rejections from reading the feed.
-    public var summary: FeedSummary
-    /// Rows that repeated an event id; only the latest version of each was kept.
-    public var duplicates: Int
+/// Whole selected events (``QuakeMap/select(from:feed:selection:)``).
+public typealias FeedSelection = SelectedEvents<SeismicEvent>
 
-    /// Creates a map selection.
-    public init(events: [MapEvent], summary: FeedSummary, duplicates: Int = 0) {
-        self.events = events
-        self.summary = summary
-        self.duplicates = duplicates
-    }
-}
+/// Selected events reduced to what a map draws (``QuakeMap/selectForMap(from:feed:selection:)``, ``MapEvent``).
+public typealias MapSelection = SelectedEvents<MapEvent>
 
 /// The whole pipeline in a few calls: feed → selection → scene → PNG.
 ///

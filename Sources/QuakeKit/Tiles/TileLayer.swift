@@ -44,7 +44,8 @@ public struct TileLayer: Sendable {
         let projection = WebMercator(zoom: zoom, tileSize: options.tileSize)
         let side = projection.tilesPerSide
         let tileSize = Double(options.tileSize)
-        let largest = events.lazy.map { options.style.diameter(magnitude: $0.magnitude) * options.scale }.max() ?? 0
+        // Sizes grow with magnitude, so the largest magnitude gives the largest circle.
+        let largest = events.lazy.map(\.magnitude).max().map { options.style.diameter(magnitude: $0) * options.scale } ?? 0
         // How many tiles away a circle's centre may be and still reach a tile.
         let reach = Int(min((largest / 2 / tileSize).rounded(.up), Double(side)))
 
