@@ -61,6 +61,45 @@ struct StampedCirclesTests {
         }
         #expect(try stamped(bands: bands) == stamped(bands: 1))
     }
+
+    /// OVER on four channels at once agrees with pixman's arithmetic done one
+    /// channel at a time, for every mask value, over colours at the corners
+    /// and inside, and random destinations.
+    @Test func overOnLanesMatchesOneChannelAtATime() {
+        func multiply(_ x: UInt32, _ y: UInt32) -> UInt32 {
+            let t = x * y + 128
+            return (t + (t >> 8)) >> 8
+        }
+        var state: UInt64 = 3
+        func random() -> UInt32 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt32(truncatingIfNeeded: state >> 32)
+        }
+        let colors = [RGBA(red: 1, green: 1, blue: 0.211, alpha: 0.6), RGBA(red: 1, green: 0, blue: 0, alpha: 1),
+                      RGBA(red: 0, green: 0, blue: 0, alpha: 0), RGBA(red: 1, green: 1, blue: 1, alpha: 1),
+                      RGBA(red: 0.2, green: 0.7, blue: 0.9, alpha: 0.05)]
+        var mismatches = 0
+        for color in colors {
+            let premultiplied = PremultipliedColor(color)
+            let lanes = premultiplied.lanes
+            let (a, r, g, b) = (UInt32(lanes >> 48), UInt32(lanes >> 32 & 0xFF), UInt32(lanes >> 16 & 0xFF), UInt32(lanes & 0xFF))
+            for mask in UInt32(0)...255 {
+                for _ in 0..<64 {
+                    // Premultiplied destinations: no channel above its alpha.
+                    let alpha = random() & 0xFF
+                    let destination = alpha << 24 | random() % (alpha + 1) << 16 | random() % (alpha + 1) << 8
+                        | random() % (alpha + 1)
+                    let sa = multiply(a, mask), keep = 255 - sa
+                    func channel(_ source: UInt32, _ shift: UInt32) -> UInt32 {
+                        min(255, multiply(source, mask) + multiply((destination >> shift) & 0xFF, keep)) << shift
+                    }
+                    let expected = channel(a, 24) | channel(r, 16) | channel(g, 8) | channel(b, 0)
+                    if premultiplied.over(destination, mask: mask) != expected { mismatches += 1 }
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
 }
 
 /// How far two RGBA images of the same size are apart, in 1/255 steps.

@@ -255,36 +255,49 @@ private struct PolygonRasterizer {
 }
 
 /// A colour as Cairo hands it to pixman: premultiplied, through 16 bits, to 8.
+///
+/// The four channels are kept in the 16-bit lanes of one word (alpha in the
+/// top lane, as in ARGB32), so OVER does the work of eight rounded products
+/// in two multiplications: a lane holds a product of two bytes with room to
+/// spare, so no lane's arithmetic spills into the next.
 struct PremultipliedColor {
-    let alpha: UInt32, red: UInt32, green: UInt32, blue: UInt32
+    /// 0x00AA_00RR_00GG_00BB.
+    let lanes: UInt64
 
     init(_ color: RGBA) {
-        func channel(_ value: Double) -> UInt32 {
-            UInt32(max(0, min(1, value)) * 65535 + 0.5) >> 8
+        func channel(_ value: Double) -> UInt64 {
+            UInt64(max(0, min(1, value)) * 65535 + 0.5) >> 8
         }
         let alpha = max(0, min(1, color.alpha))
-        self.alpha = channel(alpha)
-        red = channel(color.red * alpha)
-        green = channel(color.green * alpha)
-        blue = channel(color.blue * alpha)
+        lanes = channel(alpha) << 48 | channel(color.red * alpha) << 32
+            | channel(color.green * alpha) << 16 | channel(color.blue * alpha)
     }
 
-    /// Source IN mask OVER destination, each product rounded as pixman does.
+    /// Source IN mask OVER destination (ARGB32), each product rounded as
+    /// pixman rounds it, each sum clamped to 255.
     @inline(__always)
     func over(_ destination: UInt32, mask: UInt32) -> UInt32 {
-        let a = Self.multiply(alpha, mask), r = Self.multiply(red, mask)
-        let g = Self.multiply(green, mask), b = Self.multiply(blue, mask)
-        let keep = 255 - a
-        let outA = min(255, a + Self.multiply(destination >> 24, keep))
-        let outR = min(255, r + Self.multiply((destination >> 16) & 0xFF, keep))
-        let outG = min(255, g + Self.multiply((destination >> 8) & 0xFF, keep))
-        let outB = min(255, b + Self.multiply(destination & 0xFF, keep))
-        return outA << 24 | outR << 16 | outG << 8 | outB
+        let source = Self.scale(lanes, by: mask)
+        let keep = 255 - UInt32(truncatingIfNeeded: source >> 48)
+        let sum = source + Self.scale(Self.spread(destination), by: keep)
+        // A lane reaches at most 510: bit 8 says it passed 255.
+        let clamped = (sum | ((sum >> 8) & 0x0001_0001_0001_0001) &* 0xFF) & 0x00FF_00FF_00FF_00FF
+        return UInt32(truncatingIfNeeded: clamped & 0xFF | (clamped >> 8) & 0xFF00
+            | (clamped >> 16) & 0xFF_0000 | (clamped >> 24) & 0xFF00_0000)
     }
 
+    /// Each lane x (0…255) times `factor` (0…255) over 255, as pixman
+    /// rounds it: t = x·f + 128, (t + t / 256) / 256.
     @inline(__always)
-    static func multiply(_ x: UInt32, _ y: UInt32) -> UInt32 {
-        let t = x * y + 128
-        return (t + (t >> 8)) >> 8
+    private static func scale(_ lanes: UInt64, by factor: UInt32) -> UInt64 {
+        let t = lanes &* UInt64(factor) &+ 0x0080_0080_0080_0080
+        return ((t &+ ((t >> 8) & 0x00FF_00FF_00FF_00FF)) >> 8) & 0x00FF_00FF_00FF_00FF
+    }
+
+    /// 0xAARRGGBB as 0x00AA_00RR_00GG_00BB.
+    @inline(__always)
+    private static func spread(_ pixel: UInt32) -> UInt64 {
+        let x = UInt64(pixel)
+        return x & 0xFF | (x & 0xFF00) << 8 | (x & 0xFF_0000) << 16 | (x & 0xFF00_0000) << 24
     }
 }
