@@ -27,4 +27,23 @@ struct DecimalParserTests {
         #expect(DecimalParser.parse(ArraySlice("".utf8)) == .empty)
         #expect(DecimalParser.parse(ArraySlice("  ".utf8)) == .empty)
     }
+
+    /// Random decimals of 1 to 20 digits, signs and points anywhere: the fast
+    /// path (up to 15 digits) and the slow one must both round as the standard library does.
+    @Test func randomDecimalsMatchTheStandardLibrary() {
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<20_000 {
+            let count = 1 + next(20)
+            var digits = (0..<count).map { _ in Character(String(next(10))) }
+            if next(3) > 0 { digits.insert(".", at: next(count + 1)) }
+            let text = ["", "-", "+"][next(3)] + String(digits)
+            let expected = Double(text.hasPrefix("+") ? String(text.dropFirst()) : text)
+            guard let expected else { continue }
+            #expect(DecimalParser.parse(ArraySlice(text.utf8)) == .value(expected), "\(text)")
+        }
+    }
 }

@@ -33,6 +33,24 @@ struct GeoJSONFeedTests {
         #expect(events[1].magnitude == nil && events[1].depth == nil && events[1].eventType == "earthquake")
     }
 
+    /// A map without a limit reads GeoJSON through the same admission and
+    /// repeated-id rule as a CSV feed.
+    @Test func mapWithoutLimitReadsGeoJSON() throws {
+        let text = Self.feed([
+            Self.feature(),
+            Self.feature(id: "ak1", mag: "null"),
+            Self.feature(id: "us7000abcd", mag: "5.1", time: "1763769100000"),
+            Self.feature(id: "nc2", mag: "2.0", coordinates: "[-122.1,37.5,8]"),
+        ])
+        let map = try QuakeMap.selectForMap(from: .bytes(Data(text.utf8), name: "feed.geojson"),
+                                            feed: FeedOptions(now: Date(timeIntervalSince1970: 1_763_800_000)),
+                                            selection: EventSelection(limit: nil, region: GeoBox(west: 170, south: -30,
+                                                                                                  east: 180, north: 0)))
+        #expect(map.events.map(\.magnitude) == [5.1])
+        #expect(map.duplicates == 1)
+        #expect(map.summary.rows == 4 && map.summary.events == 3 && map.summary.withoutMagnitude == 1)
+    }
+
     @Test(arguments: [
         (feature(coordinates: "[10,95.2,1]"), "test.csv: feature 1 (us7000abcd): property 'latitude': '95.2' is outside -90…90"),
         (feature(coordinates: "[10]"), "test.csv: feature 1 (us7000abcd): property 'latitude' is missing"),

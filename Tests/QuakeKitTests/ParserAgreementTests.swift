@@ -62,11 +62,15 @@ private enum ReferenceReader {
     struct Row {
         var id: String, time: Date, latitude: Double, longitude: Double
         var depth: Double?, magnitude: Double?, place: String, type: String
+        var magnitudeType: String?, network: String?, status: String?, updated: Date?
 
         func matches(_ event: SeismicEvent) -> Bool {
             event.id == id && abs(event.time.timeIntervalSince(time)) < 0.0005 && event.latitude == latitude
                 && event.longitude == longitude && event.depth == depth && event.magnitude == magnitude
-                && event.place == place && event.eventType == type
+                && event.place == place && event.eventType == type && event.magnitudeType == magnitudeType
+                && event.network == network && event.status == status
+                && (event.updated == nil) == (updated == nil)
+                && abs((event.updated ?? .distantPast).timeIntervalSince(updated ?? .distantPast)) < 0.0005
         }
     }
 
@@ -129,6 +133,10 @@ private enum ReferenceReader {
             return trimmed.isEmpty ? nil : Double(trimmed)
         }
         let time = column("time")!, latitude = column("latitude")!, longitude = column("longitude")!
+        func text(_ fields: [String], _ name: String) -> String? {
+            column(name).map { fields[$0].trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        func date(_ text: String) -> Date? { formatter.date(from: text) ?? plain.date(from: text) }
         return all.dropFirst().map { fields in
             let stamp = fields[time]
             return Row(
@@ -138,7 +146,9 @@ private enum ReferenceReader {
                 depth: column("depth").flatMap { number(fields[$0]) },
                 magnitude: column("mag").flatMap { number(fields[$0]) },
                 place: column("place").map { fields[$0].trimmingCharacters(in: .whitespaces) } ?? "",
-                type: column("type").map { fields[$0].isEmpty ? "earthquake" : fields[$0] } ?? "earthquake")
+                type: column("type").map { fields[$0].isEmpty ? "earthquake" : fields[$0] } ?? "earthquake",
+                magnitudeType: text(fields, "magtype"), network: text(fields, "net"), status: text(fields, "status"),
+                updated: text(fields, "updated").flatMap(date))
         }
     }
 }

@@ -42,4 +42,110 @@ struct SelectionTests {
             .prefix(limit).map(\.element.id)
         #expect(EventSelection(limit: limit).select(many).map(\.id) == Array(expected))
     }
+
+    /// Repeated ids with revised times and `updated` stamps, against a plain
+    /// list that applies the same rule to every row: the accumulator's heap
+    /// and its shortcut for rows that cannot be kept must change nothing.
+    @Test(arguments: [1, 5, 50])
+    func repeatedIdsAgreeWithAPlainList(_ limit: Int) {
+        var state: UInt64 = UInt64(limit)
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let rows = (0..<3000).map { _ in
+            SeismicEvent(id: next(10) == 0 ? "" : "id\(next(400))",
+                         time: Date(timeIntervalSince1970: Double(next(200))), latitude: 0, longitude: 0,
+                         magnitude: 3, updated: next(4) == 0 ? nil : Date(timeIntervalSince1970: Double(next(50))))
+        }
+        var kept: [(event: SeismicEvent, order: Int)] = []
+        var duplicates = 0
+        func lessWorth(_ a: (event: SeismicEvent, order: Int), _ b: (event: SeismicEvent, order: Int)) -> Bool {
+            a.event.time != b.event.time ? a.event.time < b.event.time : a.order > b.order
+        }
+        for (order, event) in rows.enumerated() {
+            if !event.id.isEmpty, let index = kept.firstIndex(where: { $0.event.id == event.id }) {
+                duplicates += 1
+                guard EventSelection.isNewer(event.updated, than: kept[index].event.updated) else { continue }
+                kept.remove(at: index)
+            }
+            if kept.count < limit {
+                kept.append((event, order))
+            } else if let weakest = kept.indices.min(by: { lessWorth(kept[$0], kept[$1]) }),
+                      lessWorth(kept[weakest], (event, order)) {
+                kept[weakest] = (event, order)
+            }
+        }
+        var accumulator = MostRecentAccumulator(limit: limit)
+        for event in rows { accumulator.offer(event) }
+        let expected = kept.sorted { lessWorth($1, $0) }.map(\.event)
+        #expect(accumulator.result() == expected)
+        #expect(accumulator.duplicates == duplicates)
+    }
+
+    /// Synthetic rows with repeated ids, revised origin times, `updated`
+    /// stamps or none, blank ids, ids that are not ASCII, ids with blanks
+    /// around them, rows without magnitude; times mostly falling as the file
+    /// goes on, as in a feed (newest first). Enough rows for parallel decoding.
+    static func feedWithRepeats(seed: UInt64, rows: Int = 30_000) -> Data {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        func stamp(_ seconds: Int) -> String { CivilTime.iso8601(Date(timeIntervalSince1970: Double(seconds))) }
+        var lines = ["time,latitude,longitude,depth,mag,id,updated"]
+        for row in 0..<rows {
+            let time = 1_700_000_000 - row * 10 + (next(20) == 0 ? next(400_000) - 200_000 : 0)
+            let ids = ["us\(next(2000))", "", "  ci\(next(50)) ", "é\(next(30))"]
+            let id = ids[next(10) < 7 ? 0 : next(4)]
+            let magnitude = next(15) == 0 ? "" : "\(next(60)).\(next(10))"
+            let updated = next(5) == 0 ? "" : stamp(1_700_000_000 + next(1000))
+            lines.append("\(stamp(time)),\(next(180) - 90),\(next(360) - 180),10,\(magnitude),\(id),\(updated)")
+        }
+        return Data(lines.joined(separator: "\n").utf8)
+    }
+
+    static let options = FeedOptions(now: Date(timeIntervalSince1970: 1_800_000_000))
+
+    /// Every event read plainly, offered one by one: the reference for the faster paths.
+    static func plainSelection(_ data: Data, _ selection: EventSelection) throws
+        -> (events: [SeismicEvent], duplicates: Int, summary: FeedSummary) {
+        var all: [SeismicEvent] = []
+        let summary = try FeedReader(options: options).read(.bytes(data, name: "t.csv")) { all.append($0) }
+        var plain = MostRecentAccumulator(selection: selection)
+        for event in all { plain.offer(event) }
+        return (plain.result(), plain.duplicates, summary)
+    }
+
+    /// The reader passes over rows a full selection cannot use, without
+    /// making their events; the same rows must be selected and the same
+    /// repeats counted as when every event is made and offered.
+    @Test(arguments: [1, 20, 300])
+    func passingOverRowsChangesNothing(_ limit: Int) throws {
+        let data = Self.feedWithRepeats(seed: 99 &+ UInt64(limit))
+        let selection = EventSelection(limit: limit)
+        let passing = try QuakeMap.select(from: .bytes(data, name: "t.csv"), feed: Self.options, selection: selection)
+        let plain = try Self.plainSelection(data, selection)
+        #expect(passing.events == plain.events)
+        #expect(passing.duplicates == plain.duplicates)
+        #expect(passing.summary == plain.summary)
+        #expect(passing.events.count == limit)
+    }
+
+    /// A map without a limit finds repeated ids after reading, by sorting id
+    /// hashes; it must keep the versions and count the repeats that offering
+    /// every event in turn does (its events stay in feed order).
+    @Test func mapWithoutLimitResolvesRepeatsLikeOfferingInTurn() throws {
+        let data = Self.feedWithRepeats(seed: 5)
+        let map = try QuakeMap.selectForMap(from: .bytes(data, name: "t.csv"), feed: Self.options,
+                                            selection: EventSelection(limit: nil))
+        let plain = try Self.plainSelection(data, EventSelection(limit: nil))
+        let newestFirst = map.events.enumerated()
+            .sorted { $0.element.time != $1.element.time ? $0.element.time > $1.element.time : $0.offset < $1.offset }
+            .map(\.element)
+        #expect(newestFirst == plain.events.compactMap(MapEvent.init))
+        #expect(map.duplicates == plain.duplicates)
+        #expect(map.duplicates > 1000)
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the RFC 4180 records in a window of bytes without copying them.
 ///
 /// Written by hand rather than taken from a CSV package because it has to
@@ -80,7 +82,7 @@ final class CSVScanner {
                 lineStart = position
                 continue
             }
-            let recordLine = line, fieldsBefore = batch.fields.count
+            let recordLine = line, fieldsBefore = batch.fieldCount
             switch try scanRecord(base, end: end, isLast: isLast, from: position, lineStart: lineStart, into: &batch) {
             case .complete(let next, let lines):
                 batch.endRecord(line: recordLine)
@@ -89,7 +91,7 @@ final class CSVScanner {
                 lineStart = next
             case .incomplete:
                 batch.dropFields(after: fieldsBefore)
-                try checkLength(end - position, fields: batch.fields.count - fieldsBefore, line: recordLine)
+                try checkLength(end - position, fields: batch.fieldCount - fieldsBefore, line: recordLine)
                 return position
             }
         }
@@ -119,8 +121,9 @@ final class CSVScanner {
                 var unescapedStart: Int?
                 while true {
                     while position < end {
+                        position = Self.firstByte(below: ASCII.quote + 1, base, from: position, end: end)
+                        guard position < end else { break }
                         let byte = base[position]
-                        if byte > ASCII.quote { position += 1; continue }
                         if byte == ASCII.quote { break }
                         if byte == 0 { throw binary(line: line + lines, column: position - lineStart + 1) }
                         if byte == ASCII.lf || byte == ASCII.cr {
@@ -151,25 +154,25 @@ final class CSVScanner {
                 position += 1
                 // Text after the closing quote joins the field, literally.
                 let tailStart = position
-                while position < end, !Self.endsUnquoted(base[position]) { position += 1 }
+                position = Self.unquotedEnd(base, from: position, end: end)
                 if position < end && base[position] == 0 {
                     throw binary(line: line + lines, column: position - lineStart + 1)
                 }
                 if unescapedStart == nil && position == tailStart {
-                    batch.fields.append(UnsafeRawBufferPointer(start: base + runStart, count: runEnd - runStart))
+                    batch.appendField(UnsafeRawBufferPointer(start: base + runStart, count: runEnd - runStart))
                 } else {
                     let start = unescapedStart ?? arenaUsed
                     appendToArena(base + runStart, count: runEnd - runStart)
                     appendToArena(base + tailStart, count: position - tailStart)
-                    batch.fields.append(UnsafeRawBufferPointer(start: arena.baseAddress! + start, count: arenaUsed - start))
+                    batch.appendField(UnsafeRawBufferPointer(start: arena.baseAddress! + start, count: arenaUsed - start))
                 }
             } else {
                 let fieldStart = position
-                while position < end, !Self.endsUnquoted(base[position]) { position += 1 }
+                position = Self.unquotedEnd(base, from: position, end: end)
                 if position < end && base[position] == 0 {
                     throw binary(line: line + lines, column: position - lineStart + 1)
                 }
-                batch.fields.append(UnsafeRawBufferPointer(start: base + fieldStart, count: position - fieldStart))
+                batch.appendField(UnsafeRawBufferPointer(start: base + fieldStart, count: position - fieldStart))
             }
             try checkLength(position - start, fields: fieldCount, line: line)
             // What ends the field: a comma, a line break, or the end of the input.
@@ -198,6 +201,50 @@ final class CSVScanner {
         byte <= ASCII.comma && (byte == ASCII.comma || byte == ASCII.lf || byte == ASCII.cr || byte == 0)
     }
 
+    /// Where the unquoted run from `start` ends: its first comma, line break
+    /// or NUL, or `end`.
+    @inline(__always)
+    private static func unquotedEnd(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+        var position = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // Eight bytes at a time, as in `firstByte(below:…)`; every byte below
+        // '-' is flagged (a borrow may flag a '-' above one too), and the
+        // flagged bytes are read from the word itself rather than reloaded.
+        while position &+ 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            var flags = (word &- ones &* UInt64(ASCII.comma + 1)) & ~word & (ones &* 0x80)
+            while flags != 0 {
+                let bit = flags.trailingZeroBitCount
+                if endsUnquoted(UInt8(truncatingIfNeeded: word >> (bit & ~7))) { return position &+ bit >> 3 }
+                flags &= flags &- 1
+            }
+            position &+= 8
+        }
+        while position < end, !endsUnquoted(base[position]) { position += 1 }
+        return position
+    }
+
+    /// The first byte at or after `start` whose value is below `limit` (at
+    /// most 128), or `end`. Eight bytes at a time: the bytes that matter to
+    /// the scanner are all below ',' and rare, so most words hold none. For
+    /// bytes b and n < 128, `(b - n) & ~b & 0x80` is set exactly when b < n,
+    /// and a borrow can only reach the bytes above the first such byte, so the
+    /// lowest flagged byte of a little-endian word is the first one.
+    @inline(__always)
+    private static func firstByte(below limit: UInt8, _ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+        var position = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let subtrahend = ones &* UInt64(limit)
+        while position &+ 8 <= end {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            let flags = (word &- subtrahend) & ~word & (ones &* 0x80)
+            if flags != 0 { return position &+ flags.trailingZeroBitCount >> 3 }
+            position &+= 8
+        }
+        while position < end, base[position] >= limit { position += 1 }
+        return position
+    }
+
     private func appendToArena(_ bytes: UnsafePointer<UInt8>, count: Int) {
         guard count > 0 else { return }
         (arena.baseAddress! + arenaUsed).copyMemory(from: bytes, byteCount: count)
@@ -217,20 +264,30 @@ final class CSVScanner {
 }
 
 /// The records of one window, their fields stored flat.
+///
+/// Each batch owns its field list (a copy shares it, for reading): the
+/// scanner appends some twenty fields per record, and writing through a
+/// pointer spares the array's uniqueness and capacity checks on every one.
 struct CSVBatch {
-    fileprivate(set) var fields: [UnsafeRawBufferPointer] = []
+    private let fields = FieldList()
     private var recordEnds: [Int] = []
     private var lines: [Int] = []
 
     var count: Int { lines.count }
+    var fieldCount: Int { fields.count }
+
+    @inline(__always)
+    fileprivate func appendField(_ field: UnsafeRawBufferPointer) {
+        fields.append(field)
+    }
 
     fileprivate mutating func endRecord(line: Int) {
         recordEnds.append(fields.count)
         lines.append(line)
     }
 
-    fileprivate mutating func dropFields(after count: Int) {
-        fields.removeSubrange(count...)
+    fileprivate func dropFields(after count: Int) {
+        fields.count = count
     }
 
     /// Moves every record `offset` lines down: for records found from the middle of a stream.
@@ -240,7 +297,7 @@ struct CSVBatch {
     }
 
     mutating func removeAll() {
-        fields.removeAll(keepingCapacity: true)
+        fields.count = 0
         recordEnds.removeAll(keepingCapacity: true)
         lines.removeAll(keepingCapacity: true)
     }
@@ -252,9 +309,38 @@ struct CSVBatch {
 
     /// Calls `body` with the records in `range`, which must not escape it.
     func withRecords<T>(_ range: Range<Int>, _ body: (CSVRecords) throws -> T) rethrows -> T {
-        try fields.withUnsafeBufferPointer { fields in
-            try body(CSVRecords(fields: fields, recordEnds: recordEnds, lines: lines, range: range))
-        }
+        try body(CSVRecords(fields: UnsafeBufferPointer(start: fields.base, count: fields.count),
+                            recordEnds: recordEnds, lines: lines, range: range))
+    }
+}
+
+/// A growable list of field slices, written through a pointer.
+private final class FieldList {
+    private(set) var base: UnsafeMutablePointer<UnsafeRawBufferPointer>
+    private var capacity = 1024
+    var count = 0
+
+    init() {
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    @inline(__always)
+    func append(_ field: UnsafeRawBufferPointer) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: field)
+        count += 1
+    }
+
+    private func grow() {
+        let bigger = UnsafeMutablePointer<UnsafeRawBufferPointer>.allocate(capacity: capacity * 2)
+        bigger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = bigger
+        capacity *= 2
     }
 }
 
@@ -291,17 +377,22 @@ struct CSVRecord {
         fields[index].allSatisfy { $0 == ASCII.space || $0 == ASCII.tab }
     }
 
-    func trimmedString(_ index: Int) -> String? {
+    /// Field `index` without the blanks around it.
+    func trimmed(_ index: Int) -> UnsafeRawBufferPointer {
         let bytes = fields[index]
         var start = 0, end = bytes.count
         while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
         while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
-        guard start < end else { return nil }
-        let trimmed = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+    }
+
+    func trimmedString(_ index: Int) -> String? {
+        let trimmed = trimmed(index)
+        guard trimmed.count > 0 else { return nil }
         let text = String(decoding: trimmed, as: UTF8.self)
         // A byte order mark inside a field (files glued together) is no text;
         // JSON readers drop it too, so keeping it would make formats disagree.
-        guard trimmed.contains(0xEF) else { return text }
+        guard memchr(trimmed.baseAddress!, 0xEF, trimmed.count) != nil else { return text }
         let cleaned = text.withoutByteOrderMarks.trimmingBlanks()
         return cleaned.isEmpty ? nil : cleaned
     }

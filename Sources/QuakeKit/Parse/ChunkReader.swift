@@ -14,7 +14,7 @@ import Foundation
 /// Plain `read(2)` rather than `mmap`: a mapped file that another program
 /// truncates meanwhile kills the reader with SIGBUS.
 enum ChunkReader {
-    static let chunkSize = 2 << 20
+    static let chunkSize = 1 << 20
 
     /// Calls `body` with successive windows of the source until it is
     /// exhausted; `isLast` is true for the final one, which must be used up.

@@ -1,38 +1,107 @@
 import Foundation
 
 /// Turns one CSV record into a ``SeismicEvent`` or a ``FeedRejection``.
-struct EventDecoder: Sendable {
+///
+/// A class, not a struct: the decoding threads share one instance rather than
+/// copying its layout (and retaining the header's names) per record.
+final class EventDecoder: Sendable {
     let layout: FeedLayout
     let source: String
     let now: Date
     /// Whether place, type, magnitude type, network and status are made into
     /// strings. A map whose filters read none of them skips them: they are
     /// most of the cost of decoding a row.
-    var decodesDescriptions = true
+    let decodesDescriptions: Bool
+    /// When set, valid rows become ``Outcome/mapped(_:)`` if the selection
+    /// admits them and ``Outcome/notAdmitted(hasMagnitude:)`` if not.
+    let mapping: EventSelection?
+
+    init(layout: FeedLayout, source: String, now: Date, decodesDescriptions: Bool = true,
+         mapping: EventSelection? = nil) {
+        self.layout = layout
+        self.source = source
+        self.now = now
+        self.decodesDescriptions = decodesDescriptions
+        self.mapping = mapping
+    }
 
     enum Outcome {
         case event(SeismicEvent)
+        /// A valid row the reader may pass over, its event not made (see ``FeedReader/RowPassing``).
+        case passable(PassableRow)
+        /// A valid row the mapping selection admits, as a map keeps it.
+        case mapped(MapRow)
+        /// A valid row the mapping selection passes over.
+        case notAdmitted(hasMagnitude: Bool)
         case rejected(FeedRejection)
+    }
+
+    /// What a map keeps of an event, and what finding its repeats needs.
+    struct MapRow {
+        let event: MapEvent
+        /// `updated` in seconds since the reference date, NaN for none.
+        let updated: Double
+        /// ``IDHash/fnv1a(_:)`` of the id; `nil` when it has none.
+        let idHash: UInt32?
+
+        /// What a map keeps of `event`; `nil` when `selection` does not admit it.
+        init?(_ event: SeismicEvent, admittedBy selection: EventSelection) {
+            guard selection.admits(event), let drawn = MapEvent(event) else { return nil }
+            self.event = drawn
+            updated = event.updated?.timeIntervalSinceReferenceDate ?? .nan
+            idHash = event.id.isEmpty ? nil : IDHash.fnv1a(event.id)
+        }
+    }
+
+    /// What deciding whether to pass over a valid row needs.
+    struct PassableRow {
+        /// Its index in the batch, to decode it whole after all.
+        let record: Int
+        let time: Date
+        /// ``IDHash/fnv1a(_:)`` of its id; `nil` when it has none.
+        let idHash: UInt32?
+        let hasMagnitude: Bool
     }
 
     /// Below this many records a batch is decoded on the calling thread:
     /// handing work to other cores costs more than it saves.
     static let parallelThreshold = 2048
 
-    /// Decodes the batch's records in `range`, in parts on all cores for large
-    /// batches; the parts, joined, are in record order.
-    func decode(_ batch: CSVBatch, _ range: Range<Int>) -> [[Outcome]] {
-        let parts = range.count >= Self.parallelThreshold ? ParallelParts.cores : 1
-        return batch.withRecords(range) { records in
-            ParallelParts.map(parts: parts) { part in
-                let lower = range.lowerBound + range.count * part / parts
-                let upper = range.lowerBound + range.count * (part + 1) / parts
-                return (lower..<upper).map { decode(records[$0]) }
+    /// Decodes the batch's records in `range` into `parts`, in parts on all
+    /// cores for large batches: the parts, in order, hold the records in
+    /// order. The arrays are emptied first and keep their storage, so a
+    /// stream of windows allocates them once.
+    ///
+    /// - Parameter passableThrough: valid rows at or before this time become
+    ///   ``Outcome/passable(_:)`` when their id can be hashed from the bytes.
+    func decode(_ batch: CSVBatch, _ range: Range<Int>, passableThrough: Date? = nil,
+                into parts: inout [[Outcome]]) {
+        let count = range.count >= Self.parallelThreshold ? ParallelParts.cores : 1
+        if parts.count != count { parts = Array(repeating: [], count: count) }
+        batch.withRecords(range) { records in
+            parts.withUnsafeMutableBufferPointer { parts in
+                // Each part writes only its own array.
+                _ = ParallelParts.map(parts: count) { part in
+                    let lower = range.lowerBound + range.count * part / count
+                    let upper = range.lowerBound + range.count * (part + 1) / count
+                    var texts = ShortTextCache()
+                    parts[part].removeAll(keepingCapacity: true)
+                    parts[part].reserveCapacity(upper - lower)
+                    for index in lower..<upper {
+                        parts[part].append(decode(records[index], index: index, passableThrough: passableThrough,
+                                                  texts: &texts))
+                    }
+                }
             }
         }
     }
 
     func decode(_ record: CSVRecord) -> Outcome {
+        var texts = ShortTextCache(enabled: false)
+        return decode(record, index: 0, passableThrough: nil, texts: &texts)
+    }
+
+    func decode(_ record: CSVRecord, index: Int, passableThrough: Date?, texts: inout ShortTextCache) -> Outcome {
         guard record.fieldCount == layout.header.count else {
             let plural = record.fieldCount == 1 ? "field" : "fields"
             return .rejected(reject(record, nil, nil,
@@ -76,35 +145,43 @@ struct EventDecoder: Sendable {
             return .rejected(reject(record, column, CivilTime.iso8601(time), problem))
         }
         var updated: Date?
-        if let column = layout.updated, !record.isBlank(column) {
-            guard let value = TimeParser.parse(record.field(column)) else {
+        if let column = layout.updated {
+            // Parsed first: a time is far more common than a blank.
+            if let value = TimeParser.parse(record.field(column)) {
+                updated = value
+            } else if !record.isBlank(column) {
                 return .rejected(reject(record, column, record.string(column), "is not a time"))
             }
-            updated = value
+        }
+        if let passableThrough, time <= passableThrough, let idHash = idHash(record) {
+            return .passable(PassableRow(record: index, time: time, idHash: idHash, hasMagnitude: magnitude != nil))
         }
         // The network is read without descriptions too when the id is made from it.
-        let network = decodesDescriptions || layout.id == nil ? text(record, layout.network) : nil
-        return .event(SeismicEvent(
+        let network = decodesDescriptions || layout.id == nil ? shortText(record, layout.network, &texts) : nil
+        let event = SeismicEvent(
             id: identifier(record, network: network),
             time: time,
             latitude: latitude,
             longitude: longitude,
             depth: depth,
             magnitude: magnitude,
-            magnitudeType: description(record, layout.magnitudeType),
+            magnitudeType: decodesDescriptions ? shortText(record, layout.magnitudeType, &texts) : nil,
             place: description(record, layout.place) ?? "",
-            eventType: description(record, layout.eventType) ?? "earthquake",
+            eventType: decodesDescriptions ? shortText(record, layout.eventType, &texts) ?? "earthquake" : "earthquake",
             network: decodesDescriptions ? network : nil,
             updated: updated,
-            status: description(record, layout.status)
-        ))
+            status: decodesDescriptions ? shortText(record, layout.status, &texts) : nil
+        )
+        guard let mapping else { return .event(event) }
+        guard let row = MapRow(event, admittedBy: mapping) else { return .notAdmitted(hasMagnitude: event.magnitude != nil) }
+        return .mapped(row)
     }
 
     private func timeValue(_ record: CSVRecord) -> Result<Date, FeedRejection> {
         switch layout.time {
         case .single(let column):
-            if record.isBlank(column) { return .failure(reject(record, column, nil, "is empty")) }
             guard let date = TimeParser.parse(record.field(column)) else {
+                if record.isBlank(column) { return .failure(reject(record, column, nil, "is empty")) }
                 return .failure(reject(record, column, record.string(column),
                     "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)"))
             }
@@ -154,6 +231,18 @@ struct EventDecoder: Sendable {
         }
     }
 
+    /// The hash of the id ``identifier(_:network:)`` would make, from the
+    /// bytes; `.some(nil)` for no id. `nil` (decode it whole) when the id is
+    /// made of two columns, or its bytes are not plain ASCII: a string made of
+    /// them might differ (a byte order mark dropped, invalid UTF-8 repaired).
+    private func idHash(_ record: CSVRecord) -> UInt32?? {
+        guard let column = layout.id else { return nil }
+        let trimmed = record.trimmed(column)
+        if trimmed.isEmpty { return .some(nil) }
+        guard !trimmed.contains(where: { $0 >= 0x80 }) else { return nil }
+        return IDHash.fnv1a(trimmed)
+    }
+
     private func identifier(_ record: CSVRecord, network: String?) -> String {
         if let id = text(record, layout.id) { return id }
         if let code = text(record, layout.eventCode) { return (network ?? "") + code }
@@ -168,6 +257,14 @@ struct EventDecoder: Sendable {
     private func text(_ record: CSVRecord, _ column: Int?) -> String? {
         guard let column else { return nil }
         return record.trimmedString(column)
+    }
+
+    /// ``text(_:_:)`` for a column of a few repeated values, through the cache.
+    private func shortText(_ record: CSVRecord, _ column: Int?, _ texts: inout ShortTextCache) -> String? {
+        guard let column else { return nil }
+        let trimmed = record.trimmed(column)
+        guard trimmed.count > 0 else { return nil }
+        return texts.string(trimmed) ?? record.trimmedString(column)
     }
 
     private func reject(_ record: CSVRecord, _ column: Int?, _ value: String?, _ reason: String) -> FeedRejection {

@@ -32,30 +32,93 @@ public struct FeedReader: Sendable {
         _ source: FeedSource,
         _ body: (SeismicEvent) throws -> Void
     ) throws -> FeedSummary {
+        try read(source, passing: nil, body)
+    }
+
+    /// How a consumer that ignores most rows lets the reader pass over them
+    /// without making their events: a selection of the N most recent events
+    /// ignores every row older than all it keeps, unless the row repeats a
+    /// kept id. The rows are still read and judged whole (a bad one is
+    /// rejected as ever); only their strings and the hand-over are spared.
+    struct RowPassing {
+        /// Asked before each batch: rows at or before this time may be passable.
+        let passableThrough: () -> Date?
+        /// Asked in row order, for each passable row: `true` passes over it,
+        /// `false` decodes it whole and hands it to `body`.
+        let passesOver: (_ time: Date, _ idHash: UInt32?) -> Bool
+    }
+
+    /// ``read(_:_:)``, passing over the rows `passing` says `body` would ignore.
+    func read(
+        _ source: FeedSource,
+        passing: RowPassing?,
+        _ body: (SeismicEvent) throws -> Void
+    ) throws -> FeedSummary {
+        try read(source, passing: passing, mapping: nil, body, mapRows: { _ in })
+    }
+
+    /// Reads what a map keeps of the events `selection` admits, in file
+    /// order: admission and the reduction to ``MapEvent`` run on the decoding
+    /// threads, so the hand-over, which is serial, only appends.
+    func readMapRows(
+        _ source: FeedSource,
+        admitting selection: EventSelection,
+        _ body: (EventDecoder.MapRow) throws -> Void
+    ) throws -> FeedSummary {
+        try read(source, passing: nil, mapping: selection, { _ in }, mapRows: body)
+    }
+
+    private func read(
+        _ source: FeedSource,
+        passing: RowPassing?,
+        mapping: EventSelection?,
+        _ body: (SeismicEvent) throws -> Void,
+        mapRows: (EventDecoder.MapRow) throws -> Void
+    ) throws -> FeedSummary {
         let name = source.displayName
         let scanner = CSVScanner(sourceName: name)
         let parallelScanner = ParallelRecordScanner(primary: scanner)
         var batch = CSVBatch()
         var decoder: EventDecoder?
+        var decoded: [[EventDecoder.Outcome]] = []
         var summary = FeedSummary()
         var sawFirstByte = false
 
         func handle(_ batch: CSVBatch) throws {
             var first = 0
             if decoder == nil, batch.count > 0 {
-                decoder = try batch.withRecord(0) { try Self.headerDecoder($0, name: name, options: options) }
-                decoder?.decodesDescriptions = decodesDescriptions
+                decoder = try batch.withRecord(0) {
+                    try Self.headerDecoder($0, name: name, options: options, decodesDescriptions: decodesDescriptions,
+                                           mapping: mapping)
+                }
                 first = 1
             }
             guard let decoder, first < batch.count else { return }
-            for outcome in decoder.decode(batch, first..<batch.count).joined() {
-                summary.rows += 1
-                switch outcome {
-                case .event(let event):
-                    if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
-                    try body(event)
-                case .rejected(let rejection):
-                    try summary.record(rejection, options: options)
+            decoder.decode(batch, first..<batch.count, passableThrough: passing?.passableThrough(), into: &decoded)
+            for part in decoded.indices {
+                try decoded[part].withUnsafeBufferPointer { outcomes in
+                    summary.rows += outcomes.count
+                    for index in outcomes.indices {
+                        switch outcomes[index] {
+                        case .event(let event):
+                            if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
+                            try body(event)
+                        case .passable(let row):
+                            if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
+                            if passing?.passesOver(row.time, row.idHash) == true { continue }
+                            // Judged valid already: decoded whole, it is an event.
+                            if case .event(let event) = batch.withRecord(row.record, { decoder.decode($0) }) {
+                                try body(event)
+                            }
+                        case .mapped(let row):
+                            summary.events += 1
+                            try mapRows(row)
+                        case .notAdmitted(let hasMagnitude):
+                            if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
+                        case .rejected(let rejection):
+                            try summary.record(rejection, options: options)
+                        }
+                    }
                 }
             }
         }
@@ -91,7 +154,10 @@ public struct FeedReader: Sendable {
             return used
         }
         if let json {
-            try GeoJSONFeedDecoder(source: name, options: options).decode(json, into: &summary, body)
+            try GeoJSONFeedDecoder(source: name, options: options).decode(json, into: &summary) { event in
+                guard let mapping else { return try body(event) }
+                if let row = EventDecoder.MapRow(event, admittedBy: mapping) { try mapRows(row) }
+            }
             // Like a CSV header with no rows: nothing to map is an error, not an empty map.
             if summary.rows == 0 { throw FeedError.headerOnly(source: name) }
             return summary
@@ -102,7 +168,8 @@ public struct FeedReader: Sendable {
         return summary
     }
 
-    private static func headerDecoder(_ record: CSVRecord, name: String, options: FeedOptions) throws -> EventDecoder {
+    private static func headerDecoder(_ record: CSVRecord, name: String, options: FeedOptions,
+                                      decodesDescriptions: Bool, mapping: EventSelection?) throws -> EventDecoder {
         for index in 0..<record.fieldCount {
             let bytes = record.field(index)
             guard String(validating: bytes, as: UTF8.self) != nil,
@@ -112,7 +179,7 @@ public struct FeedReader: Sendable {
         }
         let header = (0..<record.fieldCount).map { record.string($0) }
         return EventDecoder(layout: try FeedLayout(header: header, source: name), source: name,
-                            now: options.now ?? Date())
+                            now: options.now ?? Date(), decodesDescriptions: decodesDescriptions, mapping: mapping)
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

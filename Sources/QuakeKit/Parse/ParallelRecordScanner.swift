@@ -29,7 +29,8 @@ final class ParallelRecordScanner {
             CSVScanner(sourceName: primary.sourceName, maximumRecordBytes: primary.maximumRecordBytes)
         }
         batches = .allocate(capacity: max(count, 1))
-        batches.initialize(repeating: CSVBatch())
+        // One batch each: a batch copied would share its field list.
+        for part in 0..<batches.count { (batches.baseAddress! + part).initialize(to: CSVBatch()) }
     }
 
     deinit {

@@ -54,26 +54,30 @@ enum TimeParser {
     }
 
     /// Today's feeds spell every time the same way, `2020-06-11T15:27:04.123Z`:
-    /// read at fixed positions, a few times faster than the general path and
-    /// the same result (both go through `make`, which rounds to milliseconds).
+    /// read at fixed positions, without branching per digit, several times
+    /// faster than the general path and the same result: whole milliseconds
+    /// are exact in a `Date`, which is what `make` rounds to.
     private static func parseFeedTime(_ bytes: UnsafeRawBufferPointer) -> Date? {
         guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
               bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
               bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z") else { return nil }
-        func number(_ start: Int, _ count: Int) -> Int? {
-            var value = 0
-            for index in start..<(start + count) {
-                let digit = Int(bytes[index]) - 48
-                guard digit >= 0 && digit <= 9 else { return nil }
-                value = value * 10 + digit
-            }
+        // A digit's value; `invalid` turns negative when any byte read was not a digit.
+        var invalid = 0
+        func digit(_ index: Int) -> Int {
+            let value = Int(bytes[index]) &- 48
+            invalid |= value | (9 &- value)
             return value
         }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-              let hour = number(11, 2), hour <= 23, let minute = number(14, 2), minute <= 59,
-              let second = number(17, 2), second <= 60, let milliseconds = number(20, 3) else { return nil }
-        let seconds = Double(hour * 3600 + minute * 60 + second) + Double(milliseconds) / 1000
-        return make(year: year, month: month, day: day, secondOfDay: seconds)
+        let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
+        let month = digit(5) * 10 + digit(6), day = digit(8) * 10 + digit(9)
+        let hour = digit(11) * 10 + digit(12), minute = digit(14) * 10 + digit(15)
+        let second = digit(17) * 10 + digit(18)
+        let millisecond = digit(20) * 100 + digit(21) * 10 + digit(22)
+        guard invalid >= 0, hour <= 23, minute <= 59, second <= 60, (1...12).contains(month), day >= 1,
+              day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
+        let days = CivilTime.daysSinceEpoch(year: year, month: month, day: day)
+        let milliseconds = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
     private static func parseISO(_ scanner: inout ByteScanner) -> Date? {

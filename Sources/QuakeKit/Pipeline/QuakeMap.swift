@@ -38,7 +38,7 @@ public enum QuakeMap {
         selection: EventSelection = EventSelection()
     ) throws -> FeedSelection {
         var accumulator = MostRecentAccumulator(selection: selection)
-        let summary = try FeedReader(options: feed).read(source) { accumulator.offer($0) }
+        let summary = try accumulator.offerAll(from: FeedReader(options: feed), source)
         return FeedSelection(events: accumulator.result(), summary: summary, duplicates: accumulator.duplicates)
     }
 
@@ -54,13 +54,14 @@ public enum QuakeMap {
         reader.decodesDescriptions = selection.filter.readsDescriptions
         guard selection.limit == nil else {
             var accumulator = MostRecentAccumulator(selection: selection)
-            let summary = try reader.read(source) { accumulator.offer($0) }
+            let summary = try accumulator.offerAll(from: reader, source)
             return MapSelection(events: accumulator.result().compactMap(MapEvent.init), summary: summary,
                                 duplicates: accumulator.duplicates)
         }
-        var collector = MapEventCollector(selection: selection)
-        let summary = try reader.read(source) { collector.offer($0) }
-        return MapSelection(events: collector.result(), summary: summary, duplicates: collector.duplicates)
+        var collector = MapEventCollector()
+        let summary = try reader.readMapRows(source, admitting: selection) { collector.append($0) }
+        let (events, duplicates) = collector.finish()
+        return MapSelection(events: events, summary: summary, duplicates: duplicates)
     }
 
     /// A time as the USGS feeds write it: ISO 8601, UTC, with milliseconds

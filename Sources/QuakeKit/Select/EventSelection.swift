@@ -57,6 +57,8 @@ public struct MostRecentAccumulator: Sendable {
     /// Kept entries that a newer version replaced; skipped, and purged lazily.
     private var superseded: Set<Int> = []
     private var offered = 0
+    /// The ids in `current`, approximately: never a false "no".
+    private var keptIDs = IDFilter()
     /// How many rows repeated an id already seen (kept or replaced).
     public private(set) var duplicates = 0
 
@@ -74,13 +76,24 @@ public struct MostRecentAccumulator: Sendable {
     /// failing the filter are passed over.
     public mutating func offer(_ event: SeismicEvent) {
         guard selection.admits(event) else { return }
+        // Most rows of a long feed are no more recent than every kept event
+        // (a tie loses to the earlier row) and repeat no kept id: they change
+        // nothing, and the id filter says so without the dictionary.
+        if let limit = selection.limit, limit > 0 {
+            purgeSuperseded()
+            if kept.count - superseded.count >= limit, let weakest = kept.min, event.time <= weakest.event.time,
+               !keptIDs.mightContain(event.id) {
+                offered += 1
+                return
+            }
+        }
         let ranked = Ranked(event: event, order: offered)
         offered += 1
         if !event.id.isEmpty, let existing = current[event.id] {
             duplicates += 1
             guard EventSelection.isNewer(event.updated, than: existing.updated) else { return }
             superseded.insert(existing.order)
-            current[event.id] = nil
+            forget(event.id)
         }
         guard let limit = selection.limit else {
             all.append(ranked)
@@ -94,9 +107,45 @@ public struct MostRecentAccumulator: Sendable {
             remember(ranked)
         } else if let weakest = kept.min, weakest < ranked {
             let removed = kept.replaceMin(with: ranked)
-            if current[removed.event.id]?.order == removed.order { current[removed.event.id] = nil }
+            if current[removed.event.id]?.order == removed.order { forget(removed.event.id) }
             remember(ranked)
         }
+    }
+
+    /// Offers every event `reader` reads from `source`, letting it pass over
+    /// the rows that could change nothing (``FeedReader/RowPassing``).
+    mutating func offerAll(from reader: FeedReader, _ source: FeedSource) throws -> FeedSummary {
+        // The reader's calls come in turn, on this thread; the box only lets three closures share the accumulator.
+        let box = Box(self)
+        defer { self = box.value }
+        let passing = FeedReader.RowPassing(passableThrough: { box.value.passableThrough() },
+                                            passesOver: { box.value.passesOver(time: $0, idHash: $1) })
+        return try reader.read(source, passing: passing) { box.value.offer($0) }
+    }
+
+    private final class Box {
+        var value: MostRecentAccumulator
+        init(_ value: MostRecentAccumulator) { self.value = value }
+    }
+
+    /// Rows at or before this time can change the selection only through
+    /// their id (``passesOver(time:idHash:)``); `nil` while it is not full.
+    mutating func passableThrough() -> Date? {
+        guard let limit = selection.limit, limit > 0 else { return nil }
+        purgeSuperseded()
+        guard kept.count - superseded.count >= limit else { return nil }
+        return kept.min?.event.time
+    }
+
+    /// Whether offering a valid row of `time`, whose id hashes to `idHash`
+    /// (`nil`: it has none), would change nothing; `false` means "offer it".
+    mutating func passesOver(time: Date, idHash: UInt32?) -> Bool {
+        guard let limit = selection.limit, limit > 0 else { return false }
+        purgeSuperseded()
+        guard kept.count - superseded.count >= limit, let weakest = kept.min, time <= weakest.event.time else {
+            return false
+        }
+        return idHash.map { !keptIDs.mightContain(hash: $0) } ?? true
     }
 
     /// The events kept, most recent first; equal times in the order offered.
@@ -106,11 +155,19 @@ public struct MostRecentAccumulator: Sendable {
     }
 
     private mutating func remember(_ ranked: Ranked) {
-        if !ranked.event.id.isEmpty { current[ranked.event.id] = (ranked.order, ranked.event.updated) }
+        guard !ranked.event.id.isEmpty else { return }
+        current[ranked.event.id] = (ranked.order, ranked.event.updated)
+        keptIDs.insert(ranked.event.id)
+    }
+
+    private mutating func forget(_ id: String) {
+        current[id] = nil
+        keptIDs.remove(id)
     }
 
     /// Drops replaced versions from the bottom of the heap, so they never hold a place.
     private mutating func purgeSuperseded() {
+        guard !superseded.isEmpty else { return }
         while let weakest = kept.min, superseded.contains(weakest.order) {
             kept.removeMin()
             superseded.remove(weakest.order)
@@ -138,4 +195,21 @@ extension EventSelection {
         default: return true
         }
     }
+}
+
+/// A counting Bloom filter with one hash over ids: "no" is certain, "maybe" is
+/// checked in the dictionary. With a few hundred ids in 8192 slots, about 4 %
+/// of other ids get a "maybe".
+struct IDFilter: Sendable {
+    private var counts = [UInt32](repeating: 0, count: 8192)
+
+    private func slot(_ id: String) -> Int { Int(IDHash.fnv1a(id) & 8191) }
+
+    mutating func insert(_ id: String) { counts[slot(id)] += 1 }
+
+    mutating func remove(_ id: String) { counts[slot(id)] -= 1 }
+
+    func mightContain(_ id: String) -> Bool { !id.isEmpty && counts[slot(id)] > 0 }
+
+    func mightContain(hash: UInt32) -> Bool { counts[Int(hash & 8191)] > 0 }
 }

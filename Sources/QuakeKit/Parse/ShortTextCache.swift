@@ -1,0 +1,44 @@
+/// The strings of short repeated fields (magnitude type, event type,
+/// network, status), made once per value and then found again: a feed
+/// repeats a handful of each on every row, and comparing two words costs
+/// far less than making a string from bytes. One cache per decoding thread.
+struct ShortTextCache {
+    /// Fields up to this many bytes are cached: two words.
+    static let longest = 16
+    private static let slots = 256
+
+    private struct Entry {
+        var low: UInt64 = 0, high: UInt64 = 0
+        var length = -1
+        var string = ""
+    }
+
+    private var entries: [Entry]
+
+    /// A cache; with `enabled` false it caches nothing (for one-off decoding).
+    init(enabled: Bool = true) {
+        entries = Array(repeating: Entry(), count: enabled ? Self.slots : 0)
+    }
+
+    /// The string of `bytes` (already trimmed, not empty); `nil` when they
+    /// are longer than ``longest`` or not ASCII (those take the general
+    /// path, which drops byte order marks and repairs invalid UTF-8).
+    mutating func string(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let count = bytes.count
+        guard !entries.isEmpty, count <= Self.longest else { return nil }
+        var low: UInt64 = 0, high: UInt64 = 0
+        for index in 0..<min(count, 8) { low |= UInt64(bytes[index]) << (8 * index) }
+        for index in min(count, 8)..<count { high |= UInt64(bytes[index]) << (8 * (index - 8)) }
+        guard (low | high) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        let mixed = (low ^ high &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)) &* 0xBF58_476D_1CE4_E5B9
+        return entries.withUnsafeMutableBufferPointer { entries in
+            let slot = Int(truncatingIfNeeded: mixed >> 56)
+            if entries[slot].length == count && entries[slot].low == low && entries[slot].high == high {
+                return entries[slot].string
+            }
+            let string = String(decoding: bytes, as: UTF8.self)
+            entries[slot] = Entry(low: low, high: high, length: count, string: string)
+            return string
+        }
+    }
+}
