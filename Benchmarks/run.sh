@@ -95,8 +95,8 @@ echo "## quakemap's stages in one process (1,000,000 rows, $(megabytes "$WORK/1m
 echo '```'
 "$STAGES" "$WORK/1m.csv" 3
 echo '```'
-echo "The parser on one core (taskset -c 0):"
+echo "The parser on one core (taskset -c 0): whole events, then what a map reads:"
 echo '```'
-taskset -c 0 "$STAGES" "$WORK/1m.csv" 3 | sed -n 3p
+taskset -c 0 "$STAGES" "$WORK/1m.csv" 3 parse | sed -n 3,4p
 echo '```'
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(swift --version 2>&1 | head -1), cairo $(pkg-config --modversion cairo)"
