@@ -13,6 +13,16 @@ struct DecimalParserTests {
         #expect(DecimalParser.parse(ArraySlice(text.utf8)) == .value(expected))
     }
 
+    /// Zeros in front change nothing, however many: the fast path counts
+    /// significant digits, and padding must not send a number to the slow
+    /// path's length limit.
+    @Test func zeroPaddingIsNoDigit() {
+        let padded = String(repeating: "0", count: 401) + "1.5"
+        #expect(DecimalParser.parse(ArraySlice(padded.utf8)) == .value(1.5))
+        #expect(DecimalParser.parse(ArraySlice("0.000000000000000000123".utf8)) == .value(1.23e-19))
+        #expect(DecimalParser.parse(ArraySlice("-000000000000000012.25".utf8)) == .value(-12.25))
+    }
+
     @Test(arguments: ["abc", "1.2.3", "12abc", "-", ".", "0x1p3", "1,5", "4.5 M"])
     func rejectsWhatIsNotADecimal(_ text: String) {
         #expect(DecimalParser.parse(ArraySlice(text.utf8)) == .notANumber)
@@ -39,6 +49,7 @@ struct DecimalParserTests {
         for _ in 0..<20_000 {
             let count = 1 + next(20)
             var digits = (0..<count).map { _ in Character(String(next(10))) }
+            if next(4) == 0 { digits.insert(contentsOf: Array(repeating: "0", count: next(30)), at: 0) }
             if next(3) > 0 { digits.insert(".", at: next(count + 1)) }
             let text = ["", "-", "+"][next(3)] + String(digits)
             let expected = Double(text.hasPrefix("+") ? String(text.dropFirst()) : text)

@@ -17,6 +17,13 @@ struct RadixSortTests {
         #expect(keys == expected)
     }
 
+    @Test func shortInputsAreSortedToo() {
+        func key(_ high: UInt64, _ row: UInt64) -> UInt64 { high << 32 | row }
+        var few = [key(3, 0), key(1, 1), key(3, 2), key(2, 3)]
+        RadixSort.sortByHighHalf(&few)
+        #expect(few == [key(1, 1), key(2, 3), key(3, 0), key(3, 2)])
+    }
+
     @Test func shortInputsStayAsTheyAre() {
         var empty: [UInt64] = []
         RadixSort.sortByHighHalf(&empty)

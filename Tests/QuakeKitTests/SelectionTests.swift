@@ -87,19 +87,22 @@ struct SelectionTests {
     /// stamps or none, blank ids, ids that are not ASCII, ids with blanks
     /// around them, rows without magnitude; times mostly falling as the file
     /// goes on, as in a feed (newest first). Enough rows for parallel decoding.
-    static func feedWithRepeats(seed: UInt64, rows: Int = 30_000) -> Data {
+    static func feedWithRepeats(seed: UInt64, rows: Int = 30_000, idInTwoColumns: Bool = false) -> Data {
         var state = seed
         func next(_ bound: Int) -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Int((state >> 33) % UInt64(bound))
         }
         func stamp(_ seconds: Int) -> String { CivilTime.iso8601(Date(timeIntervalSince1970: Double(seconds))) }
-        var lines = ["time,latitude,longitude,depth,mag,id,updated"]
+        // The pre-2013 layout makes the id of two columns: network and event code.
+        var lines = [idInTwoColumns ? "time,latitude,longitude,depth,mag,src,eqid,updated"
+                                    : "time,latitude,longitude,depth,mag,id,updated"]
         for row in 0..<rows {
             let time = 1_700_000_000 - row * 10 + (next(20) == 0 ? next(400_000) - 200_000 : 0)
-            let ids = ["us\(next(2000))", "", "  ci\(next(50)) ", "é\(next(30))"]
+            let ids = idInTwoColumns ? ["us,\(next(2000))", ",", "  ci, \(next(50)) ", "é,\(next(30))"]
+                                     : ["us\(next(2000))", "", "  ci\(next(50)) ", "é\(next(30))"]
             let id = ids[next(10) < 7 ? 0 : next(4)]
-            let magnitude = next(15) == 0 ? "" : "\(next(60)).\(next(10))"
+            let magnitude = next(15) == 0 ? "" : "\(next(12) - 2).\(next(10))"  // -2.x … 9.x, all plausible
             let updated = next(5) == 0 ? "" : stamp(1_700_000_000 + next(1000))
             lines.append("\(stamp(time)),\(next(180) - 90),\(next(360) - 180),10,\(magnitude),\(id),\(updated)")
         }
@@ -120,17 +123,44 @@ struct SelectionTests {
 
     /// The reader passes over rows a full selection cannot use, without
     /// making their events; the same rows must be selected and the same
-    /// repeats counted as when every event is made and offered.
-    @Test(arguments: [1, 20, 300])
-    func passingOverRowsChangesNothing(_ limit: Int) throws {
-        let data = Self.feedWithRepeats(seed: 99 &+ UInt64(limit))
+    /// repeats counted as when every event is made and offered. Ids made of
+    /// two columns are never passed over (their hash is not one field's bytes).
+    @Test(arguments: [(1, false), (20, false), (300, false), (300, true)])
+    func passingOverRowsChangesNothing(_ limit: Int, _ idInTwoColumns: Bool) throws {
+        let data = Self.feedWithRepeats(seed: 99 &+ UInt64(limit), idInTwoColumns: idInTwoColumns)
         let selection = EventSelection(limit: limit)
-        let passing = try QuakeMap.select(from: .bytes(data, name: "t.csv"), feed: Self.options, selection: selection)
         let plain = try Self.plainSelection(data, selection)
+
+        let passing = try QuakeMap.select(from: .bytes(data, name: "t.csv"), feed: Self.options, selection: selection)
         #expect(passing.events == plain.events)
         #expect(passing.duplicates == plain.duplicates)
         #expect(passing.summary == plain.summary)
         #expect(passing.events.count == limit)
+        #expect(plain.summary.rejected == 0 && plain.summary.withoutMagnitude > 1000)
+
+        // The same through the reader, counting the rows passed over: more than half, or none.
+        final class Counting {
+            var accumulator: MostRecentAccumulator
+            var passedOver = 0
+            var asked = 0
+            init(_ accumulator: MostRecentAccumulator) { self.accumulator = accumulator }
+        }
+        let counting = Counting(MostRecentAccumulator(selection: selection))
+        let rowPassing = FeedReader.RowPassing(
+            passableThrough: { counting.accumulator.passableThrough() },
+            passesOver: { time, hash in
+                counting.asked += 1
+                let passes = counting.accumulator.passesOver(time: time, idHash: hash)
+                if passes { counting.passedOver += 1 }
+                return passes
+            })
+        _ = try FeedReader(options: Self.options).read(.bytes(data, name: "t.csv"), passing: rowPassing) {
+            counting.accumulator.offer($0)
+        }
+        #expect(counting.accumulator.result() == plain.events)
+        // The first batch is decoded before the selection is full: none of it can be passed over.
+        #expect(idInTwoColumns ? counting.passedOver == 0 : counting.passedOver > 15_000,
+                "\(counting.passedOver) passed over, of \(counting.asked) passable")
     }
 
     /// A map without a limit finds repeated ids after reading, by sorting id
@@ -147,5 +177,23 @@ struct SelectionTests {
         #expect(newestFirst == plain.events.compactMap(MapEvent.init))
         #expect(map.duplicates == plain.duplicates)
         #expect(map.duplicates > 1000)
+    }
+
+    /// Two ids whose hashes collide are still told apart, each keeping its own
+    /// latest version.
+    @Test func idsWithTheSameHashStayApart() throws {
+        #expect(IDHash.fnv1a("us63969") == IDHash.fnv1a("us545252"))
+        let csv = """
+            time,latitude,longitude,mag,id,updated
+            2024-01-01T00:00:00.000Z,1,1,3,us63969,2024-01-02T00:00:00.000Z
+            2024-01-01T01:00:00.000Z,2,2,4,us545252,2024-01-02T00:00:00.000Z
+            2024-01-01T02:00:00.000Z,3,3,5,us63969,2024-01-03T00:00:00.000Z
+            2024-01-01T03:00:00.000Z,4,4,6,us545252,2024-01-01T00:00:00.000Z
+            """
+        let map = try QuakeMap.selectForMap(from: .bytes(Data(csv.utf8), name: "t.csv"), feed: Self.options,
+                                            selection: EventSelection(limit: nil))
+        #expect(map.events.map(\.id) == ["us545252", "us63969"])
+        #expect(map.events.map(\.magnitude) == [4, 5])
+        #expect(map.duplicates == 2)
     }
 }

@@ -265,41 +265,40 @@ final class CSVScanner {
 
 /// The records of one window, their fields stored flat.
 ///
-/// Each batch owns its field list (a copy shares it, for reading): the
-/// scanner appends some twenty fields per record, and writing through a
-/// pointer spares the array's uniqueness and capacity checks on every one.
+/// A batch is a reference: copies share one storage, which only the batch's
+/// owner scans into; the others only read it. The scanner appends some
+/// twenty fields per record, and writing them through a pointer spares an
+/// array's uniqueness and capacity checks on every one.
 struct CSVBatch {
-    private let fields = FieldList()
-    private var recordEnds: [Int] = []
-    private var lines: [Int] = []
+    private let storage = Storage()
 
-    var count: Int { lines.count }
-    var fieldCount: Int { fields.count }
+    var count: Int { storage.lines.count }
+    var fieldCount: Int { storage.fieldCount }
 
     @inline(__always)
     fileprivate func appendField(_ field: UnsafeRawBufferPointer) {
-        fields.append(field)
+        storage.append(field)
     }
 
-    fileprivate mutating func endRecord(line: Int) {
-        recordEnds.append(fields.count)
-        lines.append(line)
+    fileprivate func endRecord(line: Int) {
+        storage.recordEnds.append(storage.fieldCount)
+        storage.lines.append(line)
     }
 
     fileprivate func dropFields(after count: Int) {
-        fields.count = count
+        storage.fieldCount = count
     }
 
     /// Moves every record `offset` lines down: for records found from the middle of a stream.
-    mutating func shiftLines(by offset: Int) {
+    func shiftLines(by offset: Int) {
         guard offset != 0 else { return }
-        for index in lines.indices { lines[index] += offset }
+        for index in storage.lines.indices { storage.lines[index] += offset }
     }
 
-    mutating func removeAll() {
-        fields.count = 0
-        recordEnds.removeAll(keepingCapacity: true)
-        lines.removeAll(keepingCapacity: true)
+    func removeAll() {
+        storage.fieldCount = 0
+        storage.recordEnds.removeAll(keepingCapacity: true)
+        storage.lines.removeAll(keepingCapacity: true)
     }
 
     /// Calls `body` with record `index`, which must not escape it.
@@ -309,38 +308,41 @@ struct CSVBatch {
 
     /// Calls `body` with the records in `range`, which must not escape it.
     func withRecords<T>(_ range: Range<Int>, _ body: (CSVRecords) throws -> T) rethrows -> T {
-        try body(CSVRecords(fields: UnsafeBufferPointer(start: fields.base, count: fields.count),
-                            recordEnds: recordEnds, lines: lines, range: range))
-    }
-}
-
-/// A growable list of field slices, written through a pointer.
-private final class FieldList {
-    private(set) var base: UnsafeMutablePointer<UnsafeRawBufferPointer>
-    private var capacity = 1024
-    var count = 0
-
-    init() {
-        base = .allocate(capacity: capacity)
+        try body(CSVRecords(fields: UnsafeBufferPointer(start: storage.fields, count: storage.fieldCount),
+                            recordEnds: storage.recordEnds, lines: storage.lines, range: range))
     }
 
-    deinit {
-        base.deallocate()
-    }
+    /// Field slices (a growable buffer written through a pointer), and where
+    /// each record's fields end and on which line it starts.
+    private final class Storage {
+        private(set) var fields: UnsafeMutablePointer<UnsafeRawBufferPointer>
+        private var capacity = 1024
+        var fieldCount = 0
+        var recordEnds: [Int] = []
+        var lines: [Int] = []
 
-    @inline(__always)
-    func append(_ field: UnsafeRawBufferPointer) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: field)
-        count += 1
-    }
+        init() {
+            fields = .allocate(capacity: capacity)
+        }
 
-    private func grow() {
-        let bigger = UnsafeMutablePointer<UnsafeRawBufferPointer>.allocate(capacity: capacity * 2)
-        bigger.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = bigger
-        capacity *= 2
+        deinit {
+            fields.deallocate()
+        }
+
+        @inline(__always)
+        func append(_ field: UnsafeRawBufferPointer) {
+            if fieldCount == capacity { grow() }
+            (fields + fieldCount).initialize(to: field)
+            fieldCount += 1
+        }
+
+        private func grow() {
+            let bigger = UnsafeMutablePointer<UnsafeRawBufferPointer>.allocate(capacity: capacity * 2)
+            bigger.moveInitialize(from: fields, count: fieldCount)
+            fields.deallocate()
+            fields = bigger
+            capacity *= 2
+        }
     }
 }
 

@@ -10,9 +10,10 @@ enum DecimalParser {
 
     /// Parses `[+-]digits[.digits][e[+-]digits]`, surrounding blanks allowed.
     ///
-    /// Up to 15 digits without an exponent take Clinger's fast path, which is
-    /// exactly rounded because both operands are exact doubles; anything longer
-    /// goes through the standard library's correctly rounded conversion.
+    /// Up to 15 significant digits, at most 22 after the point and no exponent
+    /// take Clinger's fast path, which is exactly rounded because both operands
+    /// are exact doubles; anything else goes through the standard library's
+    /// correctly rounded conversion.
     /// Hex floats, `nan` and `inf` spelled out are not numbers in a feed.
     static func parse(_ bytes: ArraySlice<UInt8>) -> Outcome {
         bytes.withUnsafeBytes { parse($0) }
@@ -28,31 +29,30 @@ enum DecimalParser {
         var index = start
         let negative = base[index] == UInt8(ascii: "-")
         if negative || base[index] == UInt8(ascii: "+") { index += 1 }
-        // Wraps past 19 digits, but then the slow path below reads the text instead.
+        // Wraps past 19 significant digits, but then the slow path below reads the text instead.
         var mantissa: UInt64 = 0
-        let integerStart = index
-        while index < end {
-            let digit = base[index] &- 48
-            if digit > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(digit)
-            index += 1
-        }
-        var digits = index - integerStart, fractionDigits = 0
-        if index < end && base[index] == UInt8(ascii: ".") {
-            index += 1
-            let fractionStart = index
+        let digitsStart = index
+        /// Reads a run of digits into `mantissa`; how many there were.
+        func readDigits() -> Int {
+            let first = index
             while index < end {
                 let digit = base[index] &- 48
                 if digit > 9 { break }
                 mantissa = mantissa &* 10 &+ UInt64(digit)
                 index += 1
             }
-            fractionDigits = index - fractionStart
+            return index - first
+        }
+        var digits = readDigits(), fractionDigits = 0
+        if index < end && base[index] == UInt8(ascii: ".") {
+            index += 1
+            fractionDigits = readDigits()
             digits += fractionDigits
         }
         if digits == 0 { return specialValue(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
-        // At most 15 digits: the mantissa is below 2^53, exact as a Double.
-        if index == end, digits <= 15 {
+        // At most 15 significant digits: the mantissa is below 2^53, exact as a Double.
+        if index == end, fractionDigits <= 22,
+           digits <= 15 || significantDigits(base, digitsStart..<index) <= 15 {
             let value = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / powerOfTen(fractionDigits)
             return .value(negative ? -value : value)
         }
@@ -70,7 +70,17 @@ enum DecimalParser {
         return value.isFinite ? .value(value) : .notFinite
     }
 
-    /// 10^exponent for 1…15, each exact as a Double.
+    /// The digits in `range` after the leading zeros (a zero-padded number
+    /// is as exact as its unpadded self).
+    private static func significantDigits(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int {
+        var index = range.lowerBound
+        while index < range.upperBound, base[index] == UInt8(ascii: "0") || base[index] == UInt8(ascii: ".") { index += 1 }
+        var digits = 0
+        for position in index..<range.upperBound where base[position] != UInt8(ascii: ".") { digits += 1 }
+        return digits
+    }
+
+    /// 10^exponent for 1…22, each exact as a Double.
     @inline(__always)
     private static func powerOfTen(_ exponent: Int) -> Double {
         switch exponent {
@@ -88,7 +98,14 @@ enum DecimalParser {
         case 12: 1e12
         case 13: 1e13
         case 14: 1e14
-        default: 1e15
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
         }
     }
 

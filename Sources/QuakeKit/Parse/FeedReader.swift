@@ -75,6 +75,7 @@ public struct FeedReader: Sendable {
         _ body: (SeismicEvent) throws -> Void,
         mapRows: (EventDecoder.MapRow) throws -> Void
     ) throws -> FeedSummary {
+        precondition(passing == nil || mapping == nil, "rows are passed over only when whole events are read")
         let name = source.displayName
         let scanner = CSVScanner(sourceName: name)
         let parallelScanner = ParallelRecordScanner(primary: scanner)
@@ -106,10 +107,11 @@ public struct FeedReader: Sendable {
                         case .passable(let row):
                             if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
                             if passing?.passesOver(row.time, row.idHash) == true { continue }
-                            // Judged valid already: decoded whole, it is an event.
-                            if case .event(let event) = batch.withRecord(row.record, { decoder.decode($0) }) {
-                                try body(event)
+                            // Judged valid already, and no mapping with passing: decoded whole, it is an event.
+                            guard case .event(let event) = batch.withRecord(row.record, { decoder.decode($0) }) else {
+                                preconditionFailure("a passable row decodes to an event")
                             }
+                            try body(event)
                         case .mapped(let row):
                             summary.events += 1
                             try mapRows(row)

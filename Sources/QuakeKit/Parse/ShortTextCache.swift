@@ -1,7 +1,8 @@
 /// The strings of short repeated fields (magnitude type, event type,
 /// network, status), made once per value and then found again: a feed
 /// repeats a handful of each on every row, and comparing two words costs
-/// far less than making a string from bytes. One cache per decoding thread.
+/// far less than making a string from bytes. Each part of a batch, decoded
+/// on its own thread, has its own cache.
 struct ShortTextCache {
     /// Fields up to this many bytes are cached: two words.
     static let longest = 16

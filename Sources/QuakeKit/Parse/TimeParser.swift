@@ -55,8 +55,8 @@ enum TimeParser {
 
     /// Today's feeds spell every time the same way, `2020-06-11T15:27:04.123Z`:
     /// read at fixed positions, without branching per digit, several times
-    /// faster than the general path and the same result: whole milliseconds
-    /// are exact in a `Date`, which is what `make` rounds to.
+    /// faster than the general path and the same result: `make` rounds to a
+    /// whole number of milliseconds and divides it by 1000, as this does.
     private static func parseFeedTime(_ bytes: UnsafeRawBufferPointer) -> Date? {
         guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
               bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),

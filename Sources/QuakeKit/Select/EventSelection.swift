@@ -157,12 +157,13 @@ public struct MostRecentAccumulator: Sendable {
     private mutating func remember(_ ranked: Ranked) {
         guard !ranked.event.id.isEmpty else { return }
         current[ranked.event.id] = (ranked.order, ranked.event.updated)
-        keptIDs.insert(ranked.event.id)
+        // Without a limit nothing is passed over, so nothing asks the filter.
+        if selection.limit != nil { keptIDs.insert(ranked.event.id) }
     }
 
     private mutating func forget(_ id: String) {
         current[id] = nil
-        keptIDs.remove(id)
+        if selection.limit != nil { keptIDs.remove(id) }
     }
 
     /// Drops replaced versions from the bottom of the heap, so they never hold a place.
