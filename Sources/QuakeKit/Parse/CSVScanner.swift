@@ -121,7 +121,7 @@ final class CSVScanner {
                 var unescapedStart: Int?
                 while true {
                     while position < end {
-                        position = Self.firstByte(below: ASCII.quote + 1, base, from: position, end: end)
+                        position = Self.quotedStop(base, from: position, end: end)
                         guard position < end else { break }
                         let byte = base[position]
                         if byte == ASCII.quote { break }
@@ -202,47 +202,53 @@ final class CSVScanner {
     }
 
     /// Where the unquoted run from `start` ends: its first comma, line break
-    /// or NUL, or `end`.
+    /// or NUL, or `end`. All four are below '-'; most bytes of a feed are not.
     @inline(__always)
     private static func unquotedEnd(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+        firstStop(base, from: start, end: end, candidates: { bytes($0, below: ASCII.comma + 1) }, stops: endsUnquoted)
+    }
+
+    /// Where a quoted run from `start` stops: its first quote, line break or
+    /// NUL, or `end`. The candidates are the bytes below 14 (NUL, LF and CR
+    /// among them) and the zero bytes of the word XOR a row of quotes: the
+    /// blanks of a quoted place name are not candidates, so they cost nothing.
+    @inline(__always)
+    private static func quotedStop(_ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
+        firstStop(base, from: start, end: end,
+                  candidates: { bytes($0, below: 14) | bytes($0 ^ 0x2222_2222_2222_2222, below: 1) },
+                  stops: { $0 == ASCII.quote || $0 == ASCII.lf || $0 == ASCII.cr || $0 == 0 })
+    }
+
+    /// The first byte at or after `start` for which `stops` holds, or `end`,
+    /// eight bytes at a time: `candidates` flags every byte of a word that may
+    /// stop the run (and perhaps a few more), and the flagged bytes, taken from
+    /// the word rather than read again, are checked with `stops`.
+    @inline(__always)
+    private static func firstStop(_ base: UnsafePointer<UInt8>, from start: Int, end: Int,
+                                  candidates: (UInt64) -> UInt64, stops: (UInt8) -> Bool) -> Int {
         var position = start
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        // Eight bytes at a time, as in `firstByte(below:…)`; every byte below
-        // '-' is flagged (a borrow may flag a '-' above one too), and the
-        // flagged bytes are read from the word itself rather than reloaded.
         while position &+ 8 <= end {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-            var flags = (word &- ones &* UInt64(ASCII.comma + 1)) & ~word & (ones &* 0x80)
+            var flags = candidates(word)
             while flags != 0 {
                 let bit = flags.trailingZeroBitCount
-                if endsUnquoted(UInt8(truncatingIfNeeded: word >> (bit & ~7))) { return position &+ bit >> 3 }
+                if stops(UInt8(truncatingIfNeeded: word >> (bit & ~7))) { return position &+ bit >> 3 }
                 flags &= flags &- 1
             }
             position &+= 8
         }
-        while position < end, !endsUnquoted(base[position]) { position += 1 }
+        while position < end, !stops(base[position]) { position += 1 }
         return position
     }
 
-    /// The first byte at or after `start` whose value is below `limit` (at
-    /// most 128), or `end`. Eight bytes at a time: the bytes that matter to
-    /// the scanner are all below ',' and rare, so most words hold none. For
-    /// bytes b and n < 128, `(b - n) & ~b & 0x80` is set exactly when b < n,
-    /// and a borrow can only reach the bytes above the first such byte, so the
-    /// lowest flagged byte of a little-endian word is the first one.
+    /// Bit 7 of each byte of `word` that is below `limit` (at most 128), and
+    /// maybe of a few more: for a byte b < 128, `(b - n) & ~b & 0x80` is set
+    /// when b < n; a borrow from a lower byte can set it for a byte equal to
+    /// n too, never clear it. Callers check the flagged bytes themselves.
     @inline(__always)
-    private static func firstByte(below limit: UInt8, _ base: UnsafePointer<UInt8>, from start: Int, end: Int) -> Int {
-        var position = start
+    private static func bytes(_ word: UInt64, below limit: UInt8) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let subtrahend = ones &* UInt64(limit)
-        while position &+ 8 <= end {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-            let flags = (word &- subtrahend) & ~word & (ones &* 0x80)
-            if flags != 0 { return position &+ flags.trailingZeroBitCount >> 3 }
-            position &+= 8
-        }
-        while position < end, base[position] >= limit { position += 1 }
-        return position
+        return (word &- ones &* UInt64(limit)) & ~word & (ones &* 0x80)
     }
 
     private func appendToArena(_ bytes: UnsafePointer<UInt8>, count: Int) {
