@@ -57,7 +57,8 @@ public struct MostRecentAccumulator: Sendable {
     /// Kept entries that a newer version replaced; skipped, and purged lazily.
     private var superseded: Set<Int> = []
     private var offered = 0
-    /// The ids in `current`, approximately: never a false "no".
+    /// The ids in `current`, approximately (never a false "no"); kept only
+    /// with a limit, since only a full selection asks it.
     private var keptIDs = IDFilter()
     /// How many rows repeated an id already seen (kept or replaced).
     public private(set) var duplicates = 0
