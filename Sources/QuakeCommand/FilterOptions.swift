@@ -80,7 +80,7 @@ package struct FilterOptions: ParsableArguments {
             if let value, !value.isFinite { throw ValidationError("\(name) must be a finite number") }
         }
         if let low = minMag, let high = maxMag, low > high { throw ValidationError("--min-mag is above --max-mag") }
-        if let low = minDepth, let high = maxDepth, low > high { throw ValidationError("--min-depth is below --max-depth") }
+        if let low = minDepth, let high = maxDepth, low > high { throw ValidationError("--min-depth is deeper than --max-depth") }
         filter.minimumMagnitude = minMag
         filter.maximumMagnitude = maxMag
         filter.minimumDepth = minDepth

@@ -95,15 +95,21 @@ package struct SelectionOptions: ParsableArguments {
     package var limit: Int = EventSelection.defaultLimit
 
     package func validate() throws {
-        guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
+        try Self.check(limit: limit)
     }
-
-    package var selection: EventSelection { EventSelection(limit: limit == 0 ? nil : limit) }
 
     /// The selection with the filters applied before the limit.
     package func selection(filteredBy filters: FilterOptions) throws -> EventSelection {
-        var selection = self.selection
-        selection.filter = try filters.filter()
-        return selection
+        try Self.selection(limit: limit, filteredBy: filters)
+    }
+
+    /// `--limit` as every command reads it, whatever its default: 0 (all) or more.
+    package static func check(limit: Int) throws {
+        guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
+    }
+
+    /// The `limit` most recent events (0: all) among those `filters` pass.
+    package static func selection(limit: Int, filteredBy filters: FilterOptions) throws -> EventSelection {
+        EventSelection(limit: limit == 0 ? nil : limit, filter: try filters.filter())
     }
 }

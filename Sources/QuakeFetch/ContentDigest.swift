@@ -1,14 +1,14 @@
 import Foundation
+import QuakeKit
 
-/// A 64-bit FNV-1a digest: enough to tell whether a feed body changed between
-/// runs (it is not a defence against a forger, and need not be).
+/// A digest of a feed body or a URL: enough to tell whether a body changed
+/// between runs (it is not a defence against a forger, and need not be).
 enum ContentDigest {
+    /// ``FNV1a`` of the bytes, in hex without leading zeros (as cache
+    /// entries written before have it).
     static func of(_ data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return String(hash, radix: 16)
+        var hash = FNV1a()
+        data.withUnsafeBytes { hash.mix(bytes: $0) }
+        return String(hash.value, radix: 16)
     }
 }

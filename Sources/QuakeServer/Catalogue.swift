@@ -67,24 +67,3 @@ public struct Catalogue: Sendable {
         return hash.hex
     }
 }
-
-/// 64-bit FNV-1a: a fast, stable hash for ETags (not for security: ETags
-/// only need to change when the content does).
-struct FNV1a {
-    private var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    /// Adds `text` and a separator, so ("ab", "c") and ("a", "bc") differ.
-    mutating func mix(_ text: String) {
-        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        value = (value ^ 0xFF) &* 0x100_0000_01b3
-    }
-
-    mutating func mix(_ bits: UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { value = (value ^ (bits >> UInt64(shift) & 0xFF)) &* 0x100_0000_01b3 }
-    }
-
-    var hex: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}

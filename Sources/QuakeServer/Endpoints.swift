@@ -10,6 +10,10 @@ struct Endpoints: Sendable {
     let cache: ResponseCache
     /// The server's drawing options, part of every image's identity.
     let styleKey: String
+    /// The tile options, and the PNG of a tile no circle touches (most tiles
+    /// of a world pyramid): made once, not per request. An invalid option is
+    /// kept as its error, which every tile request then answers with.
+    let tiles: Result<(options: TileOptions, empty: Data), Error>
 
     /// Parameters every tile and map request may carry: which events are drawn.
     static let drawingParameters: Set<String> = ["filter", "filter-lang", "filter-crs", "datetime", "f"]
@@ -25,6 +29,11 @@ struct Endpoints: Sendable {
         gate = RenderGate(width: options.concurrentRenders, queueLimit: options.queuedRenders, timeout: options.renderTimeout)
         cache = ResponseCache(budget: options.cacheBytes)
         styleKey = "\(options.style.symbolScale) \(options.style.minimumDiameter) \(options.coloring) \(options.tileLimit ?? 0)"
+        tiles = Result {
+            let tileOptions = try TileOptions(tileLimit: options.tileLimit, style: options.style, coloring: options.coloring)
+            let nothing = TileLayer(events: [], zoom: 0, options: tileOptions)
+            return (tileOptions, try MapRenderer().pngData(for: nothing.scene(for: TileID(zoom: 0, x: 0, y: 0))))
+        }
     }
 
     func register<Context: RequestContext>(on router: Router<Context>) {
@@ -86,15 +95,18 @@ struct Endpoints: Sendable {
     private func items(_ request: Request) async throws -> Response {
         let query = try FeatureQuery(parameters(request), allowed: Self.itemParameters)
         let catalogue = await store.catalogue
-        // Positions, not copies: copying twelve thousand events costs more than encoding a page.
+        // Positions, not copies: copying twelve thousand events costs more than encoding a page;
+        // without a filter, the page is a slice and nothing is collected.
         let events = catalogue.events
-        let matching = query.filter == EventFilter() ? Array(events.indices) : events.indices.filter { query.filter.matches(events[$0]) }
-        let page = matching.dropFirst(query.offset).prefix(query.limit).map { events[$0] }
+        let matching: [Int]? = query.filter == EventFilter() ? nil : events.indices.filter { query.filter.matches(events[$0]) }
+        let matched = matching?.count ?? events.count
+        let page = matching.map { $0.dropFirst(query.offset).prefix(query.limit).map { events[$0] } }
+            ?? Array(events.dropFirst(query.offset).prefix(query.limit))
         let base = base(request)
         let path = "\(base)/collections/\(FeatureDocuments.collectionID)/items"
         var links = [Link(href: Self.url(path, query.query(offset: query.offset)), rel: "self", type: "application/geo+json"),
                      Link(href: "\(base)/collections/\(FeatureDocuments.collectionID)", rel: "collection", type: "application/json")]
-        if query.offset + page.count < matching.count {
+        if query.offset + page.count < matched {
             links.append(Link(href: Self.url(path, query.query(offset: query.offset + page.count)), rel: "next",
                               type: "application/geo+json", title: "The next page"))
         }
@@ -102,7 +114,7 @@ struct Endpoints: Sendable {
             links.append(Link(href: Self.url(path, query.query(offset: max(0, query.offset - query.limit))), rel: "prev",
                               type: "application/geo+json", title: "The previous page"))
         }
-        let collection = FeatureCollection(numberMatched: matching.count, numberReturned: page.count,
+        let collection = FeatureCollection(numberMatched: matched, numberReturned: page.count,
                                            timeStamp: QuakeMap.timestamp(Date()), links: links,
                                            features: page.map { Feature(event: $0, base: base) })
         return try json(collection, type: "application/geo+json")
@@ -125,12 +137,13 @@ struct Endpoints: Sendable {
         }
         let query = try FeatureQuery(parameters(request), allowed: Self.drawingParameters, formats: ["png"])
         let catalogue = await store.catalogue
-        let tileOptions = try TileOptions(tileLimit: options.tileLimit, style: options.style, coloring: options.coloring)
+        let tiles = try self.tiles.get()
         return try await image(request, key: "tile \(id) \(query.query(offset: 0))", catalogue: catalogue,
                                 coloring: options.coloring) {
             let events = Self.drawable(catalogue, query.filter)
-            let layer = TileLayer(events: events, zoom: id.zoom, options: tileOptions, feedGenerated: catalogue.generated, around: id)
-            return try layer.pngData(for: id) ?? MapRenderer().pngData(for: layer.scene(for: id))
+            let layer = TileLayer(events: events, zoom: id.zoom, options: tiles.options, feedGenerated: catalogue.generated,
+                                  around: id)
+            return try layer.pngData(for: id) ?? tiles.empty
         }
     }
 
@@ -174,9 +187,8 @@ struct Endpoints: Sendable {
         if let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, tag) {
             return Response(status: .notModified, headers: headers)
         }
-        let cacheKey = tag
         let data: Data
-        if let cached = cache.value(for: cacheKey) {
+        if let cached = cache.value(for: tag) {
             data = cached
         } else {
             do {
@@ -187,7 +199,7 @@ struct Endpoints: Sendable {
                 throw Problem(.serviceUnavailable, "drawing took longer than \(options.renderTimeout); try again shortly",
                               retryAfter: 5)
             }
-            cache.store(data, for: cacheKey)
+            cache.store(data, for: tag)
         }
         headers[.contentType] = "image/png"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -43,9 +43,9 @@ enum FeatureDocuments {
     }
 
     static func collection(base: String, catalogue: Catalogue) -> [String: Any] {
-        let times = catalogue.events.map(\.time)
-        let interval: [Any] = [times.min().map(QuakeMap.timestamp) as Any? ?? NSNull(),
-                               times.max().map(QuakeMap.timestamp) as Any? ?? NSNull()]
+        // The events are newest first.
+        let interval: [Any] = [catalogue.events.last.map { QuakeMap.timestamp($0.time) } as Any? ?? NSNull(),
+                               catalogue.events.first.map { QuakeMap.timestamp($0.time) } as Any? ?? NSNull()]
         return [
             "id": collectionID,
             "title": "Earthquakes",

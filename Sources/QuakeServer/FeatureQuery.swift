@@ -65,9 +65,8 @@ struct FeatureQuery: Sendable {
             throw Problem.badParameter("filter-lang", "'\(language)' is not supported; use cql2-text")
         }
         if let filterText {
-            do { filter.cql = try CQLFilter(filterText) } catch let error as CQLError {
-                throw Problem.badParameter("filter", error.message)
-            } catch {
+            // Every QuakeKit error describes itself by its message.
+            do { filter.cql = try CQLFilter(filterText) } catch {
                 throw Problem.badParameter("filter", "\(error)")
             }
         }

@@ -1,3 +1,5 @@
+import QuakeKit
+
 /// The service described in OpenAPI 3.0 (`/api`, the landing page's
 /// `service-desc`): what clients and test tools read to learn the parameters,
 /// their ranges and the answers.
@@ -31,7 +33,7 @@ enum OpenAPIDocument {
                       ["type": "array", "minItems": 4, "maxItems": 4, "items": ["type": "number"]], explode: false),
                 query("bbox-crs", "Only CRS84", ["type": "string"]),
                 query("datetime", "An RFC 3339 instant or date, or an interval start/end with '..' for an open end", ["type": "string"]),
-                query("limit", "Events per page; more than 10000 is lowered to 10000",
+                query("limit", "Events per page; more than \(FeatureQuery.maximumLimit) is lowered to \(FeatureQuery.maximumLimit)",
                       ["type": "integer", "minimum": 1, "default": FeatureQuery.defaultLimit]),
                 query("offset", "Matching events skipped before the page", ["type": "integer", "minimum": 0, "default": 0]),
                 query("filter", "A CQL2 text expression", ["type": "string"]),
@@ -54,7 +56,7 @@ enum OpenAPIDocument {
                 query("bbox", "The region W,S,E,N", ["type": "array", "minItems": 4, "maxItems": 4, "items": ["type": "number"]],
                       explode: false),
                 query("width", "Pixels", ["type": "integer", "minimum": 64, "maximum": 4096, "default": 1024]),
-                query("limit", "The most recent events drawn", ["type": "integer", "minimum": 1, "default": 300]),
+                query("limit", "The most recent events drawn", ["type": "integer", "minimum": 1, "default": EventSelection.defaultLimit]),
                 query("color", "What the colour tells", ["type": "string", "enum": ["magnitude", "depth", "age"]]),
                 query("filter", "A CQL2 text expression", ["type": "string"]),
                 query("filter-lang", "Only cql2-text", ["type": "string", "enum": ["cql2-text"]]),

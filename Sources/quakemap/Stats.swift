@@ -28,14 +28,14 @@ extension Quakemap {
         var format: Format = .text
 
         func validate() throws {
-            guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
+            try SelectionOptions.check(limit: limit)
         }
 
         func run() async throws {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
-                let selection = EventSelection(limit: limit == 0 ? nil : limit, filter: try filterOptions.filter())
+                let selection = try SelectionOptions.selection(limit: limit, filteredBy: filterOptions)
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow())
                 guard case .loaded(let loaded) = try await loader.load() else { return }

@@ -68,7 +68,7 @@ extension Quakemap {
         static let maximumZoom = 18
 
         func validate() throws {
-            guard limit >= 0 else { throw ValidationError("--limit must be 0 (all) or more, not \(limit)") }
+            try SelectionOptions.check(limit: limit)
             _ = try zooms()
             _ = try tileOptions()
         }
@@ -96,8 +96,7 @@ extension Quakemap {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
-                var selection = EventSelection(limit: limit == 0 ? nil : limit)
-                selection.filter = try filterOptions.filter()
+                let selection = try SelectionOptions.selection(limit: limit, filteredBy: filterOptions)
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow())
                 guard case .loaded(let loaded) = try await loader.load(select: QuakeMap.selectForMap) else { return }
@@ -111,7 +110,7 @@ extension Quakemap {
                                                  progress: { bar.show($0) }, write: { try sink.write($1, for: $0) })
                 bar.finish()
                 try sink.commit(TileSetMetadata(
-                    name: "quakemap", description: "Earthquakes: \(loaded.selection.events.count) events, circles by magnitude",
+                    name: "quakemap", description: "Earthquakes: \(loaded.selection.events.count) events, circles coloured by \(symbolOptions.color.rawValue)",
                     zooms: zooms, tileSize: tileSize))
                 let count = loaded.selection.events.count
                 let dropped = summary.droppedByLimit > 0 ? ", up to \(summary.droppedByLimit) events over --tile-limit left out" : ""

@@ -104,6 +104,9 @@ struct TilesCLITests {
                 let file = "\(plain)/\(zoom)/\(x)/\((1 << zoom) - 1 - tmsRow).png"
                 #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == row["tile_data"] as Data, "\(file)")
             }
+            // And no tile more or less than the folder has.
+            let files = (FileManager.default.enumerator(atPath: plain)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".png") }
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM tiles") == files.count && !files.isEmpty)
         }
     }
 

@@ -133,14 +133,66 @@ struct TileTests {
         let events = Self.mapEvents(2_000, seed: 3)
         let pyramid = TilePyramid(zooms: 0...3, options: try TileOptions(tileLimit: 100))
         var first: [TileID: Data] = [:], second: [TileID: Data] = [:]
+        var order: [TileID] = []
         var seen: [TilePyramid.Progress] = []
-        let summary = try pyramid.render(events, progress: { seen.append($0) }) { first[$0] = $1 }
+        let summary = try pyramid.render(events, progress: { seen.append($0) }) { first[$0] = $1; order.append($0) }
         _ = try pyramid.render(events) { second[$0] = $1 }
         #expect(first == second)
+        #expect(order == order.sorted() && order.count == first.count, "tiles come in TileID order, each once")
         #expect(summary.tiles == first.count && summary.bytes == first.values.reduce(0) { $0 + $1.count })
         #expect(seen.last == TilePyramid.Progress(zoom: 3, done: first.keys.filter { $0.zoom == 3 }.count,
                                                    total: first.keys.filter { $0.zoom == 3 }.count))
         #expect(Set(first.keys.map(\.zoom)) == [0, 1, 2, 3])
+        // The pyramid ranks crowded tiles' events once for all zooms: the same
+        // tiles as a layer that ranks them itself (zoom 0 holds 2,000 over a limit of 100).
+        for zoom in 0...3 {
+            let layer = TileLayer(events: events, zoom: zoom, options: try TileOptions(tileLimit: 100))
+            #expect(layer.droppedByLimit > 0 || zoom > 0)
+            for tile in layer.tiles { #expect(try layer.pngData(for: tile) == first[tile], "\(tile)") }
+        }
+    }
+}
+
+/// The folder writer's all-or-nothing promise, at the library level (a bad
+/// feed on the command line fails before any writer exists).
+@Suite("Tile folders")
+struct TileDirectoryWriterTests {
+    static let one = try! TileID(zoom: 0, x: 0, y: 0)
+    static let metadata = TileSetMetadata(name: "t", description: "test", zooms: 0...0, tileSize: 256)
+
+    static func pyramid(in folder: URL, tile: Data) throws -> String {
+        let path = folder.appendingPathComponent("tiles").path
+        let writer = try TileDirectoryWriter(path: path)
+        try writer.write(tile, for: one)
+        try writer.commit(metadata)
+        return path
+    }
+
+    @Test func aWriterDroppedWithoutCommitLeavesThePreviousPyramid() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiles-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Self.pyramid(in: folder, tile: Data("old".utf8))
+        do {
+            let writer = try TileDirectoryWriter(path: path)
+            try writer.write(Data("new".utf8), for: Self.one)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/0/0/0.png")) == Data("old".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tiles"])
+    }
+
+    /// A run killed between its two renames leaves the old pyramid aside
+    /// under the dead process's name and nothing at the path: the next
+    /// writer puts it back before it sweeps abandoned folders.
+    @Test func aPyramidLeftAsideByAKilledRunIsPutBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiles-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Self.pyramid(in: folder, tile: Data("old".utf8))
+        let dead = Int32.max  // no such process
+        let aside = folder.appendingPathComponent(".tiles.tmp-\(dead)-abcdef-old").path
+        #expect(rename(path, aside) == 0)
+        do { _ = try TileDirectoryWriter(path: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/0/0/0.png")) == Data("old".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tiles"])
     }
 }
 

@@ -37,6 +37,14 @@ struct ServerTests {
             let paths = api.json["paths"] as? [String: Any] ?? [:]
             #expect(api.json["openapi"] as? String == "3.0.3" && paths.keys.contains("/collections/{collectionId}/items"))
             #expect(paths.count == 11, "every route is described: \(paths.keys.sorted())")
+            // And every path described answers: the document names no route the server lacks.
+            for path in paths.keys {
+                let concrete = path.replacingOccurrences(of: "{collectionId}", with: "quakes")
+                    .replacingOccurrences(of: "{featureId}", with: "q00")
+                    .replacingOccurrences(of: "{z}/{x}/{y}", with: "0/0/0")
+                let reply = try await server.get(concrete)
+                #expect(reply.status == 200, "\(path) → \(concrete): \(reply.status)")
+            }
 
             let conformance = try await server.get("/conformance").json["conformsTo"] as? [String] ?? []
             #expect(conformance.contains("http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core"))

@@ -41,7 +41,7 @@ final class EventDecoder: Sendable {
         let event: MapEvent
         /// `updated` in seconds since the reference date, NaN for none.
         let updated: Double
-        /// ``IDHash/fnv1a(_:)`` of the id; `nil` when it has none.
+        /// ``FNV1a/id(_:)`` of the id; `nil` when it has none.
         let idHash: UInt32?
 
         /// What a map keeps of `event`; `nil` when `selection` does not admit it.
@@ -49,7 +49,7 @@ final class EventDecoder: Sendable {
             guard selection.admits(event), let drawn = MapEvent(event) else { return nil }
             self.event = drawn
             updated = event.updated?.timeIntervalSinceReferenceDate ?? .nan
-            idHash = event.id.isEmpty ? nil : IDHash.fnv1a(event.id)
+            idHash = event.id.isEmpty ? nil : FNV1a.id(event.id)
         }
     }
 
@@ -58,7 +58,7 @@ final class EventDecoder: Sendable {
         /// Its index in the batch, to decode it whole after all.
         let record: Int
         let time: Date
-        /// ``IDHash/fnv1a(_:)`` of its id; `nil` when it has none.
+        /// ``FNV1a/id(_:)`` of its id; `nil` when it has none.
         let idHash: UInt32?
         let hasMagnitude: Bool
     }
@@ -166,7 +166,7 @@ final class EventDecoder: Sendable {
             depth: depth,
             magnitude: magnitude,
             magnitudeType: decodesDescriptions ? shortText(record, layout.magnitudeType, &texts) : nil,
-            place: description(record, layout.place) ?? "",
+            place: decodesDescriptions ? text(record, layout.place) ?? "" : "",
             eventType: decodesDescriptions ? shortText(record, layout.eventType, &texts) ?? "earthquake" : "earthquake",
             network: decodesDescriptions ? network : nil,
             updated: updated,
@@ -240,18 +240,13 @@ final class EventDecoder: Sendable {
         let trimmed = record.trimmed(column)
         if trimmed.isEmpty { return .some(nil) }
         guard !trimmed.contains(where: { $0 >= 0x80 }) else { return nil }
-        return IDHash.fnv1a(trimmed)
+        return FNV1a.id(bytes: trimmed)
     }
 
     private func identifier(_ record: CSVRecord, network: String?) -> String {
         if let id = text(record, layout.id) { return id }
         if let code = text(record, layout.eventCode) { return (network ?? "") + code }
         return ""
-    }
-
-    /// A descriptive column's text, when descriptions are decoded.
-    private func description(_ record: CSVRecord, _ column: Int?) -> String? {
-        decodesDescriptions ? text(record, column) : nil
     }
 
     private func text(_ record: CSVRecord, _ column: Int?) -> String? {

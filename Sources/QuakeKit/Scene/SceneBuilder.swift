@@ -32,7 +32,7 @@ public struct SceneBuilder: Sendable {
             events = events.filter { box.contains(latitude: $0.latitude, longitude: $0.longitude) }
         }
         let land = landLayers(projection)
-        let reference = referenceTime(events, feedGenerated)
+        let reference = options.coloring.referenceTime(for: events, feedGenerated: feedGenerated)
         let overlay = options.showsLegend ? overlay(for: events, feedGenerated: feedGenerated) : SceneOverlay()
         return MapScene(
             width: options.pixelWidth,
@@ -43,11 +43,6 @@ public struct SceneBuilder: Sendable {
             circleLayer: circles(for: events, projection: projection, reference: reference),
             overlay: overlay
         )
-    }
-
-    /// "Now" for the age colouring: as given, else the feed's time, else the latest event.
-    func referenceTime(_ events: [MapEvent], _ feedGenerated: Date?) -> Date {
-        options.coloring.referenceTime(for: events, feedGenerated: feedGenerated)
     }
 
     /// The circles, largest first. The events are taken over and dropped as soon

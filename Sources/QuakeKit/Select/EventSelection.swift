@@ -77,16 +77,10 @@ public struct MostRecentAccumulator: Sendable {
     /// failing the filter are passed over.
     public mutating func offer(_ event: SeismicEvent) {
         guard selection.admits(event) else { return }
-        // Most rows of a long feed are no more recent than every kept event
-        // (a tie loses to the earlier row) and repeat no kept id: they change
-        // nothing, and the id filter says so without the dictionary.
-        if let limit = selection.limit, limit > 0 {
-            purgeSuperseded()
-            if kept.count - superseded.count >= limit, let weakest = kept.min, event.time <= weakest.event.time,
-               !keptIDs.mightContain(event.id) {
-                offered += 1
-                return
-            }
+        // Most rows of a long feed change nothing; the id filter says so without the dictionary.
+        if passesOver(time: event.time, idHash: event.id.isEmpty ? nil : FNV1a.id(event.id)) {
+            offered += 1
+            return
         }
         let ranked = Ranked(event: event, order: offered)
         offered += 1
@@ -139,7 +133,9 @@ public struct MostRecentAccumulator: Sendable {
     }
 
     /// Whether offering a valid row of `time`, whose id hashes to `idHash`
-    /// (`nil`: it has none), would change nothing; `false` means "offer it".
+    /// (`nil`: it has none), would change nothing: the selection is full, the
+    /// row is no more recent than every kept event (a tie loses to the earlier
+    /// row), and it repeats no kept id. `false` means "offer it".
     mutating func passesOver(time: Date, idHash: UInt32?) -> Bool {
         guard let limit = selection.limit, limit > 0 else { return false }
         purgeSuperseded()
@@ -205,13 +201,11 @@ extension EventSelection {
 struct IDFilter: Sendable {
     private var counts = [UInt32](repeating: 0, count: 8192)
 
-    private func slot(_ id: String) -> Int { Int(IDHash.fnv1a(id) & 8191) }
+    private func slot(_ id: String) -> Int { Int(FNV1a.id(id) & 8191) }
 
     mutating func insert(_ id: String) { counts[slot(id)] += 1 }
 
     mutating func remove(_ id: String) { counts[slot(id)] -= 1 }
-
-    func mightContain(_ id: String) -> Bool { !id.isEmpty && counts[slot(id)] > 0 }
 
     func mightContain(hash: UInt32) -> Bool { counts[Int(hash & 8191)] > 0 }
 }

@@ -69,10 +69,18 @@ public enum SymbolColoring: Sendable, Hashable {
         }
     }
 
-    /// "Now" for `.age`: as given, else the feed's time, else the latest event.
+    /// "Now" for `.age`: as given, else the feed's time, else the latest
+    /// event. The other colourings use none, and get the epoch without a scan.
     func referenceTime(for events: [MapEvent], feedGenerated: Date?) -> Date {
-        if case .age(let reference?) = self { return reference }
-        return feedGenerated ?? events.lazy.map(\.time).max() ?? Date(timeIntervalSince1970: 0)
+        guard case .age(let reference) = self else { return Date(timeIntervalSince1970: 0) }
+        return reference ?? feedGenerated ?? events.lazy.map(\.time).max() ?? Date(timeIntervalSince1970: 0)
+    }
+
+    /// This colouring with `.age`'s reference fixed, for drawing the same
+    /// events many times (a pyramid's zooms) with one reference worked out once.
+    func resolved(for events: [MapEvent], feedGenerated: Date?) -> SymbolColoring {
+        guard case .age = self else { return self }
+        return .age(reference: referenceTime(for: events, feedGenerated: feedGenerated))
     }
 
     static func band(_ bands: [Band], _ value: Double) -> Band {

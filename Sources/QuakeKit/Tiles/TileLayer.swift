@@ -40,6 +40,13 @@ public struct TileLayer: Sendable {
     ///   - around: when only this tile will be drawn: events are read only from
     ///     the tiles near it whose circles could reach it, for on-demand tiles.
     public init(events: [MapEvent], zoom: Int, options: TileOptions, feedGenerated: Date? = nil, around: TileID? = nil) {
+        self.init(events: events, zoom: zoom, options: options, feedGenerated: feedGenerated, around: around, ranking: nil)
+    }
+
+    /// - Parameter ranking: ``ranking(_:of:)`` of all `events`, when the
+    ///   caller lays out several zooms of the same events (it does not change
+    ///   with the zoom); without it, the crowded tiles' events are ranked here.
+    init(events: [MapEvent], zoom: Int, options: TileOptions, feedGenerated: Date?, around: TileID?, ranking: [Int]?) {
         precondition((0...TileID.maximumZoom).contains(zoom) && around.map { $0.zoom == zoom } ?? true, "a zoom level 0…30")
         let projection = WebMercator(zoom: zoom, tileSize: options.tileSize)
         let side = projection.tilesPerSide
@@ -65,7 +72,7 @@ public struct TileLayer: Sendable {
             chosen.append(index)
         }
 
-        let kept = Self.keep(chosen, homes: homes, events: events, limit: options.tileLimit)
+        let kept = Self.keep(chosen, homes: homes, events: events, ranking: ranking, limit: options.tileLimit)
         self.droppedByLimit = chosen.count - kept.count
         let reference = options.coloring.referenceTime(for: events, feedGenerated: feedGenerated)
         let keptDiameters = kept.map { options.style.diameter(magnitude: events[chosen[$0]].magnitude) * options.scale }
@@ -116,30 +123,38 @@ public struct TileLayer: Sendable {
         self.placements = placements
     }
 
-    /// Positions in `chosen` of the events kept under the per-tile limit, in input order.
-    private static func keep(_ chosen: [Int], homes: [UInt64], events: [MapEvent], limit: Int?) -> [Int] {
-        let all = Array(chosen.indices)
-        guard let limit else { return all }
-        var counts: [UInt64: Int] = [:]
-        for home in homes { counts[home, default: 0] += 1 }
-        let crowded = counts.filter { $0.value > limit }
-        guard !crowded.isEmpty else { return all }
-        // Only the crowded tiles are ranked: largest magnitude, then newest, then first in the input.
-        var ranked = all.filter { crowded[homes[$0]] != nil }
-        ranked.sort { lhs, rhs in
-            if homes[lhs] != homes[rhs] { return homes[lhs] < homes[rhs] }
-            let a = events[chosen[lhs]], b = events[chosen[rhs]]
+    /// The indices `indices` of `events`, best kept first: largest magnitude,
+    /// then newest, then first in the input.
+    static func ranking(_ indices: [Int], of events: [MapEvent]) -> [Int] {
+        indices.sorted { lhs, rhs in
+            let a = events[lhs], b = events[rhs]
             if a.magnitude != b.magnitude { return a.magnitude > b.magnitude }
             if a.time != b.time { return a.time > b.time }
             return lhs < rhs
         }
-        var dropped = Set<Int>()
-        var run = 0
-        for (offset, slot) in ranked.enumerated() {
-            run = offset > 0 && homes[ranked[offset - 1]] == homes[slot] ? run + 1 : 0
-            if run >= limit { dropped.insert(slot) }
+    }
+
+    /// Positions in `chosen` of the events kept under the per-tile limit, in
+    /// input order: a crowded tile keeps its first `limit` events in ranking
+    /// order (`ranking` of every event, or of the crowded tiles' if `nil`).
+    private static func keep(_ chosen: [Int], homes: [UInt64], events: [MapEvent], ranking: [Int]?, limit: Int?) -> [Int] {
+        let all = Array(chosen.indices)
+        guard let limit else { return all }
+        var counts: [UInt64: Int] = [:]
+        for home in homes { counts[home, default: 0] += 1 }
+        guard counts.values.contains(where: { $0 > limit }) else { return all }
+        var slots = [Int32](repeating: -1, count: events.count)
+        for (slot, event) in chosen.enumerated() { slots[event] = Int32(slot) }
+        let order = ranking ?? Self.ranking(chosen.filter { counts[homes[Int(slots[$0])]]! > limit }, of: events)
+        var kept = [Bool](repeating: true, count: chosen.count)
+        var taken: [UInt64: Int] = [:]
+        for event in order {
+            let slot = Int(slots[event])
+            guard slot >= 0, counts[homes[slot]]! > limit else { continue }
+            taken[homes[slot], default: 0] += 1
+            if taken[homes[slot]]! > limit { kept[slot] = false }
         }
-        return all.filter { !dropped.contains($0) }
+        return all.filter { kept[$0] }
     }
 
     /// The tiles with at least one circle on them, in order.

@@ -48,8 +48,13 @@ public struct TilePyramid: Sendable {
         write: (TileID, Data) throws -> Void
     ) throws -> Summary {
         var summary = Summary(tiles: 0, bytes: 0, droppedByLimit: 0)
+        var options = self.options
+        options.coloring = options.coloring.resolved(for: events, feedGenerated: feedGenerated)
+        // Which events a crowded tile keeps is ranked the same at every zoom: once.
+        let ranking = options.tileLimit == nil ? nil : TileLayer.ranking(Array(events.indices), of: events)
         for zoom in zooms {
-            let layer = TileLayer(events: events, zoom: zoom, options: options, feedGenerated: feedGenerated)
+            let layer = TileLayer(events: events, zoom: zoom, options: options, feedGenerated: feedGenerated, around: nil,
+                                  ranking: ranking)
             summary.droppedByLimit = max(summary.droppedByLimit, layer.droppedByLimit)
             let tiles = layer.tiles
             progress(Progress(zoom: zoom, done: 0, total: tiles.count))
@@ -60,7 +65,13 @@ public struct TilePyramid: Sendable {
                 let parts = min(ParallelParts.cores, slice.count)
                 let drawn = ParallelParts.map(parts: parts) { part in
                     let range = (slice.startIndex + slice.count * part / parts)..<(slice.startIndex + slice.count * (part + 1) / parts)
-                    return Result { try tiles[range].map { ($0, try layer.pngData(for: $0) ?? Data()) } }
+                    return Result {
+                        try tiles[range].map { tile in
+                            // `tiles` lists the tiles some circle touches, so each has a picture.
+                            guard let data = try layer.pngData(for: tile) else { preconditionFailure("tile \(tile) has no circle") }
+                            return (tile, data)
+                        }
+                    }
                 }
                 for part in drawn {
                     for (tile, data) in try part.get() {
