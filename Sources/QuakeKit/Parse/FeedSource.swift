@@ -9,6 +9,19 @@ public enum FeedSource: Sendable, Hashable {
     /// Bytes already in memory; `name` is used in messages (e.g. `"all_day.csv"`).
     case bytes(Data, name: String)
 
+    /// How many bytes the source holds, when that is known before reading:
+    /// a regular file's size, or the bytes'; `nil` for a pipe.
+    var byteCount: Int? {
+        switch self {
+        case .file(let path):
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            return Int(status.st_size)
+        case .standardInput: return nil
+        case .bytes(let data, _): return data.count
+        }
+    }
+
     /// The name that messages use for this source: the path, `<stdin>`, or the given name.
     public var displayName: String {
         switch self {

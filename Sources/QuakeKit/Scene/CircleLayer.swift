@@ -9,6 +9,7 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
     private(set) var fillIndices: [UInt32] = []
     private(set) var palette: [RGBA] = []
     private var paletteIndex: [RGBA: UInt32] = [:]
+    private var recentFills = RecentFills()
     private var ids: [String] = []
 
     /// An empty layer.
@@ -30,41 +31,21 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
         ys.append(circle.center.y)
         diameters.append(circle.diameter)
         ids.append(circle.eventID)
-        if let index = paletteIndex[circle.fill] {
-            fillIndices.append(index)
-        } else {
-            let index = UInt32(palette.count)
-            palette.append(circle.fill)
-            paletteIndex[circle.fill] = index
-            fillIndices.append(index)
-        }
+        fillIndices.append(paletteSlot(circle.fill))
     }
 
-    /// Puts the circles in `order` (indices into the layer as it is), each
-    /// followed by its copies `shift` pixels east (bit 0 of `copies[index]`)
-    /// and west (bit 1). Column by column, so at most one extra column is
-    /// held at a time.
-    mutating func reorder(_ order: [UInt32], copies: [UInt8], shift: Double) {
-        let extra = copies.reduce(0) { $0 + Int($1 & 1) + Int($1 >> 1 & 1) }
-        let total = order.count + extra
-        func reordered<T>(_ column: [T], _ copy: (T, Bool) -> T) -> [T] {
-            var result: [T] = []
-            result.reserveCapacity(total)
-            for index in order {
-                let value = column[Int(index)]
-                result.append(value)
-                guard !copies.isEmpty else { continue }
-                let flags = copies[Int(index)]
-                if flags & 1 != 0 { result.append(copy(value, true)) }
-                if flags & 2 != 0 { result.append(copy(value, false)) }
-            }
-            return result
+    private mutating func paletteSlot(_ fill: RGBA) -> UInt32 {
+        if let index = recentFills.index(of: fill) { return index }
+        let index: UInt32
+        if let known = paletteIndex[fill] {
+            index = known
+        } else {
+            index = UInt32(palette.count)
+            palette.append(fill)
+            paletteIndex[fill] = index
         }
-        xs = reordered(xs) { x, east in east ? x + shift : x - shift }
-        ys = reordered(ys) { y, _ in y }
-        diameters = reordered(diameters) { d, _ in d }
-        fillIndices = reordered(fillIndices) { f, _ in f }
-        ids = reordered(ids) { id, _ in id }
+        recentFills.remember(fill, at: index)
+        return index
     }
 
     /// Makes room for `count` circles.
@@ -94,5 +75,30 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for circle in self { hasher.combine(circle) }
+    }
+}
+
+/// A direct-mapped cache in front of the palette's dictionary: hashing four
+/// Doubles per circle took about a third of a million-circle scene, and a
+/// map's few hundred fills nearly all stay in 256 slots.
+private struct RecentFills: Sendable {
+    private var fills = [RGBA?](repeating: nil, count: 256)
+    private var indices = [UInt32](repeating: 0, count: 256)
+
+    private static func slot(_ fill: RGBA) -> Int {
+        let mixed = (fill.red.bitPattern &* 0x9E37_79B9_7F4A_7C15) ^ (fill.green.bitPattern &* 0xC2B2_AE3D_27D4_EB4F)
+            ^ (fill.blue.bitPattern &* 0x1656_67B1_9E37_79F9) ^ (fill.alpha.bitPattern &* 0x27D4_EB2F_1656_67C5)
+        return Int(truncatingIfNeeded: mixed >> 56)
+    }
+
+    func index(of fill: RGBA) -> UInt32? {
+        let slot = Self.slot(fill)
+        return fills[slot] == fill ? indices[slot] : nil
+    }
+
+    mutating func remember(_ fill: RGBA, at index: UInt32) {
+        let slot = Self.slot(fill)
+        fills[slot] = fill
+        indices[slot] = index
     }
 }

@@ -45,31 +45,48 @@ public struct SceneBuilder: Sendable {
         )
     }
 
-    /// The circles, largest first. The events are taken over and dropped as soon
-    /// as their circles exist, before sorting: for a million, that keeps the
-    /// peak near one copy of the data (56 MB of events, then 44 MB of circles).
-    private func circles(for events: consuming [MapEvent], projection: PlateCarree, reference: Date) -> CircleLayer {
-        var layer = CircleLayer()
-        layer.reserveCapacity(events.count)
-        var times: [Double] = []
-        times.reserveCapacity(events.count)
-        // Per circle: bit 0, a copy a turn east; bit 1, a copy a turn west.
-        var copies: [UInt8] = []
-        if projection.wraps { copies.reserveCapacity(events.count) }
-        for event in events {
-            let diameter = options.style.diameter(magnitude: event.magnitude) * options.scale
-            let center = projection.project(latitude: event.latitude, longitude: event.longitude)
-            layer.append(SceneCircle(center: center, diameter: diameter,
-                                     fill: options.coloring.fill(for: event, style: options.style, reference: reference),
-                                     eventID: event.id))
-            times.append(event.time.timeIntervalSinceReferenceDate)
-            if projection.wraps {
-                copies.append((center.x - diameter / 2 < 0 ? 1 : 0) | (center.x + diameter / 2 > projection.width ? 2 : 0))
+    /// The circles, largest first, made in drawing order: no second copy of
+    /// the layer to reorder (for a million circles, 44 MB of fresh memory
+    /// and a fifth of the scene's time).
+    private func circles(for events: [MapEvent], projection: PlateCarree, reference: Date) -> CircleLayer {
+        func diameter(_ event: MapEvent) -> Double { options.style.diameter(magnitude: event.magnitude) * options.scale }
+        // Where a circle crosses the left or right edge, a copy a turn east
+        // or west shows the part cut off.
+        func copies(x: Double, diameter: Double) -> (east: Bool, west: Bool) {
+            guard projection.wraps else { return (false, false) }
+            return (x - diameter / 2 < 0, x + diameter / 2 > projection.width)
+        }
+        let order = DrawingOrder.indices(diameters: events.map(diameter),
+                                         times: events.map(\.time.timeIntervalSinceReferenceDate))
+        var total = events.count
+        if projection.wraps {
+            for event in events {
+                let x = projection.project(latitude: 0, longitude: event.longitude).x
+                let (east, west) = copies(x: x, diameter: diameter(event))
+                total += (east ? 1 : 0) + (west ? 1 : 0)
             }
         }
-        events = []
-        let order = DrawingOrder.indices(diameters: layer.diameters, times: consume times)
-        layer.reorder(order, copies: copies, shift: projection.wrapWidth)
+        var layer = CircleLayer()
+        // Exactly: an array grown past its room doubles into fresh memory.
+        layer.reserveCapacity(total)
+        let wrapWidth = projection.wrapWidth
+        for index in order {
+            let event = events[Int(index)], diameter = diameter(event)
+            var circle = SceneCircle(center: projection.project(latitude: event.latitude, longitude: event.longitude),
+                                     diameter: diameter,
+                                     fill: options.coloring.fill(for: event, style: options.style, reference: reference),
+                                     eventID: event.id)
+            layer.append(circle)
+            let x = circle.center.x, (east, west) = copies(x: x, diameter: diameter)
+            if east {
+                circle.center.x = x + wrapWidth
+                layer.append(circle)
+            }
+            if west {
+                circle.center.x = x - wrapWidth
+                layer.append(circle)
+            }
+        }
         return layer
     }
 
