@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import QuakeKit
 
@@ -37,5 +38,59 @@ struct DrawingOrderTests {
     @Test func emptyAndSingle() {
         #expect(DrawingOrder.indices(diameters: [], times: []).isEmpty)
         #expect(DrawingOrder.indices(diameters: [4], times: [1]) == [0])
+    }
+}
+
+@Suite("Scene circles in parts")
+struct SceneCirclesInPartsTests {
+    /// The scene's layer, made in parts on all cores, against circles made
+    /// one by one and put in the order of one comparison sort, with their
+    /// copies a turn east or west. Enough events for parts, many near ±180°
+    /// and large enough to cross the edges; each colouring's fills.
+    @Test(arguments: [SymbolColoring.magnitude, .depth, .age(reference: nil)])
+    func equalsCirclesMadeOneByOne(coloring: SymbolColoring) {
+        var state: UInt64 = 99
+        func next(_ bound: Double) -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53) * bound
+        }
+        let events = (0..<60_000).map { index -> MapEvent in
+            let time = Date(timeIntervalSince1970: 1.7e9 - Double(index / 3) * 60)
+            let longitude: Double = index % 4 == 0 ? 179 - next(2) : next(360) - 180
+            let magnitude: Double = next(90).rounded() / 10 - 1
+            let depth: Double? = index % 7 == 0 ? nil : next(700)
+            return MapEvent(id: "t\(index)", time: time, latitude: next(170) - 85, longitude: longitude,
+                            magnitude: magnitude, depth: depth)
+        }
+        for options in [MapOptions(width: 1200, coloring: coloring, basemap: .none, showsLegend: false),
+                        MapOptions(width: 800, centerLongitude: 150, coloring: coloring, basemap: .none,
+                                   showsLegend: false)] {
+            let scene = SceneBuilder(options: options).scene(forMapEvents: events)
+            let projection = options.projection
+            let reference = options.coloring.referenceTime(for: events, feedGenerated: nil)
+            let circles = events.map { event in
+                SceneCircle(center: projection.project(latitude: event.latitude, longitude: event.longitude),
+                            diameter: options.style.diameter(magnitude: event.magnitude) * options.scale,
+                            fill: options.coloring.fill(for: event, style: options.style, reference: reference),
+                            eventID: event.id)
+            }
+            let order = DrawingOrderTests.reference(diameters: circles.map(\.diameter),
+                                                    times: events.map(\.time.timeIntervalSinceReferenceDate))
+            var expected: [SceneCircle] = []
+            for index in order {
+                let circle = circles[Int(index)]
+                expected.append(circle)
+                for (crosses, shift) in [(circle.center.x - circle.diameter / 2 < 0, projection.wrapWidth),
+                                         (circle.center.x + circle.diameter / 2 > projection.width, -projection.wrapWidth)]
+                where crosses {
+                    var copy = circle
+                    copy.center.x += shift
+                    expected.append(copy)
+                }
+            }
+            #expect(expected.count > events.count, "some circles cross an edge")
+            #expect(scene.circles.count == expected.count)
+            #expect(scene.circles.elementsEqual(expected))
+        }
     }
 }

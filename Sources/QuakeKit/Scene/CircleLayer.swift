@@ -7,13 +7,26 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
     private(set) var ys: [Double] = []
     private(set) var diameters: [Double] = []
     private(set) var fillIndices: [UInt32] = []
-    private(set) var palette: [RGBA] = []
-    private var paletteIndex: [RGBA: UInt32] = [:]
-    private var recentFills = RecentFills()
+    private var fills = FillPalette()
     private var ids: [String] = []
+
+    /// The distinct fills, in the order `fillIndices` number them.
+    var palette: [RGBA] { fills.colors }
 
     /// An empty layer.
     public init() {}
+
+    /// A layer of these columns, which must be equally long.
+    init(xs: [Double], ys: [Double], diameters: [Double], fillIndices: [UInt32], fills: FillPalette, ids: [String]) {
+        precondition(Set([xs.count, ys.count, diameters.count, fillIndices.count, ids.count]).count == 1,
+                     "one value per circle in every column")
+        self.xs = xs
+        self.ys = ys
+        self.diameters = diameters
+        self.fillIndices = fillIndices
+        self.fills = fills
+        self.ids = ids
+    }
 
     /// A layer of `circles`, in order.
     public init<S: Sequence>(_ circles: S) where S.Element == SceneCircle {
@@ -31,21 +44,7 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
         ys.append(circle.center.y)
         diameters.append(circle.diameter)
         ids.append(circle.eventID)
-        fillIndices.append(paletteSlot(circle.fill))
-    }
-
-    private mutating func paletteSlot(_ fill: RGBA) -> UInt32 {
-        if let index = recentFills.index(of: fill) { return index }
-        let index: UInt32
-        if let known = paletteIndex[fill] {
-            index = known
-        } else {
-            index = UInt32(palette.count)
-            palette.append(fill)
-            paletteIndex[fill] = index
-        }
-        recentFills.remember(fill, at: index)
-        return index
+        fillIndices.append(fills.index(of: circle.fill))
     }
 
     /// Makes room for `count` circles.
@@ -65,7 +64,7 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
     /// The circle at `index`.
     public subscript(index: Int) -> SceneCircle {
         SceneCircle(center: PixelPoint(x: xs[index], y: ys[index]), diameter: diameters[index],
-                    fill: palette[Int(fillIndices[index])], eventID: ids[index])
+                    fill: fills.colors[Int(fillIndices[index])], eventID: ids[index])
     }
 
     public static func == (lhs: CircleLayer, rhs: CircleLayer) -> Bool {
@@ -75,6 +74,28 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for circle in self { hasher.combine(circle) }
+    }
+}
+
+/// A layer's distinct fills, each numbered once.
+struct FillPalette: Sendable {
+    private(set) var colors: [RGBA] = []
+    private var numbers: [RGBA: UInt32] = [:]
+    private var recent = RecentFills()
+
+    /// The number of `fill`, given it if it is new.
+    mutating func index(of fill: RGBA) -> UInt32 {
+        if let index = recent.index(of: fill) { return index }
+        let index: UInt32
+        if let known = numbers[fill] {
+            index = known
+        } else {
+            index = UInt32(colors.count)
+            colors.append(fill)
+            numbers[fill] = index
+        }
+        recent.remember(fill, at: index)
+        return index
     }
 }
 
