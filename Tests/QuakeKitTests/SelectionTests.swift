@@ -165,18 +165,29 @@ struct SelectionTests {
 
     /// A map without a limit finds repeated ids after reading, by sorting id
     /// hashes; it must keep the versions and count the repeats that offering
-    /// every event in turn does (its events stay in feed order).
-    @Test func mapWithoutLimitResolvesRepeatsLikeOfferingInTurn() throws {
-        let data = Self.feedWithRepeats(seed: 5)
-        let map = try QuakeMap.selectForMap(from: .bytes(data, name: "t.csv"), feed: Self.options,
-                                            selection: EventSelection(limit: nil))
-        let plain = try Self.plainSelection(data, EventSelection(limit: nil))
+    /// every event in turn does (its events stay in feed order). With ids of
+    /// one column and of two, without a filter, with filters of numbers only
+    /// (rows go straight to map events) and with one that reads text.
+    @Test(arguments: [false, true], [nil, "numbers", "text"])
+    func mapWithoutLimitResolvesRepeatsLikeOfferingInTurn(idInTwoColumns: Bool, filtered: String?) throws {
+        let data = Self.feedWithRepeats(seed: 5, idInTwoColumns: idInTwoColumns)
+        var selection = EventSelection(limit: nil)
+        if filtered != nil {
+            selection.region = try GeoBox(west: -60, south: -50, east: 150, north: 80)
+            selection.filter = EventFilter(since: Date(timeIntervalSince1970: 1_699_900_000), minimumMagnitude: 2,
+                                           maximumDepth: 300)
+        }
+        if filtered == "text" { selection.filter.excludedTypes = ["quarry blast"] }
+        let map = try QuakeMap.selectForMap(from: .bytes(data, name: "t.csv"), feed: Self.options, selection: selection)
+        let plain = try Self.plainSelection(data, selection)
         let newestFirst = map.events.enumerated()
             .sorted { $0.element.time != $1.element.time ? $0.element.time > $1.element.time : $0.offset < $1.offset }
             .map(\.element)
         #expect(newestFirst == plain.events.compactMap(MapEvent.init))
         #expect(map.duplicates == plain.duplicates)
+        #expect(map.summary == plain.summary)
         #expect(map.duplicates > 1000)
+        #expect(map.events.count > 1000, "\(map.events.count) kept")
     }
 
     /// Two ids whose hashes collide are still told apart, each keeping its own

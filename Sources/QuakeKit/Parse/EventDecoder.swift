@@ -15,6 +15,9 @@ final class EventDecoder: Sendable {
     /// When set, valid rows become ``Outcome/mapped(_:)`` if the selection
     /// admits them and ``Outcome/notAdmitted(hasMagnitude:)`` if not.
     let mapping: EventSelection?
+    /// The mapping selection as plain values, when its filter reads only
+    /// numbers: such rows become map rows without an event in between.
+    private let numericMapping: NumericAdmission?
 
     init(layout: FeedLayout, source: String, now: Date, decodesDescriptions: Bool = true,
          mapping: EventSelection? = nil) {
@@ -23,6 +26,7 @@ final class EventDecoder: Sendable {
         self.now = now
         self.decodesDescriptions = decodesDescriptions
         self.mapping = mapping
+        numericMapping = mapping.flatMap { $0.filter.isNumeric ? NumericAdmission($0.filter, region: $0.region) : nil }
     }
 
     enum Outcome {
@@ -47,9 +51,14 @@ final class EventDecoder: Sendable {
         /// What a map keeps of `event`; `nil` when `selection` does not admit it.
         init?(_ event: SeismicEvent, admittedBy selection: EventSelection) {
             guard selection.admits(event), let drawn = MapEvent(event) else { return nil }
-            self.event = drawn
-            updated = event.updated?.timeIntervalSinceReferenceDate ?? .nan
-            idHash = event.id.isEmpty ? nil : FNV1a.id(event.id)
+            self.init(drawn, updated: event.updated, idHash: nil)
+        }
+
+        /// - Parameter idHash: ``FNV1a/id(_:)`` of the id if already known.
+        init(_ event: MapEvent, updated: Date?, idHash: UInt32?) {
+            self.event = event
+            self.updated = updated?.timeIntervalSinceReferenceDate ?? .nan
+            self.idHash = event.id.isEmpty ? nil : idHash ?? FNV1a.id(event.id)
         }
     }
 
@@ -67,6 +76,18 @@ final class EventDecoder: Sendable {
     /// handing work to other cores costs more than it saves.
     static let parallelThreshold = 2048
 
+    /// One part of a decoded batch, its records in order.
+    struct Part {
+        /// Every record's outcome, except ``Outcome/mapped(_:)`` ones, which go to `mapped`.
+        var outcomes: [Outcome] = []
+        /// The rows the mapping selection admits: kept apart from `outcomes`,
+        /// a few bytes each instead of an outcome's 180, so the serial
+        /// hand-over copies them without switching over each.
+        var mapped: [MapRow] = []
+        /// How many records the part holds.
+        var rows: Int { outcomes.count + mapped.count }
+    }
+
     /// Decodes the batch's records in `range` into `parts`, in parts on all
     /// cores for large batches: the parts, in order, hold the records in
     /// order. The arrays are emptied first and keep their storage, so a
@@ -74,22 +95,27 @@ final class EventDecoder: Sendable {
     ///
     /// - Parameter passableThrough: valid rows at or before this time become
     ///   ``Outcome/passable(_:)`` when their id can be hashed from the bytes.
-    func decode(_ batch: CSVBatch, _ range: Range<Int>, passableThrough: Date? = nil,
-                into parts: inout [[Outcome]]) {
+    func decode(_ batch: CSVBatch, _ range: Range<Int>, passableThrough: Date? = nil, into parts: inout [Part]) {
         let count = range.count >= Self.parallelThreshold ? ParallelParts.cores : 1
-        if parts.count != count { parts = Array(repeating: [], count: count) }
+        if parts.count != count { parts = Array(repeating: Part(), count: count) }
         batch.withRecords(range) { records in
             parts.withUnsafeMutableBufferPointer { parts in
-                // Each part writes only its own array.
+                // Each part writes only its own arrays.
                 _ = ParallelParts.map(parts: count) { part in
                     let lower = range.lowerBound + range.count * part / count
                     let upper = range.lowerBound + range.count * (part + 1) / count
                     var texts = ShortTextCache()
-                    parts[part].removeAll(keepingCapacity: true)
-                    parts[part].reserveCapacity(upper - lower)
+                    parts[part].outcomes.removeAll(keepingCapacity: true)
+                    parts[part].mapped.removeAll(keepingCapacity: true)
+                    if mapping == nil { parts[part].outcomes.reserveCapacity(upper - lower) }
                     for index in lower..<upper {
-                        parts[part].append(decode(records[index], index: index, passableThrough: passableThrough,
-                                                  texts: &texts))
+                        let outcome = decode(records[index], index: index, passableThrough: passableThrough,
+                                             texts: &texts)
+                        if case .mapped(let row) = outcome {
+                            parts[part].mapped.append(row)
+                        } else {
+                            parts[part].outcomes.append(outcome)
+                        }
                     }
                 }
             }
@@ -158,6 +184,14 @@ final class EventDecoder: Sendable {
         }
         // The network is read without descriptions too when the id is made from it.
         let network = decodesDescriptions || layout.id == nil ? shortText(record, layout.network, &texts) : nil
+        if let numericMapping {
+            guard let magnitude else { return .notAdmitted(hasMagnitude: false) }
+            guard numericMapping.admits(latitude: latitude, longitude: longitude, time: time, magnitude: magnitude,
+                                        depth: depth) else { return .notAdmitted(hasMagnitude: true) }
+            let event = MapEvent(id: identifier(record, network: network), time: time, latitude: latitude,
+                                 longitude: longitude, magnitude: magnitude, depth: depth)
+            return .mapped(MapRow(event, updated: updated, idHash: idHash(record) ?? nil))
+        }
         let event = SeismicEvent(
             id: identifier(record, network: network),
             time: time,

@@ -58,12 +58,13 @@ public struct FeedReader: Sendable {
     }
 
     /// Reads what a map keeps of the events `selection` admits, in file
-    /// order: admission and the reduction to ``MapEvent`` run on the decoding
-    /// threads, so the hand-over, which is serial, only appends.
+    /// order, a run of rows at a time: admission and the reduction to
+    /// ``MapEvent`` run on the decoding threads, so the hand-over, which is
+    /// serial, only appends.
     func readMapRows(
         _ source: FeedSource,
         admitting selection: EventSelection,
-        _ body: (EventDecoder.MapRow) throws -> Void
+        _ body: ([EventDecoder.MapRow]) throws -> Void
     ) throws -> FeedSummary {
         try read(source, passing: nil, mapping: selection, { _ in }, mapRows: body)
     }
@@ -73,7 +74,7 @@ public struct FeedReader: Sendable {
         passing: RowPassing?,
         mapping: EventSelection?,
         _ body: (SeismicEvent) throws -> Void,
-        mapRows: (EventDecoder.MapRow) throws -> Void
+        mapRows: ([EventDecoder.MapRow]) throws -> Void
     ) throws -> FeedSummary {
         precondition(passing == nil || mapping == nil, "rows are passed over only when whole events are read")
         let name = source.displayName
@@ -81,7 +82,7 @@ public struct FeedReader: Sendable {
         let parallelScanner = ParallelRecordScanner(primary: scanner)
         var batch = CSVBatch()
         var decoder: EventDecoder?
-        var decoded: [[EventDecoder.Outcome]] = []
+        var decoded: [EventDecoder.Part] = []
         var summary = FeedSummary()
         var sawFirstByte = false
 
@@ -97,8 +98,8 @@ public struct FeedReader: Sendable {
             guard let decoder, first < batch.count else { return }
             decoder.decode(batch, first..<batch.count, passableThrough: passing?.passableThrough(), into: &decoded)
             for part in decoded.indices {
-                try decoded[part].withUnsafeBufferPointer { outcomes in
-                    summary.rows += outcomes.count
+                summary.rows += decoded[part].rows
+                try decoded[part].outcomes.withUnsafeBufferPointer { outcomes in
                     for index in outcomes.indices {
                         switch outcomes[index] {
                         case .event(let event):
@@ -112,9 +113,8 @@ public struct FeedReader: Sendable {
                                 preconditionFailure("a passable row decodes to an event")
                             }
                             try body(event)
-                        case .mapped(let row):
-                            summary.events += 1
-                            try mapRows(row)
+                        case .mapped:
+                            preconditionFailure("mapped rows are kept apart")
                         case .notAdmitted(let hasMagnitude):
                             if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
                         case .rejected(let rejection):
@@ -122,6 +122,10 @@ public struct FeedReader: Sendable {
                         }
                     }
                 }
+                // The order of a part's admitted rows and its rejections does not
+                // matter: rows are only collected, and a strict read stops anyway.
+                summary.events += decoded[part].mapped.count
+                try mapRows(decoded[part].mapped)
             }
         }
 
@@ -158,7 +162,7 @@ public struct FeedReader: Sendable {
         if let json {
             try GeoJSONFeedDecoder(source: name, options: options).decode(json, into: &summary) { event in
                 guard let mapping else { return try body(event) }
-                if let row = EventDecoder.MapRow(event, admittedBy: mapping) { try mapRows(row) }
+                if let row = EventDecoder.MapRow(event, admittedBy: mapping) { try mapRows([row]) }
             }
             // Like a CSV header with no rows: nothing to map is an error, not an empty map.
             if summary.rows == 0 { throw FeedError.headerOnly(source: name) }

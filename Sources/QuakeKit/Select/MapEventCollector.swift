@@ -27,11 +27,14 @@ struct MapEventCollector {
         keys.reserveCapacity(expectedRows)
     }
 
-    mutating func append(_ row: EventDecoder.MapRow) {
-        precondition(events.count < Int(UInt32.max), "more than 2^32 events")
-        if let hash = row.idHash { keys.append(UInt64(hash) << 32 | UInt64(events.count)) }
-        events.append(row.event)
-        updated.append(row.updated)
+    /// Adds `rows`, which come after every row added before.
+    mutating func append(_ rows: [EventDecoder.MapRow]) {
+        precondition(events.count + rows.count < Int(UInt32.max), "more than 2^32 events")
+        for row in rows {
+            if let hash = row.idHash { keys.append(UInt64(hash) << 32 | UInt64(events.count)) }
+            events.append(row.event)
+            updated.append(row.updated)
+        }
     }
 
     /// The kept events in the order they came, and how many rows repeated an id.
