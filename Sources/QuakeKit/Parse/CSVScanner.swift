@@ -323,9 +323,12 @@ struct CSVBatch {
     private final class Storage {
         private(set) var fields: UnsafeMutablePointer<UnsafeRawBufferPointer>
         private var capacity = 1024
-        var fieldCount = 0
-        var recordEnds: [Int] = []
-        var lines: [Int] = []
+        // Unchecked: a batch is used by one scanner at a time, and the
+        // runtime's exclusivity check on every record's append cost more
+        // than the append.
+        @exclusivity(unchecked) var fieldCount = 0
+        @exclusivity(unchecked) var recordEnds: [Int] = []
+        @exclusivity(unchecked) var lines: [Int] = []
 
         init() {
             fields = .allocate(capacity: capacity)

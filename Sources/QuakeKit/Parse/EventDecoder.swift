@@ -76,16 +76,51 @@ final class EventDecoder: Sendable {
     /// handing work to other cores costs more than it saves.
     static let parallelThreshold = 2048
 
-    /// One part of a decoded batch, its records in order.
+    /// One part of a decoded batch, its records in order: a small entry per
+    /// record, with events, admitted map rows and rejections in arrays of
+    /// their own. An outcome in one array would take an event's 180 bytes
+    /// for every record, and most records of a long feed are passed over.
     struct Part {
-        /// Every record's outcome, except ``Outcome/mapped(_:)`` ones, which go to `mapped`.
-        var outcomes: [Outcome] = []
-        /// The rows the mapping selection admits: kept apart from `outcomes`,
-        /// a few bytes each instead of an outcome's 180, so the serial
-        /// hand-over copies them without switching over each.
+        enum Entry {
+            /// The next of `events`.
+            case event
+            case passable(PassableRow)
+            case notAdmitted(hasMagnitude: Bool)
+            /// The next of `rejections`.
+            case rejected
+        }
+
+        /// An entry for every record except those in `mapped`.
+        var entries: [Entry] = []
+        var events: [SeismicEvent] = []
+        /// The rows the mapping selection admits. Their order among the
+        /// entries does not matter: they are only collected, and a strict
+        /// read stops at a rejection anyway.
         var mapped: [MapRow] = []
+        var rejections: [FeedRejection] = []
         /// How many records the part holds.
-        var rows: Int { outcomes.count + mapped.count }
+        var rows: Int { entries.count + mapped.count }
+
+        mutating func removeAll() {
+            entries.removeAll(keepingCapacity: true)
+            events.removeAll(keepingCapacity: true)
+            mapped.removeAll(keepingCapacity: true)
+            rejections.removeAll(keepingCapacity: true)
+        }
+
+        mutating func append(_ outcome: consuming Outcome) {
+            switch consume outcome {
+            case .event(let event):
+                events.append(event)
+                entries.append(.event)
+            case .passable(let row): entries.append(.passable(row))
+            case .mapped(let row): mapped.append(row)
+            case .notAdmitted(let hasMagnitude): entries.append(.notAdmitted(hasMagnitude: hasMagnitude))
+            case .rejected(let rejection):
+                rejections.append(rejection)
+                entries.append(.rejected)
+            }
+        }
     }
 
     /// Decodes the batch's records in `range` into `parts`, in parts on all
@@ -105,17 +140,10 @@ final class EventDecoder: Sendable {
                     let lower = range.lowerBound + range.count * part / count
                     let upper = range.lowerBound + range.count * (part + 1) / count
                     var texts = ShortTextCache()
-                    parts[part].outcomes.removeAll(keepingCapacity: true)
-                    parts[part].mapped.removeAll(keepingCapacity: true)
-                    if mapping == nil { parts[part].outcomes.reserveCapacity(upper - lower) }
+                    parts[part].removeAll()
                     for index in lower..<upper {
-                        let outcome = decode(records[index], index: index, passableThrough: passableThrough,
-                                             texts: &texts)
-                        if case .mapped(let row) = outcome {
-                            parts[part].mapped.append(row)
-                        } else {
-                            parts[part].outcomes.append(outcome)
-                        }
+                        parts[part].append(decode(records[index], index: index, passableThrough: passableThrough,
+                                                  texts: &texts))
                     }
                 }
             }

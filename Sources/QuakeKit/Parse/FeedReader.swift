@@ -99,31 +99,29 @@ public struct FeedReader: Sendable {
             decoder.decode(batch, first..<batch.count, passableThrough: passing?.passableThrough(), into: &decoded)
             for part in decoded.indices {
                 summary.rows += decoded[part].rows
-                try decoded[part].outcomes.withUnsafeBufferPointer { outcomes in
-                    for index in outcomes.indices {
-                        switch outcomes[index] {
-                        case .event(let event):
-                            if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
-                            try body(event)
-                        case .passable(let row):
-                            if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
-                            if passing?.passesOver(row.time, row.idHash) == true { continue }
-                            // Judged valid already, and no mapping with passing: decoded whole, it is an event.
-                            guard case .event(let event) = batch.withRecord(row.record, { decoder.decode($0) }) else {
-                                preconditionFailure("a passable row decodes to an event")
-                            }
-                            try body(event)
-                        case .mapped:
-                            preconditionFailure("mapped rows are kept apart")
-                        case .notAdmitted(let hasMagnitude):
-                            if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
-                        case .rejected(let rejection):
-                            try summary.record(rejection, options: options)
+                var nextEvent = 0, nextRejection = 0
+                for entry in decoded[part].entries {
+                    switch entry {
+                    case .event:
+                        let event = decoded[part].events[nextEvent]
+                        nextEvent += 1
+                        if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
+                        try body(event)
+                    case .passable(let row):
+                        if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
+                        if passing?.passesOver(row.time, row.idHash) == true { continue }
+                        // Judged valid already, and no mapping with passing: decoded whole, it is an event.
+                        guard case .event(let event) = batch.withRecord(row.record, { decoder.decode($0) }) else {
+                            preconditionFailure("a passable row decodes to an event")
                         }
+                        try body(event)
+                    case .notAdmitted(let hasMagnitude):
+                        if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
+                    case .rejected:
+                        try summary.record(decoded[part].rejections[nextRejection], options: options)
+                        nextRejection += 1
                     }
                 }
-                // The order of a part's admitted rows and its rejections does not
-                // matter: rows are only collected, and a strict read stops anyway.
                 summary.events += decoded[part].mapped.count
                 try mapRows(decoded[part].mapped)
             }
