@@ -101,6 +101,19 @@ final class EventDecoder: Sendable {
         /// How many records the part holds.
         var rows: Int { entries.count + mapped.count }
 
+        /// The outcome of a part of one record.
+        var only: Outcome {
+            precondition(rows == 1, "one record")
+            if let event = events.first { return .event(event) }
+            if let row = mapped.first { return .mapped(row) }
+            if let rejection = rejections.first { return .rejected(rejection) }
+            switch entries[0] {
+            case .passable(let row): return .passable(row)
+            case .notAdmitted(let hasMagnitude): return .notAdmitted(hasMagnitude: hasMagnitude)
+            case .event, .rejected: preconditionFailure("an event or a rejection is in its array")
+            }
+        }
+
         mutating func removeAll() {
             entries.removeAll(keepingCapacity: true)
             events.removeAll(keepingCapacity: true)
@@ -108,11 +121,14 @@ final class EventDecoder: Sendable {
             rejections.removeAll(keepingCapacity: true)
         }
 
+        mutating func append(_ event: consuming SeismicEvent) {
+            events.append(event)
+            entries.append(.event)
+        }
+
         mutating func append(_ outcome: consuming Outcome) {
             switch consume outcome {
-            case .event(let event):
-                events.append(event)
-                entries.append(.event)
+            case .event(let event): append(event)
             case .passable(let row): entries.append(.passable(row))
             case .mapped(let row): mapped.append(row)
             case .notAdmitted(let hasMagnitude): entries.append(.notAdmitted(hasMagnitude: hasMagnitude))
@@ -142,8 +158,8 @@ final class EventDecoder: Sendable {
                     var texts = ShortTextCache()
                     parts[part].removeAll()
                     for index in lower..<upper {
-                        parts[part].append(decode(records[index], index: index, passableThrough: passableThrough,
-                                                  texts: &texts))
+                        decode(records[index], index: index, passableThrough: passableThrough, texts: &texts,
+                               into: &parts[part])
                     }
                 }
             }
@@ -152,43 +168,48 @@ final class EventDecoder: Sendable {
 
     func decode(_ record: CSVRecord) -> Outcome {
         var texts = ShortTextCache(enabled: false)
-        return decode(record, index: 0, passableThrough: nil, texts: &texts)
+        var part = Part()
+        decode(record, index: 0, passableThrough: nil, texts: &texts, into: &part)
+        return part.only
     }
 
-    func decode(_ record: CSVRecord, index: Int, passableThrough: Date?, texts: inout ShortTextCache) -> Outcome {
+    /// Decodes `record` into `part`: an event is made in its place there, not
+    /// returned and copied (180 bytes, twice).
+    func decode(_ record: CSVRecord, index: Int, passableThrough: Date?, texts: inout ShortTextCache,
+                into part: inout Part) {
         guard record.fieldCount == layout.header.count else {
             let plural = record.fieldCount == 1 ? "field" : "fields"
-            return .rejected(reject(record, nil, nil,
-                "row has \(record.fieldCount) \(plural), the header has \(layout.header.count)"))
+            return part.append(.rejected(reject(record, nil, nil,
+                "row has \(record.fieldCount) \(plural), the header has \(layout.header.count)")))
         }
         let time: Date
         switch timeValue(record) {
         case .success(let value): time = value
-        case .failure(let rejection): return .rejected(rejection)
+        case .failure(let rejection): return part.append(.rejected(rejection))
         }
         let latitude: Double, longitude: Double
         switch coordinate(record, layout.latitude, limit: 90) {
         case .success(let value): latitude = value
-        case .failure(let rejection): return .rejected(rejection)
+        case .failure(let rejection): return part.append(.rejected(rejection))
         }
         switch coordinate(record, layout.longitude, limit: 180) {
         case .success(let value): longitude = value
-        case .failure(let rejection): return .rejected(rejection)
+        case .failure(let rejection): return part.append(.rejected(rejection))
         }
         var depth: Double?, magnitude: Double?
         switch optionalNumber(record, layout.depth) {
         case .success(let value): depth = value
-        case .failure(let rejection): return .rejected(rejection)
+        case .failure(let rejection): return part.append(.rejected(rejection))
         }
         switch optionalNumber(record, layout.magnitude) {
         case .success(let value): magnitude = value
-        case .failure(let rejection): return .rejected(rejection)
+        case .failure(let rejection): return part.append(.rejected(rejection))
         }
         if let depth, let problem = Plausibility.depthProblem(depth), let column = layout.depth {
-            return .rejected(reject(record, column, record.trimmedString(column), problem))
+            return part.append(.rejected(reject(record, column, record.trimmedString(column), problem)))
         }
         if let magnitude, let problem = Plausibility.magnitudeProblem(magnitude), let column = layout.magnitude {
-            return .rejected(reject(record, column, record.trimmedString(column), problem))
+            return part.append(.rejected(reject(record, column, record.trimmedString(column), problem)))
         }
         if let problem = Plausibility.timeProblem(time, now: now) {
             let column: Int
@@ -196,7 +217,7 @@ final class EventDecoder: Sendable {
             case .single(let index): column = index
             case .dateAndTime(_, let index): column = index
             }
-            return .rejected(reject(record, column, CivilTime.iso8601(time), problem))
+            return part.append(.rejected(reject(record, column, CivilTime.iso8601(time), problem)))
         }
         var updated: Date?
         if let column = layout.updated {
@@ -204,21 +225,21 @@ final class EventDecoder: Sendable {
             if let value = TimeParser.parse(record.field(column)) {
                 updated = value
             } else if !record.isBlank(column) {
-                return .rejected(reject(record, column, record.string(column), "is not a time"))
+                return part.append(.rejected(reject(record, column, record.string(column), "is not a time")))
             }
         }
         if let passableThrough, time <= passableThrough, let idHash = idHash(record) {
-            return .passable(PassableRow(record: index, time: time, idHash: idHash, hasMagnitude: magnitude != nil))
+            return part.append(.passable(PassableRow(record: index, time: time, idHash: idHash, hasMagnitude: magnitude != nil)))
         }
         // The network is read without descriptions too when the id is made from it.
         let network = decodesDescriptions || layout.id == nil ? shortText(record, layout.network, &texts) : nil
         if let numericMapping {
-            guard let magnitude else { return .notAdmitted(hasMagnitude: false) }
+            guard let magnitude else { return part.append(.notAdmitted(hasMagnitude: false)) }
             guard numericMapping.admits(latitude: latitude, longitude: longitude, time: time, magnitude: magnitude,
-                                        depth: depth) else { return .notAdmitted(hasMagnitude: true) }
+                                        depth: depth) else { return part.append(.notAdmitted(hasMagnitude: true)) }
             let event = MapEvent(id: identifier(record, network: network), time: time, latitude: latitude,
                                  longitude: longitude, magnitude: magnitude, depth: depth)
-            return .mapped(MapRow(event, updated: updated, idHash: idHash(record) ?? nil))
+            return part.append(.mapped(MapRow(event, updated: updated, idHash: idHash(record) ?? nil)))
         }
         let event = SeismicEvent(
             id: identifier(record, network: network),
@@ -234,9 +255,11 @@ final class EventDecoder: Sendable {
             updated: updated,
             status: decodesDescriptions ? shortText(record, layout.status, &texts) : nil
         )
-        guard let mapping else { return .event(event) }
-        guard let row = MapRow(event, admittedBy: mapping) else { return .notAdmitted(hasMagnitude: event.magnitude != nil) }
-        return .mapped(row)
+        guard let mapping else { return part.append(event) }
+        guard let row = MapRow(event, admittedBy: mapping) else {
+            return part.append(.notAdmitted(hasMagnitude: event.magnitude != nil))
+        }
+        part.append(.mapped(row))
     }
 
     private func timeValue(_ record: CSVRecord) -> Result<Date, FeedRejection> {

@@ -100,13 +100,14 @@ public struct FeedReader: Sendable {
             for part in decoded.indices {
                 summary.rows += decoded[part].rows
                 var nextEvent = 0, nextRejection = 0
-                for entry in decoded[part].entries {
+                // Events are lent to `body` from the part, not copied out.
+                try decoded[part].events.withUnsafeBufferPointer { events in
+                  for entry in decoded[part].entries {
                     switch entry {
                     case .event:
-                        let event = decoded[part].events[nextEvent]
+                        if events[nextEvent].magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
+                        try body(events[nextEvent])
                         nextEvent += 1
-                        if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
-                        try body(event)
                     case .passable(let row):
                         if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
                         if passing?.passesOver(row.time, row.idHash) == true { continue }
@@ -121,6 +122,7 @@ public struct FeedReader: Sendable {
                         try summary.record(decoded[part].rejections[nextRejection], options: options)
                         nextRejection += 1
                     }
+                  }
                 }
                 summary.events += decoded[part].mapped.count
                 try mapRows(decoded[part].mapped)

@@ -28,8 +28,15 @@ struct ShortTextCache {
         let count = bytes.count
         guard !entries.isEmpty, count <= Self.longest else { return nil }
         var low: UInt64 = 0, high: UInt64 = 0
-        for index in 0..<min(count, 8) { low |= UInt64(bytes[index]) << (8 * index) }
-        for index in min(count, 8)..<count { high |= UInt64(bytes[index]) << (8 * (index - 8)) }
+        if count >= 8 {
+            // Whole words; the second ends at the last byte and drops those the first has.
+            low = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
+            if count > 8 {
+                high = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) >> (8 * (16 - count))
+            }
+        } else {
+            for index in 0..<count { low |= UInt64(bytes[index]) << (8 * index) }
+        }
         guard (low | high) & 0x8080_8080_8080_8080 == 0 else { return nil }
         let mixed = (low ^ high &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)) &* 0xBF58_476D_1CE4_E5B9
         return entries.withUnsafeMutableBufferPointer { entries in
