@@ -157,6 +157,11 @@ final class EventDecoder: Sendable {
                     let upper = range.lowerBound + range.count * (part + 1) / count
                     var texts = ShortTextCache()
                     parts[part].removeAll()
+                    // Sized once rather than doubled: their capacity stays for the stream's windows.
+                    if mapping == nil {
+                        parts[part].entries.reserveCapacity(upper - lower)
+                        if passableThrough == nil { parts[part].events.reserveCapacity(upper - lower) }
+                    }
                     for index in lower..<upper {
                         decode(records[index], index: index, passableThrough: passableThrough, texts: &texts,
                                into: &parts[part])
