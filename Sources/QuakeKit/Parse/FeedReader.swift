@@ -98,34 +98,8 @@ public struct FeedReader: Sendable {
             guard let decoder, first < batch.count else { return }
             decoder.decode(batch, first..<batch.count, passableThrough: passing?.passableThrough(), into: &decoded)
             for part in decoded.indices {
-                summary.rows += decoded[part].rows
-                var nextEvent = 0, nextRejection = 0
-                // Events are lent to `body` from the part, not copied out.
-                try decoded[part].events.withUnsafeBufferPointer { events in
-                  for entry in decoded[part].entries {
-                    switch entry {
-                    case .event:
-                        if events[nextEvent].magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
-                        try body(events[nextEvent])
-                        nextEvent += 1
-                    case .passable(let row):
-                        if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
-                        if passing?.passesOver(row.time, row.idHash) == true { continue }
-                        // Judged valid already, and no mapping with passing: decoded whole, it is an event.
-                        guard case .event(let event) = batch.withRecord(row.record, { decoder.decode($0) }) else {
-                            preconditionFailure("a passable row decodes to an event")
-                        }
-                        try body(event)
-                    case .notAdmitted(let hasMagnitude):
-                        if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
-                    case .rejected:
-                        try summary.record(decoded[part].rejections[nextRejection], options: options)
-                        nextRejection += 1
-                    }
-                  }
-                }
-                summary.events += decoded[part].mapped.count
-                try mapRows(decoded[part].mapped)
+                try handOver(decoded[part], of: batch, decoder: decoder, passing: passing, summary: &summary,
+                             body, mapRows: mapRows)
             }
         }
 
@@ -172,6 +146,49 @@ public struct FeedReader: Sendable {
         if decoder == nil { throw FeedError.empty(source: name) }
         if summary.rows == 0 { throw FeedError.headerOnly(source: name) }
         return summary
+    }
+
+    /// Hands one decoded part's rows on, in order, and counts them. Apart
+    /// from the reading loop so that the summary is an `inout` here, not a
+    /// variable captured by closures, which the runtime checks for
+    /// exclusive access at every count.
+    private func handOver(
+        _ part: EventDecoder.Part,
+        of batch: CSVBatch,
+        decoder: EventDecoder,
+        passing: RowPassing?,
+        summary: inout FeedSummary,
+        _ body: (SeismicEvent) throws -> Void,
+        mapRows: ([EventDecoder.MapRow]) throws -> Void
+    ) throws {
+        summary.rows += part.rows
+        var nextEvent = 0, nextRejection = 0
+        // Events are lent to `body` from the part, not copied out.
+        try part.events.withUnsafeBufferPointer { events in
+            for entry in part.entries {
+                switch entry {
+                case .event:
+                    if events[nextEvent].magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
+                    try body(events[nextEvent])
+                    nextEvent += 1
+                case .passable(let row):
+                    if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
+                    if passing?.passesOver(row.time, row.idHash) == true { continue }
+                    // Judged valid already, and no mapping with passing: decoded whole, it is an event.
+                    guard case .event(let event) = batch.withRecord(row.record, { decoder.decode($0) }) else {
+                        preconditionFailure("a passable row decodes to an event")
+                    }
+                    try body(event)
+                case .notAdmitted(let hasMagnitude):
+                    if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
+                case .rejected:
+                    try summary.record(part.rejections[nextRejection], options: options)
+                    nextRejection += 1
+                }
+            }
+        }
+        summary.events += part.mapped.count
+        try mapRows(part.mapped)
     }
 
     private static func headerDecoder(_ record: CSVRecord, name: String, options: FeedOptions,
