@@ -67,12 +67,9 @@ struct SceneCirclesInPartsTests {
                                    showsLegend: false)] {
             let scene = SceneBuilder(options: options).scene(forMapEvents: events)
             let projection = options.projection
-            let reference = options.coloring.referenceTime(for: events, feedGenerated: nil)
-            let circles = events.map { event in
-                SceneCircle(center: projection.project(latitude: event.latitude, longitude: event.longitude),
-                            diameter: options.style.diameter(magnitude: event.magnitude) * options.scale,
-                            fill: options.coloring.fill(for: event, style: options.style, reference: reference),
-                            eventID: event.id)
+            let circles = SceneCircle.oneByOne(events, style: options.style, scale: options.scale,
+                                               coloring: options.coloring) {
+                projection.project(latitude: $0.latitude, longitude: $0.longitude)
             }
             let order = DrawingOrderTests.reference(diameters: circles.map(\.diameter),
                                                     times: events.map(\.time.timeIntervalSinceReferenceDate))
@@ -91,6 +88,19 @@ struct SceneCirclesInPartsTests {
             #expect(expected.count > events.count, "some circles cross an edge")
             #expect(scene.circles.count == expected.count)
             #expect(scene.circles.elementsEqual(expected))
+        }
+    }
+}
+
+extension SceneCircle {
+    /// Each event's circle where `project` puts it, made one by one: the
+    /// plain way the scene's and the tiles' faster paths are checked against.
+    static func oneByOne(_ events: [MapEvent], style: MagnitudeStyle, scale: Double, coloring: SymbolColoring,
+                         project: (MapEvent) -> PixelPoint) -> [SceneCircle] {
+        let reference = coloring.referenceTime(for: events, feedGenerated: nil)
+        return events.map { event in
+            SceneCircle(center: project(event), diameter: style.diameter(magnitude: event.magnitude) * scale,
+                        fill: coloring.fill(for: event, style: style, reference: reference), eventID: event.id)
         }
     }
 }

@@ -201,12 +201,9 @@ extension TileLayer {
     /// turn east and west, largest first: the straightforward drawing the
     /// tiles are checked against.
     static func referenceCircles(_ events: [MapEvent], projection: WebMercator, options: TileOptions) -> [SceneCircle] {
-        let reference = options.coloring.referenceTime(for: events, feedGenerated: nil)
-        let circles = events.map { event in
-            SceneCircle(center: projection.project(latitude: event.latitude, longitude: event.longitude),
-                        diameter: options.style.diameter(magnitude: event.magnitude) * options.scale,
-                        fill: options.coloring.fill(for: event, style: options.style, reference: reference),
-                        eventID: event.id)
+        let circles = SceneCircle.oneByOne(events, style: options.style, scale: options.scale,
+                                           coloring: options.coloring) {
+            projection.project(latitude: $0.latitude, longitude: $0.longitude)
         }
         let order = DrawingOrder.indices(diameters: circles.map(\.diameter),
                                          times: events.map(\.time.timeIntervalSinceReferenceDate))
