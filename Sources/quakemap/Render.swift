@@ -141,8 +141,8 @@ extension Quakemap {
                 case .loaded(let feed):
                     loaded = feed
                 }
-                // The scene builder takes the events over and drops them once their
-                // circles exist: with a million events, 56 MB less at the peak.
+                // The scene builder takes the events over, so they are gone (56 MB for
+                // a million) before the image is drawn.
                 let events = loaded.selection.events
                 loaded.selection.events = []
                 let drawn = events.count

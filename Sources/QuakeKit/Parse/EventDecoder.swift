@@ -101,7 +101,7 @@ final class EventDecoder: Sendable {
         /// How many records the part holds.
         var rows: Int { entries.count + mapped.count }
 
-        /// The outcome of a part of one record.
+        /// The outcome of a part that holds one record.
         var only: Outcome {
             precondition(rows == 1, "one record")
             if let event = events.first { return .event(event) }
@@ -234,7 +234,8 @@ final class EventDecoder: Sendable {
             }
         }
         if let passableThrough, time <= passableThrough, let idHash = idHash(record) {
-            return part.append(.passable(PassableRow(record: index, time: time, idHash: idHash, hasMagnitude: magnitude != nil)))
+            let row = PassableRow(record: index, time: time, idHash: idHash, hasMagnitude: magnitude != nil)
+            return part.append(.passable(row))
         }
         // The network is read without descriptions too when the id is made from it.
         let network = decodesDescriptions || layout.id == nil ? shortText(record, layout.network, &texts) : nil

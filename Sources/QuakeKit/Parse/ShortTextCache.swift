@@ -32,7 +32,8 @@ struct ShortTextCache {
             // Whole words; the second ends at the last byte and drops those the first has.
             low = UInt64(littleEndian: bytes.loadUnaligned(as: UInt64.self))
             if count > 8 {
-                high = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) >> (8 * (16 - count))
+                let last = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+                high = last >> (8 * (16 - count))
             }
         } else {
             for index in 0..<count { low |= UInt64(bytes[index]) << (8 * index) }

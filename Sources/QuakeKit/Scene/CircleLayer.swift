@@ -100,24 +100,31 @@ struct FillPalette: Sendable {
 }
 
 /// A direct-mapped cache in front of the palette's dictionary: hashing four
-/// Doubles per circle took about a third of a million-circle scene, and a
-/// map's few hundred fills nearly all stay in 256 slots.
+/// Doubles per circle was a large share of a million-circle scene, and a
+/// map's few hundred fills nearly all stay in 256 slots. Made on first use,
+/// so the many small layers (legends, tiles) do not pay for it.
 private struct RecentFills: Sendable {
-    private var fills = [RGBA?](repeating: nil, count: 256)
-    private var indices = [UInt32](repeating: 0, count: 256)
+    private static let slots = 256
+    private var fills: [RGBA?] = []
+    private var indices: [UInt32] = []
 
     private static func slot(_ fill: RGBA) -> Int {
         let mixed = (fill.red.bitPattern &* 0x9E37_79B9_7F4A_7C15) ^ (fill.green.bitPattern &* 0xC2B2_AE3D_27D4_EB4F)
             ^ (fill.blue.bitPattern &* 0x1656_67B1_9E37_79F9) ^ (fill.alpha.bitPattern &* 0x27D4_EB2F_1656_67C5)
-        return Int(truncatingIfNeeded: mixed >> 56)
+        return Int(truncatingIfNeeded: mixed >> 56) % slots
     }
 
     func index(of fill: RGBA) -> UInt32? {
+        guard !fills.isEmpty else { return nil }
         let slot = Self.slot(fill)
         return fills[slot] == fill ? indices[slot] : nil
     }
 
     mutating func remember(_ fill: RGBA, at index: UInt32) {
+        if fills.isEmpty {
+            fills = Array(repeating: nil, count: Self.slots)
+            indices = Array(repeating: 0, count: Self.slots)
+        }
         let slot = Self.slot(fill)
         fills[slot] = fill
         indices[slot] = index

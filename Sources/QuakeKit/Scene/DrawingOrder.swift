@@ -1,12 +1,13 @@
-/// The order circles are drawn in: largest first, then most recent, then as given.
+/// The order circles are drawn in, shared by maps and tiles so both stack
+/// them the same way: largest first (small ones stay visible on top), among
+/// equal sizes the most recent first, then the earlier in the input.
 enum DrawingOrder {
     /// Indices into `diameters` and `times` (seconds, any epoch) in drawing order.
     ///
     /// Sizes compare at Float precision (a millionth of a pixel). In two
     /// stable steps: by time, which a feed's rows usually already are (newest
     /// first, so that step is a check), then by size with a linear-time radix
-    /// sort. For a million circles that takes a tenth of the time of one
-    /// comparison sort over (size, time, index).
+    /// sort, instead of one comparison sort over (size, time, index).
     /// `times` is taken over and dropped once the time order exists.
     static func indices(diameters: [Double], times: consuming [Double]) -> [UInt32] {
         precondition(diameters.count == times.count && diameters.count < Int(UInt32.max), "one time per circle, under 2^32")

@@ -70,10 +70,9 @@ public struct SceneBuilder: Sendable {
         return CircleLayer(parts: counts) { part, layer in
             for position in bounds[part]..<bounds[part + 1] {
                 let index = Int(order[position]), event = events[index]
-                var circle = SceneCircle(center: projection.project(latitude: event.latitude, longitude: event.longitude),
-                                         diameter: diameter(event),
-                                         fill: options.coloring.fill(for: event, style: options.style, reference: reference),
-                                         eventID: event.id)
+                let center = projection.project(latitude: event.latitude, longitude: event.longitude)
+                let fill = options.coloring.fill(for: event, style: options.style, reference: reference)
+                var circle = SceneCircle(center: center, diameter: diameter(event), fill: fill, eventID: event.id)
                 layer.append(circle)
                 let flags = copies.isEmpty ? 0 : copies[index], x = circle.center.x
                 if flags & 1 != 0 {

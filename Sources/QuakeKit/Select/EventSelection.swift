@@ -119,7 +119,8 @@ public struct MostRecentAccumulator: Sendable {
     }
 
     private final class Box {
-        // Unchecked: the calls never overlap (see above), and a checked access per row cost more than the check it guards.
+        // Unchecked: the calls never overlap (see above), and the runtime's
+        // check on every row's question cost more than the question.
         @exclusivity(unchecked) var value: MostRecentAccumulator
         init(_ value: MostRecentAccumulator) { self.value = value }
     }
