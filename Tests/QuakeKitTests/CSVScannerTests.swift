@@ -64,6 +64,68 @@ struct CSVScannerTests {
         #expect(whole.map(\.1) == [["a", "b"], ["q\"x", "multi\r\nline"], ["last", "row"]])
     }
 
+    /// Random records built from known fields, so the expected fields and
+    /// lines are known without another parser: plain fields of every length
+    /// around the eight-byte words the scanner reads (blanks, dashes, UTF-8,
+    /// quotes inside), empty ones, quoted ones with commas, doubled quotes and
+    /// line breaks; records ended by LF, CRLF or CR; read whole, and in
+    /// windows of 1 to 64 bytes.
+    @Test(arguments: [1, 2, 3])
+    func randomRecordsComeBackFieldForField(_ seed: UInt64) throws {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let plainBytes = Array("ab9.- \t\"".utf8) + Array("é".utf8)
+        let anyBytes = plainBytes + Array(",\r\n".utf8)
+        var text: [UInt8] = []
+        var expected: [(Int, [String])] = []
+        var line = 1
+        for _ in 0..<400 {
+            var fields: [[UInt8]] = []
+            var encoded: [[UInt8]] = []
+            var breaks = 0
+            for _ in 0..<(1 + next(24)) {
+                let length = next(5) == 0 ? next(40) : [0, 1, 7, 8, 9, 15, 16, 17][next(8)]
+                if next(4) == 0 {
+                    let value = (0..<length).map { _ in anyBytes[next(anyBytes.count)] }
+                    fields.append(value)
+                    encoded.append([UInt8(ascii: "\"")] + value.flatMap { $0 == UInt8(ascii: "\"") ? [$0, $0] : [$0] }
+                                   + [UInt8(ascii: "\"")])
+                    // A lone CR, or CRLF, counts as one line break inside quotes too.
+                    var index = 0
+                    while index < value.count {
+                        if value[index] == ASCII.cr {
+                            breaks += 1
+                            if index + 1 < value.count && value[index + 1] == ASCII.lf { index += 1 }
+                        } else if value[index] == ASCII.lf {
+                            breaks += 1
+                        }
+                        index += 1
+                    }
+                } else {
+                    // An unquoted field may hold a quote, but not begin with one.
+                    var value = (0..<length).map { _ in plainBytes[next(plainBytes.count)] }
+                    if value.first == UInt8(ascii: "\"") { value[0] = UInt8(ascii: "a") }
+                    fields.append(value)
+                    encoded.append(value)
+                }
+            }
+            // A record of one empty field is a blank line: no record.
+            if fields.count == 1 && encoded[0].isEmpty { encoded[0] = Array("x".utf8); fields[0] = encoded[0] }
+            text += Array(encoded.joined(separator: [UInt8(ascii: ",")]))
+            text += [["\n"], ["\r", "\n"], ["\r"]][next(3)].map { UInt8(ascii: $0) }
+            expected.append((line, fields.map { String(decoding: $0, as: UTF8.self) }))
+            line += 1 + breaks
+        }
+        for chunkSize in [1 << 20, 64, 9, 8, 7, 1] {
+            let got = try records(text, chunkSize: chunkSize)
+            #expect(got.map(\.1) == expected.map(\.1), "chunks of \(chunkSize)")
+            #expect(got.map(\.0) == expected.map(\.0), "chunks of \(chunkSize)")
+        }
+    }
+
     @Test func unterminatedQuoteNamesTheLineItOpened() throws {
         #expect(throws: FeedError.unterminatedQuote(source: "t.csv", line: 2)) {
             try records("a,b\n1,\"never closed\n2,3\n")
