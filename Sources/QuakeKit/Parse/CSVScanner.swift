@@ -196,7 +196,7 @@ final class CSVScanner {
         }
     }
 
-    /// Where a run of unquoted fields from `position` ends: at a line break,
+    /// Where a run of unquoted fields from `start` ends: at a line break,
     /// a NUL, a comma before a quote or at the window's end, or the input's
     /// end. Each field the run completes on the way is added to `batch` (its
     /// comma counted, `fieldCount` up by one, `fieldStart` after it), so the
