@@ -58,29 +58,44 @@ struct SelectionTests {
                          time: Date(timeIntervalSince1970: Double(next(200))), latitude: 0, longitude: 0,
                          magnitude: 3, updated: next(4) == 0 ? nil : Date(timeIntervalSince1970: Double(next(50))))
         }
-        var kept: [(event: SeismicEvent, order: Int)] = []
+        let plain = Self.plainList(rows, limit: limit)
+        var accumulator = MostRecentAccumulator(limit: limit)
+        for event in rows { accumulator.offer(event) }
+        #expect(accumulator.result() == plain.events)
+        #expect(accumulator.duplicates == plain.duplicates)
+    }
+
+    /// The selection's rule applied row by row with nothing clever: a list
+    /// of the kept events, its weakest found by looking at every one. The
+    /// reference for the accumulator, its shortcut and the map collector.
+    static func plainList(_ rows: [SeismicEvent], limit: Int?) -> (events: [SeismicEvent], duplicates: Int) {
+        typealias Kept = (event: SeismicEvent, order: Int)
+        var kept: [Kept] = []
+        var place: [String: Int] = [:]  // a kept id's index in `kept`
         var duplicates = 0
-        func lessWorth(_ a: (event: SeismicEvent, order: Int), _ b: (event: SeismicEvent, order: Int)) -> Bool {
+        func lessWorth(_ a: Kept, _ b: Kept) -> Bool {
             a.event.time != b.event.time ? a.event.time < b.event.time : a.order > b.order
         }
         for (order, event) in rows.enumerated() {
-            if !event.id.isEmpty, let index = kept.firstIndex(where: { $0.event.id == event.id }) {
+            if !event.id.isEmpty, let index = place[event.id] {
                 duplicates += 1
-                guard EventSelection.isNewer(event.updated, than: kept[index].event.updated) else { continue }
-                kept.remove(at: index)
+                // The newer version takes the older one's place.
+                if EventSelection.isNewer(event.updated, than: kept[index].event.updated) {
+                    kept[index] = (event, order)
+                }
+                continue
             }
-            if kept.count < limit {
+            if limit.map({ kept.count < $0 }) ?? true {
                 kept.append((event, order))
+                if !event.id.isEmpty { place[event.id] = kept.count - 1 }
             } else if let weakest = kept.indices.min(by: { lessWorth(kept[$0], kept[$1]) }),
                       lessWorth(kept[weakest], (event, order)) {
+                place[kept[weakest].event.id] = nil
                 kept[weakest] = (event, order)
+                if !event.id.isEmpty { place[event.id] = weakest }
             }
         }
-        var accumulator = MostRecentAccumulator(limit: limit)
-        for event in rows { accumulator.offer(event) }
-        let expected = kept.sorted { lessWorth($1, $0) }.map(\.event)
-        #expect(accumulator.result() == expected)
-        #expect(accumulator.duplicates == duplicates)
+        return (kept.sorted { lessWorth($1, $0) }.map(\.event), duplicates)
     }
 
     /// Synthetic rows with repeated ids, revised origin times, `updated`
@@ -104,21 +119,21 @@ struct SelectionTests {
             let id = ids[next(10) < 7 ? 0 : next(4)]
             let magnitude = next(15) == 0 ? "" : "\(next(12) - 2).\(next(10))"  // -2.x … 9.x, all plausible
             let updated = next(5) == 0 ? "" : stamp(1_700_000_000 + next(1000))
-            lines.append("\(stamp(time)),\(next(180) - 90),\(next(360) - 180),10,\(magnitude),\(id),\(updated)")
+            let depth = next(8) == 0 ? "" : "\(next(40))"
+            lines.append("\(stamp(time)),\(next(180) - 90),\(next(360) - 180),\(depth),\(magnitude),\(id),\(updated)")
         }
         return Data(lines.joined(separator: "\n").utf8)
     }
 
     static let options = FeedOptions(now: Date(timeIntervalSince1970: 1_800_000_000))
 
-    /// Every event read plainly, offered one by one: the reference for the faster paths.
+    /// Every event read plainly, then selected by ``plainList(_:limit:)``: the reference for the faster paths.
     static func plainSelection(_ data: Data, _ selection: EventSelection) throws
         -> (events: [SeismicEvent], duplicates: Int, summary: FeedSummary) {
         var all: [SeismicEvent] = []
         let summary = try FeedReader(options: options).read(.bytes(data, name: "t.csv")) { all.append($0) }
-        var plain = MostRecentAccumulator(selection: selection)
-        for event in all { plain.offer(event) }
-        return (plain.result(), plain.duplicates, summary)
+        let plain = plainList(all.filter(selection.admits), limit: selection.limit)
+        return (plain.events, plain.duplicates, summary)
     }
 
     /// The reader passes over rows a full selection cannot use, without
@@ -174,7 +189,7 @@ struct SelectionTests {
         var selection = EventSelection(limit: nil)
         if filtered != nil {
             selection.region = try GeoBox(west: -60, south: -50, east: 150, north: 80)
-            selection.filter = EventFilter(since: Date(timeIntervalSince1970: 1_699_900_000), minimumMagnitude: 2,
+            selection.filter = EventFilter(since: Date(timeIntervalSince1970: 1_699_800_000), minimumMagnitude: 2,
                                            maximumDepth: 300)
         }
         if filtered == "text" { selection.filter.excludedTypes = ["quarry blast"] }

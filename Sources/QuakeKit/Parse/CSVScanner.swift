@@ -196,13 +196,16 @@ final class CSVScanner {
         }
     }
 
-    /// Where a run of unquoted fields from `start` ends: at a line break,
-    /// a NUL, a comma before a quote or at the window's end, or the input's
-    /// end. Each field the run completes on the way is added to `batch` (its
-    /// comma counted, `fieldCount` up by one, `fieldStart` after it), so the
-    /// plain fields of a row, most of a feed, are found in one pass of eight
-    /// bytes at a time instead of a search started again at every field. What
-    /// it adds and throws is what ``scanRecord`` would, field by field.
+    /// Where a run of unquoted fields from `start` ends: at a line break, a
+    /// NUL, the window's end, or a comma left to the general path (one before
+    /// a quote or at the window's end, and any in the last seven bytes, which
+    /// ``unquotedEnd`` reads). Each field the run completes on the way is
+    /// added to `batch` (its comma counted, `fieldCount` up by one,
+    /// `fieldStart` after it), so the plain fields of a row, most of a feed,
+    /// are found in one pass of eight bytes at a time instead of a search
+    /// started again at every field. What it adds and throws is what
+    /// ``scanRecord`` would, field by field. The word loop is ``firstStop``'s,
+    /// with a comma ending a field instead of the run.
     @inline(__always)
     private func unquotedRun(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, fieldStart: inout Int,
                              fieldCount: inout Int, recordStart: Int, into batch: inout CSVBatch) throws -> Int {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Turns one CSV record into a ``SeismicEvent`` or a ``FeedRejection``.
+/// Turns CSV records into ``SeismicEvent``s (or, for a map, ``MapRow``s), or
+/// ``FeedRejection``s, into the parts of a batch (``Part``).
 ///
 /// A class, not a struct: the decoding threads share one instance rather than
 /// copying its layout (and retaining the header's names) per record.
@@ -12,8 +13,8 @@ final class EventDecoder: Sendable {
     /// strings. A map whose filters read none of them skips them: they are
     /// most of the cost of decoding a row.
     let decodesDescriptions: Bool
-    /// When set, valid rows become ``Outcome/mapped(_:)`` if the selection
-    /// admits them and ``Outcome/notAdmitted(hasMagnitude:)`` if not.
+    /// When set, valid rows become map rows (``Part/mapped``) if the selection
+    /// admits them, and ``Part/Entry/notAdmitted(hasMagnitude:)`` if not.
     let mapping: EventSelection?
     /// The mapping selection as plain values, when its filter reads only
     /// numbers: such rows become map rows without an event in between.
@@ -27,17 +28,6 @@ final class EventDecoder: Sendable {
         self.decodesDescriptions = decodesDescriptions
         self.mapping = mapping
         numericMapping = mapping.flatMap { $0.filter.isNumeric ? NumericAdmission($0.filter, region: $0.region) : nil }
-    }
-
-    enum Outcome {
-        case event(SeismicEvent)
-        /// A valid row the reader may pass over, its event not made (see ``FeedReader/RowPassing``).
-        case passable(PassableRow)
-        /// A valid row the mapping selection admits, as a map keeps it.
-        case mapped(MapRow)
-        /// A valid row the mapping selection passes over.
-        case notAdmitted(hasMagnitude: Bool)
-        case rejected(FeedRejection)
     }
 
     /// What a map keeps of an event, and what finding its repeats needs.
@@ -54,7 +44,8 @@ final class EventDecoder: Sendable {
             self.init(drawn, updated: event.updated, idHash: nil)
         }
 
-        /// - Parameter idHash: ``FNV1a/id(_:)`` of the id if already known.
+        /// - Parameter idHash: ``FNV1a/id(_:)`` of the id, when it was had
+        ///   from the feed's bytes (cheaper than from the string).
         init(_ event: MapEvent, updated: Date?, idHash: UInt32?) {
             self.event = event
             self.updated = updated?.timeIntervalSinceReferenceDate ?? .nan
@@ -84,7 +75,9 @@ final class EventDecoder: Sendable {
         enum Entry {
             /// The next of `events`.
             case event
+            /// A valid row the reader may pass over, its event not made (see ``FeedReader/RowPassing``).
             case passable(PassableRow)
+            /// A valid row the mapping selection does not admit.
             case notAdmitted(hasMagnitude: Bool)
             /// The next of `rejections`.
             case rejected
@@ -101,19 +94,6 @@ final class EventDecoder: Sendable {
         /// How many records the part holds.
         var rows: Int { entries.count + mapped.count }
 
-        /// The outcome of a part that holds one record.
-        var only: Outcome {
-            precondition(rows == 1, "one record")
-            if let event = events.first { return .event(event) }
-            if let row = mapped.first { return .mapped(row) }
-            if let rejection = rejections.first { return .rejected(rejection) }
-            switch entries[0] {
-            case .passable(let row): return .passable(row)
-            case .notAdmitted(let hasMagnitude): return .notAdmitted(hasMagnitude: hasMagnitude)
-            case .event, .rejected: preconditionFailure("an event or a rejection is in its array")
-            }
-        }
-
         mutating func removeAll() {
             entries.removeAll(keepingCapacity: true)
             events.removeAll(keepingCapacity: true)
@@ -126,16 +106,13 @@ final class EventDecoder: Sendable {
             entries.append(.event)
         }
 
-        mutating func append(_ outcome: consuming Outcome) {
-            switch consume outcome {
-            case .event(let event): append(event)
-            case .passable(let row): entries.append(.passable(row))
-            case .mapped(let row): mapped.append(row)
-            case .notAdmitted(let hasMagnitude): entries.append(.notAdmitted(hasMagnitude: hasMagnitude))
-            case .rejected(let rejection):
-                rejections.append(rejection)
-                entries.append(.rejected)
-            }
+        mutating func append(_ row: MapRow) { mapped.append(row) }
+
+        mutating func append(_ entry: Entry) { entries.append(entry) }
+
+        mutating func append(_ rejection: FeedRejection) {
+            rejections.append(rejection)
+            entries.append(.rejected)
         }
     }
 
@@ -145,7 +122,7 @@ final class EventDecoder: Sendable {
     /// stream of windows allocates them once.
     ///
     /// - Parameter passableThrough: valid rows at or before this time become
-    ///   ``Outcome/passable(_:)`` when their id can be hashed from the bytes.
+    ///   ``Part/Entry/passable(_:)`` when their id can be hashed from the bytes.
     func decode(_ batch: CSVBatch, _ range: Range<Int>, passableThrough: Date? = nil, into parts: inout [Part]) {
         let count = range.count >= Self.parallelThreshold ? ParallelParts.cores : 1
         if parts.count != count { parts = Array(repeating: Part(), count: count) }
@@ -171,50 +148,53 @@ final class EventDecoder: Sendable {
         }
     }
 
-    func decode(_ record: CSVRecord) -> Outcome {
+    /// The event of a record already judged valid (a passable row that is
+    /// not passed over after all), read without a mapping.
+    func event(_ record: CSVRecord) -> SeismicEvent {
+        precondition(mapping == nil, "rows are passed over only when whole events are read")
         var texts = ShortTextCache(enabled: false)
         var part = Part()
         decode(record, index: 0, passableThrough: nil, texts: &texts, into: &part)
-        return part.only
+        guard let event = part.events.first else { preconditionFailure("a row judged valid decodes to an event") }
+        return event
     }
 
-    /// Decodes `record` into `part`: an event is made in its place there, not
-    /// returned and copied (180 bytes, twice).
+    /// Decodes `record` into `part`.
     func decode(_ record: CSVRecord, index: Int, passableThrough: Date?, texts: inout ShortTextCache,
                 into part: inout Part) {
         guard record.fieldCount == layout.header.count else {
             let plural = record.fieldCount == 1 ? "field" : "fields"
-            return part.append(.rejected(reject(record, nil, nil,
-                "row has \(record.fieldCount) \(plural), the header has \(layout.header.count)")))
+            return part.append(reject(record, nil, nil,
+                "row has \(record.fieldCount) \(plural), the header has \(layout.header.count)"))
         }
         let time: Date
         switch timeValue(record) {
         case .success(let value): time = value
-        case .failure(let rejection): return part.append(.rejected(rejection))
+        case .failure(let rejection): return part.append(rejection)
         }
         let latitude: Double, longitude: Double
         switch coordinate(record, layout.latitude, limit: 90) {
         case .success(let value): latitude = value
-        case .failure(let rejection): return part.append(.rejected(rejection))
+        case .failure(let rejection): return part.append(rejection)
         }
         switch coordinate(record, layout.longitude, limit: 180) {
         case .success(let value): longitude = value
-        case .failure(let rejection): return part.append(.rejected(rejection))
+        case .failure(let rejection): return part.append(rejection)
         }
         var depth: Double?, magnitude: Double?
         switch optionalNumber(record, layout.depth) {
         case .success(let value): depth = value
-        case .failure(let rejection): return part.append(.rejected(rejection))
+        case .failure(let rejection): return part.append(rejection)
         }
         switch optionalNumber(record, layout.magnitude) {
         case .success(let value): magnitude = value
-        case .failure(let rejection): return part.append(.rejected(rejection))
+        case .failure(let rejection): return part.append(rejection)
         }
         if let depth, let problem = Plausibility.depthProblem(depth), let column = layout.depth {
-            return part.append(.rejected(reject(record, column, record.trimmedString(column), problem)))
+            return part.append(reject(record, column, record.trimmedString(column), problem))
         }
         if let magnitude, let problem = Plausibility.magnitudeProblem(magnitude), let column = layout.magnitude {
-            return part.append(.rejected(reject(record, column, record.trimmedString(column), problem)))
+            return part.append(reject(record, column, record.trimmedString(column), problem))
         }
         if let problem = Plausibility.timeProblem(time, now: now) {
             let column: Int
@@ -222,7 +202,7 @@ final class EventDecoder: Sendable {
             case .single(let index): column = index
             case .dateAndTime(_, let index): column = index
             }
-            return part.append(.rejected(reject(record, column, CivilTime.iso8601(time), problem)))
+            return part.append(reject(record, column, CivilTime.iso8601(time), problem))
         }
         var updated: Date?
         if let column = layout.updated {
@@ -230,7 +210,7 @@ final class EventDecoder: Sendable {
             if let value = TimeParser.parse(record.field(column)) {
                 updated = value
             } else if !record.isBlank(column) {
-                return part.append(.rejected(reject(record, column, record.string(column), "is not a time")))
+                return part.append(reject(record, column, record.string(column), "is not a time"))
             }
         }
         if let passableThrough, time <= passableThrough, let idHash = idHash(record) {
@@ -245,7 +225,7 @@ final class EventDecoder: Sendable {
                                         depth: depth) else { return part.append(.notAdmitted(hasMagnitude: true)) }
             let event = MapEvent(id: identifier(record, network: network), time: time, latitude: latitude,
                                  longitude: longitude, magnitude: magnitude, depth: depth)
-            return part.append(.mapped(MapRow(event, updated: updated, idHash: idHash(record) ?? nil)))
+            return part.append(MapRow(event, updated: updated, idHash: idHash(record) ?? nil))
         }
         let event = SeismicEvent(
             id: identifier(record, network: network),
@@ -265,7 +245,7 @@ final class EventDecoder: Sendable {
         guard let row = MapRow(event, admittedBy: mapping) else {
             return part.append(.notAdmitted(hasMagnitude: event.magnitude != nil))
         }
-        part.append(.mapped(row))
+        part.append(row)
     }
 
     private func timeValue(_ record: CSVRecord) -> Result<Date, FeedRejection> {

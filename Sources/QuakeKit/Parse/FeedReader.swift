@@ -174,11 +174,7 @@ public struct FeedReader: Sendable {
                 case .passable(let row):
                     if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
                     if passing?.passesOver(row.time, row.idHash) == true { continue }
-                    // Judged valid already, and no mapping with passing: decoded whole, it is an event.
-                    guard case .event(let event) = batch.withRecord(row.record, { decoder.decode($0) }) else {
-                        preconditionFailure("a passable row decodes to an event")
-                    }
-                    try body(event)
+                    try body(batch.withRecord(row.record) { decoder.event($0) })
                 case .notAdmitted(let hasMagnitude):
                     if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
                 case .rejected:

@@ -73,9 +73,8 @@ enum TimeParser {
         let hour = digit(11) * 10 + digit(12), minute = digit(14) * 10 + digit(15)
         let second = digit(17) * 10 + digit(18)
         let millisecond = digit(20) * 100 + digit(21) * 10 + digit(22)
-        guard invalid >= 0, hour <= 23, minute <= 59, second <= 60, (1...12).contains(month), day >= 1,
-              day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
-        let days = CivilTime.daysSinceEpoch(year: year, month: month, day: day)
+        guard invalid >= 0, hour <= 23, minute <= 59, second <= 60,
+              let days = epochDay(year: year, month: month, day: day) else { return nil }
         let milliseconds = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
@@ -152,13 +151,18 @@ enum TimeParser {
     }
 
     private static func make(year: Int, month: Int, day: Int, secondOfDay: Double) -> Date? {
-        guard (1...12).contains(month), day >= 1,
-              day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
-        let days = CivilTime.daysSinceEpoch(year: year, month: month, day: day)
+        guard let days = epochDay(year: year, month: month, day: day) else { return nil }
         // Milliseconds are the feed's resolution; rounding here keeps equal
         // times equal however the fraction was spelled.
         let seconds = Double(days) * 86_400 + secondOfDay
         return Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)
+    }
+
+    /// Days since 1970-01-01 of a calendar date; `nil` when there is no such date.
+    private static func epochDay(year: Int, month: Int, day: Int) -> Int? {
+        guard (1...12).contains(month), day >= 1,
+              day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
+        return CivilTime.daysSinceEpoch(year: year, month: month, day: day)
     }
 }
 

@@ -82,19 +82,24 @@ struct FillPalette: Sendable {
     private(set) var colors: [RGBA] = []
     private var numbers: [RGBA: UInt32] = [:]
     private var recent = RecentFills()
+    private var lookups = 0
 
     /// The number of `fill`, given it if it is new.
     mutating func index(of fill: RGBA) -> UInt32 {
+        // The cache pays for its 11 KB only in a big layer, not in a tile's.
+        lookups += 1
+        guard lookups > 1024 else { return number(of: fill) }
         if let index = recent.index(of: fill) { return index }
-        let index: UInt32
-        if let known = numbers[fill] {
-            index = known
-        } else {
-            index = UInt32(colors.count)
-            colors.append(fill)
-            numbers[fill] = index
-        }
+        let index = number(of: fill)
         recent.remember(fill, at: index)
+        return index
+    }
+
+    private mutating func number(of fill: RGBA) -> UInt32 {
+        if let known = numbers[fill] { return known }
+        let index = UInt32(colors.count)
+        colors.append(fill)
+        numbers[fill] = index
         return index
     }
 }
@@ -102,7 +107,7 @@ struct FillPalette: Sendable {
 /// A direct-mapped cache in front of the palette's dictionary: hashing four
 /// Doubles per circle was a large share of a million-circle scene, and a
 /// map's few hundred fills nearly all stay in 256 slots. Made on first use,
-/// so the many small layers (legends, tiles) do not pay for it.
+/// which ``FillPalette`` puts off until a layer is big enough to gain.
 private struct RecentFills: Sendable {
     private static let slots = 256
     private var fills: [RGBA?] = []

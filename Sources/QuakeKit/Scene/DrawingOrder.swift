@@ -4,13 +4,15 @@
 enum DrawingOrder {
     /// Indices into `diameters` and `times` (seconds, any epoch) in drawing order.
     ///
-    /// Sizes compare at Float precision (a millionth of a pixel). In two
+    /// Sizes compare at Float precision (a millionth of a pixel); they must
+    /// not be NaN (a style's sizes are finite). In two
     /// stable steps: by time, which a feed's rows usually already are (newest
     /// first, so that step is a check), then by size with a linear-time radix
     /// sort, instead of one comparison sort over (size, time, index).
     /// `times` is taken over and dropped once the time order exists.
     static func indices(diameters: [Double], times: consuming [Double]) -> [UInt32] {
         precondition(diameters.count == times.count && diameters.count < Int(UInt32.max), "one time per circle, under 2^32")
+        assert(!diameters.contains(where: \.isNaN), "no size is NaN")
         let byTime = newestFirst(times)
         times = []
         // Size key over position in `byTime`, so even a whole-key sort keeps
@@ -25,7 +27,7 @@ enum DrawingOrder {
 
     /// Indices by time, newest first, equal times in index order.
     private static func newestFirst(_ times: [Double]) -> [UInt32] {
-        let indices = (0..<UInt32(times.count)).map { $0 }
+        let indices = Array(0..<UInt32(times.count))
         if zip(times, times.dropFirst()).allSatisfy({ $0 >= $1 }) { return indices }
         return indices.sorted { lhs, rhs in
             let left = times[Int(lhs)], right = times[Int(rhs)]

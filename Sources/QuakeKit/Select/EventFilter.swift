@@ -54,8 +54,11 @@ public struct EventFilter: Sendable, Hashable {
 
     /// Whether `event` passes every part of the filter.
     public func matches(_ event: SeismicEvent) -> Bool {
-        guard NumericAdmission(self).admits(latitude: event.latitude, longitude: event.longitude, time: event.time,
-                                            magnitude: event.magnitude, depth: event.depth) else { return false }
+        NumericAdmission(self).admits(event) && matchesTypesAndExpression(event)
+    }
+
+    /// The parts that are not ``NumericAdmission``'s: types and the CQL expression.
+    func matchesTypesAndExpression(_ event: SeismicEvent) -> Bool {
         if !types.isEmpty || !excludedTypes.isEmpty {
             let type = EventType.normalized(event.eventType)
             if !types.isEmpty && !types.contains(type) { return false }
@@ -88,6 +91,12 @@ struct NumericAdmission: Sendable {
         until = filter.until
         magnitudes = (filter.minimumMagnitude, filter.maximumMagnitude)
         depths = (filter.minimumDepth, filter.maximumDepth)
+    }
+
+    /// Whether `event`'s numbers pass.
+    func admits(_ event: SeismicEvent) -> Bool {
+        admits(latitude: event.latitude, longitude: event.longitude, time: event.time, magnitude: event.magnitude,
+               depth: event.depth)
     }
 
     /// Whether an event with these values passes; a bound on a value the

@@ -138,13 +138,14 @@ public struct MostRecentAccumulator: Sendable {
     /// (`nil`: it has none), would change nothing: the selection is full, the
     /// row is no more recent than every kept event (a tie loses to the earlier
     /// row), and it repeats no kept id. `false` means "offer it".
-    mutating func passesOver(time: Date, idHash: UInt32?) -> Bool {
+    /// The hash is asked for only once the time has not settled it.
+    mutating func passesOver(time: Date, idHash: @autoclosure () -> UInt32?) -> Bool {
         guard let limit = selection.limit, limit > 0 else { return false }
         purgeSuperseded()
         guard kept.count - superseded.count >= limit, let weakest = kept.min, time <= weakest.event.time else {
             return false
         }
-        return idHash.map { !keptIDs.mightContain(hash: $0) } ?? true
+        return idHash().map { !keptIDs.mightContain(hash: $0) } ?? true
     }
 
     /// The events kept, most recent first; equal times in the order offered.
@@ -180,9 +181,8 @@ extension EventSelection {
     /// Whether `event` can be selected at all: it has a magnitude, lies in the
     /// region, and passes the filter.
     func admits(_ event: SeismicEvent) -> Bool {
-        guard event.magnitude != nil else { return false }
-        if let region, !region.contains(latitude: event.latitude, longitude: event.longitude) { return false }
-        return filter.matches(event)
+        event.magnitude != nil && NumericAdmission(filter, region: region).admits(event)
+            && filter.matchesTypesAndExpression(event)
     }
 
     /// Which of two versions of one id stays: the later `updated`, the later
