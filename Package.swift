@@ -29,10 +29,13 @@ let package = Package(
             name: "CPNGEncoder",
             linkerSettings: [.linkedLibrary("z"), .linkedLibrary("pthread")]
         ),
+        // The CSV scanner's 64-byte block test (SSE2 compares to a bit mask).
+        .target(name: "CByteScan"),
         .target(
             name: "QuakeKit",
             dependencies: [
                 "CCairo",
+                "CByteScan",
                 "CPNGEncoder",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]

@@ -69,7 +69,7 @@ struct CSVScannerTests {
     /// around the eight-byte words the scanner reads (blanks, dashes, UTF-8,
     /// quotes inside), empty ones, quoted ones with commas, doubled quotes and
     /// line breaks; records ended by LF, CRLF or CR; read whole, and in
-    /// windows of 1 to 64 bytes.
+    /// windows of 1 to 200 bytes (the scanner reads plain rows 64 bytes at a time).
     @Test(arguments: [1, 2, 3])
     func randomRecordsComeBackFieldForField(_ seed: UInt64) throws {
         var state = seed
@@ -119,7 +119,7 @@ struct CSVScannerTests {
             expected.append((line, fields.map { String(decoding: $0, as: UTF8.self) }))
             line += 1 + breaks
         }
-        for chunkSize in [1 << 20, 64, 9, 8, 7, 1] {
+        for chunkSize in [1 << 20, 200, 129, 65, 64, 9, 8, 7, 1] {
             let got = try records(text, chunkSize: chunkSize)
             #expect(got.map(\.1) == expected.map(\.1), "chunks of \(chunkSize)")
             #expect(got.map(\.0) == expected.map(\.0), "chunks of \(chunkSize)")
@@ -135,6 +135,14 @@ struct CSVScannerTests {
     @Test func nulByteIsBinaryData() throws {
         #expect(throws: FeedError.binaryData(source: "t.csv", line: 2, column: 3)) {
             try records(Array("a,b\n1,".utf8) + [0] + Array("2\n".utf8))
+        }
+        // Past the first 64 bytes of a long plain row, and in its last field.
+        let row = (0..<30).map { "f\($0)" }.joined(separator: ",")
+        #expect(throws: FeedError.binaryData(source: "t.csv", line: 2, column: 101)) {
+            try records(Array("h\n".utf8) + Array(row.utf8.prefix(100)) + [0] + Array(row.utf8.dropFirst(100)) + [10])
+        }
+        #expect(throws: FeedError.binaryData(source: "t.csv", line: 2, column: row.utf8.count + 1)) {
+            try records(Array("h\n".utf8) + Array(row.utf8) + [0] + Array(String(repeating: "x", count: 80).utf8))
         }
     }
 

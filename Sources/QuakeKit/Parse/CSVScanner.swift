@@ -1,3 +1,4 @@
+import CByteScan
 import Foundation
 
 /// Finds the RFC 4180 records in a window of bytes without copying them.
@@ -198,38 +199,43 @@ final class CSVScanner {
 
     /// Where a run of unquoted fields from `start` ends: at a line break, a
     /// NUL, the window's end, or a comma left to the general path (one before
-    /// a quote or at the window's end, and any in the last seven bytes, which
+    /// a quote or at the window's end, and any in the last 63 bytes, which
     /// ``unquotedEnd`` reads). Each field the run completes on the way is
-    /// added to `batch` (its comma counted, `fieldCount` up by one,
-    /// `fieldStart` after it), so the plain fields of a row, most of a feed,
-    /// are found in one pass of eight bytes at a time instead of a search
-    /// started again at every field. What it adds and throws is what
-    /// ``scanRecord`` would, field by field. The word loop is ``firstStop``'s,
-    /// with a comma ending a field instead of the run.
+    /// added to `batch` (and counted in `fieldCount`, `fieldStart` moved
+    /// after its comma), so the plain fields of a row, most of a feed, are
+    /// found 64 bytes at a time, each comma, line break and NUL a bit of a
+    /// mask, instead of by a search started again at every field. What it
+    /// adds and throws is what ``scanRecord`` would, field by field: the
+    /// length is checked once per 64 bytes, at the last comma, as it only grows.
     @inline(__always)
     private func unquotedRun(_ base: UnsafePointer<UInt8>, from start: Int, end: Int, fieldStart: inout Int,
                              fieldCount: inout Int, recordStart: Int, into batch: inout CSVBatch) throws -> Int {
         var position = start
-        while position &+ 8 <= end {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-            var flags = Self.bytes(word, below: ASCII.comma + 1)
-            while flags != 0 {
-                let bit = flags.trailingZeroBitCount
-                let byte = UInt8(truncatingIfNeeded: word >> (bit & ~7))
-                let at = position &+ bit >> 3
-                if byte == ASCII.comma {
-                    // The general path takes a quoted field, and a field that starts at the window's end.
-                    guard at &+ 1 < end && base[at &+ 1] != ASCII.quote else { return at }
-                    batch.appendField(UnsafeRawBufferPointer(start: base + fieldStart, count: at - fieldStart))
-                    try checkLength(at - recordStart, fields: fieldCount, line: line)
-                    fieldCount += 1
-                    fieldStart = at &+ 1
-                } else if byte == ASCII.lf || byte == ASCII.cr || byte == 0 {
+        while position &+ 64 <= end {
+            let stops = qk_field_stops64(base + position)
+            // Only the commas before the first line break or NUL end fields here.
+            let firstBreak = stops.breaks & (0 &- stops.breaks)
+            var commas = stops.commas & (firstBreak &- 1)
+            let room = batch.room(for: commas.nonzeroBitCount)
+            var added = 0
+            while commas != 0 {
+                let at = position &+ commas.trailingZeroBitCount
+                // The general path takes a quoted field, and a field that starts at the window's end.
+                guard at &+ 1 < end && base[at &+ 1] != ASCII.quote else {
+                    batch.added(added)
+                    fieldCount &+= added
                     return at
                 }
-                flags &= flags &- 1
+                room[added] = UnsafeRawBufferPointer(start: base + fieldStart, count: at &- fieldStart)
+                added &+= 1
+                fieldStart = at &+ 1
+                commas &= commas &- 1
             }
-            position &+= 8
+            batch.added(added)
+            fieldCount &+= added
+            try checkLength(fieldStart - 1 - recordStart, fields: fieldCount - 1, line: line)
+            if stops.breaks != 0 { return position &+ stops.breaks.trailingZeroBitCount }
+            position &+= 64
         }
         return Self.unquotedEnd(base, from: position, end: end)
     }
@@ -325,6 +331,19 @@ struct CSVBatch {
         storage.append(field)
     }
 
+    /// Where the next `count` fields go, written through the pointer and
+    /// then counted with ``added(_:)``: the scanner's block loop writes a
+    /// block's fields without a capacity check on each.
+    @inline(__always)
+    fileprivate func room(for count: Int) -> UnsafeMutablePointer<UnsafeRawBufferPointer> {
+        storage.room(for: count)
+    }
+
+    @inline(__always)
+    fileprivate func added(_ count: Int) {
+        storage.fieldCount &+= count
+    }
+
     fileprivate func endRecord(line: Int) {
         storage.recordEnds.append(storage.fieldCount)
         storage.lines.append(line)
@@ -382,6 +401,12 @@ struct CSVBatch {
             if fieldCount == capacity { grow() }
             (fields + fieldCount).initialize(to: field)
             fieldCount += 1
+        }
+
+        @inline(__always)
+        func room(for count: Int) -> UnsafeMutablePointer<UnsafeRawBufferPointer> {
+            while fieldCount &+ count > capacity { grow() }
+            return fields + fieldCount
         }
 
         private func grow() {
