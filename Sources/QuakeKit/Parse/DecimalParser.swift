@@ -32,21 +32,10 @@ enum DecimalParser {
         // Wraps past 19 significant digits, but then the slow path below reads the text instead.
         var mantissa: UInt64 = 0
         let digitsStart = index
-        /// Reads a run of digits into `mantissa`; how many there were.
-        func readDigits() -> Int {
-            let first = index
-            while index < end {
-                let digit = base[index] &- 48
-                if digit > 9 { break }
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                index += 1
-            }
-            return index - first
-        }
-        var digits = readDigits(), fractionDigits = 0
+        var digits = readDigits(base, &index, end, into: &mantissa), fractionDigits = 0
         if index < end && base[index] == UInt8(ascii: ".") {
             index += 1
-            fractionDigits = readDigits()
+            fractionDigits = readDigits(base, &index, end, into: &mantissa)
             digits += fractionDigits
         }
         if digits == 0 { return specialValue(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) }
@@ -68,6 +57,21 @@ enum DecimalParser {
             return .notANumber
         }
         return value.isFinite ? .value(value) : .notFinite
+    }
+
+    /// Reads the run of digits at `index` into `mantissa`; how many there were.
+    /// A function of its own rather than a closure, so that both stay in registers.
+    @inline(__always)
+    private static func readDigits(_ base: UnsafePointer<UInt8>, _ index: inout Int, _ end: Int,
+                                   into mantissa: inout UInt64) -> Int {
+        let first = index
+        while index < end {
+            let digit = base[index] &- 48
+            if digit > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(digit)
+            index &+= 1
+        }
+        return index &- first
     }
 
     /// The digits in `range` after the leading zeros (a zero-padded number

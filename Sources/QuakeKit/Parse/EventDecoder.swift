@@ -167,28 +167,23 @@ final class EventDecoder: Sendable {
             return part.append(reject(record, nil, nil,
                 "row has \(record.fieldCount) \(plural), the header has \(layout.header.count)"))
         }
+        // Each value is read on a straight path. What that path refuses goes
+        // the long way round, which finds the fault and words the rejection.
         let time: Date
-        switch timeValue(record) {
-        case .success(let value): time = value
-        case .failure(let rejection): return part.append(rejection)
+        if case .single(let column) = layout.time, let value = TimeParser.parse(record.field(column)) {
+            time = value
+        } else {
+            switch timeValue(record) {
+            case .success(let value): time = value
+            case .failure(let rejection): return part.append(rejection)
+            }
         }
-        let latitude: Double, longitude: Double
-        switch coordinate(record, layout.latitude, limit: 90) {
-        case .success(let value): latitude = value
-        case .failure(let rejection): return part.append(rejection)
-        }
-        switch coordinate(record, layout.longitude, limit: 180) {
-        case .success(let value): longitude = value
-        case .failure(let rejection): return part.append(rejection)
-        }
+        guard case .value(let latitude) = DecimalParser.parse(record.field(layout.latitude)), abs(latitude) <= 90,
+              case .value(let longitude) = DecimalParser.parse(record.field(layout.longitude)), abs(longitude) <= 180
+        else { return part.append(coordinateRejection(record)) }
         var depth: Double?, magnitude: Double?
-        switch optionalNumber(record, layout.depth) {
-        case .success(let value): depth = value
-        case .failure(let rejection): return part.append(rejection)
-        }
-        switch optionalNumber(record, layout.magnitude) {
-        case .success(let value): magnitude = value
-        case .failure(let rejection): return part.append(rejection)
+        guard read(record, layout.depth, into: &depth), read(record, layout.magnitude, into: &magnitude) else {
+            return part.append(numberRejection(record, [layout.depth, layout.magnitude]))
         }
         if let depth, let problem = Plausibility.depthProblem(depth), let column = layout.depth {
             return part.append(reject(record, column, record.trimmedString(column), problem))
@@ -270,6 +265,35 @@ final class EventDecoder: Sendable {
             }
             return .success(date)
         }
+    }
+
+    /// The optional number in `column` into `value` (left `nil` when blank);
+    /// `false` when the field is not a finite number.
+    @inline(__always)
+    private func read(_ record: CSVRecord, _ column: Int?, into value: inout Double?) -> Bool {
+        guard let column else { return true }
+        switch DecimalParser.parse(record.field(column)) {
+        case .value(let number): value = number
+        case .empty: break
+        case .notANumber, .notFinite: return false
+        }
+        return true
+    }
+
+    /// Why the straight path refused the record's coordinates.
+    private func coordinateRejection(_ record: CSVRecord) -> FeedRejection {
+        for (column, limit) in [(layout.latitude, 90.0), (layout.longitude, 180.0)] {
+            if case .failure(let rejection) = coordinate(record, column, limit: limit) { return rejection }
+        }
+        preconditionFailure("coordinates refused on the straight path are refused on the long one")
+    }
+
+    /// Why the straight path refused one of the numbers in `columns`.
+    private func numberRejection(_ record: CSVRecord, _ columns: [Int?]) -> FeedRejection {
+        for column in columns {
+            if case .failure(let rejection) = optionalNumber(record, column) { return rejection }
+        }
+        preconditionFailure("a number refused on the straight path is refused on the long one")
     }
 
     private func coordinate(_ record: CSVRecord, _ column: Int, limit: Double) -> Result<Double, FeedRejection> {

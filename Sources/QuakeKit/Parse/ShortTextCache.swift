@@ -35,19 +35,27 @@ struct ShortTextCache {
                 let last = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
                 high = last >> (8 * (16 - count))
             }
-        } else {
-            for index in 0..<count { low |= UInt64(bytes[index]) << (8 * index) }
+        } else if count >= 4 {
+            // Two overlapping loads; the bytes they share are the same, so OR keeps them.
+            low = UInt64(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+                | UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))) << (8 * (count - 4))
+        } else if count >= 2 {
+            low = UInt64(UInt16(littleEndian: bytes.loadUnaligned(as: UInt16.self)))
+                | UInt64(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: count - 2, as: UInt16.self))) << (8 * (count - 2))
+        } else if count == 1 {
+            low = UInt64(bytes[0])
         }
         guard (low | high) & 0x8080_8080_8080_8080 == 0 else { return nil }
         let mixed = (low ^ high &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)) &* 0xBF58_476D_1CE4_E5B9
-        return entries.withUnsafeMutableBufferPointer { entries in
-            let slot = Int(truncatingIfNeeded: mixed >> 56)
-            if entries[slot].length == count && entries[slot].low == low && entries[slot].high == high {
-                return entries[slot].string
-            }
-            let string = String(decoding: bytes, as: UTF8.self)
-            entries[slot] = Entry(low: low, high: high, length: count, string: string)
-            return string
+        let slot = Int(truncatingIfNeeded: mixed >> 56)
+        // Found through a read-only view: a mutable one checks the array is unique on every call.
+        let found = entries.withUnsafeBufferPointer { entries in
+            entries[slot].length == count && entries[slot].low == low && entries[slot].high == high
+                ? entries[slot].string : nil
         }
+        if let found { return found }
+        let string = String(decoding: bytes, as: UTF8.self)
+        entries[slot] = Entry(low: low, high: high, length: count, string: string)
+        return string
     }
 }

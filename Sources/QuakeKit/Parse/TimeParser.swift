@@ -54,29 +54,49 @@ enum TimeParser {
     }
 
     /// Today's feeds spell every time the same way, `2020-06-11T15:27:04.123Z`:
-    /// read at fixed positions, without branching per digit, several times
-    /// faster than the general path and the same result: `make` rounds to a
-    /// whole number of milliseconds and divides it by 1000, as this does.
+    /// read as three 8-byte words, all digits and separators checked at once
+    /// and the digits paired by one multiplication, several times faster than
+    /// the general path and the same result: `make` rounds to a whole number
+    /// of milliseconds and divides it by 1000, as this does.
     private static func parseFeedTime(_ bytes: UnsafeRawBufferPointer) -> Date? {
-        guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-              bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z") else { return nil }
-        // A digit's value; `invalid` turns negative when any byte read was not a digit.
-        var invalid = 0
-        func digit(_ index: Int) -> Int {
-            let value = Int(bytes[index]) &- 48
-            invalid |= value | (9 &- value)
-            return value
-        }
-        let year = digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3)
-        let month = digit(5) * 10 + digit(6), day = digit(8) * 10 + digit(9)
-        let hour = digit(11) * 10 + digit(12), minute = digit(14) * 10 + digit(15)
-        let second = digit(17) * 10 + digit(18)
-        let millisecond = digit(20) * 100 + digit(21) * 10 + digit(22)
-        guard invalid >= 0, hour <= 23, minute <= 59, second <= 60,
+        guard bytes.count == 24, let base = bytes.baseAddress else { return nil }
+        // Byte i of a word is bits 8i…8i+7: "2020-06-", "11T15:27", ":04.123Z".
+        let words = (UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)),
+                     UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)),
+                     UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
+        // Each word's separator bytes, and what they must be ('-' 2D, 'T' 54, ':' 3A, '.' 2E, 'Z' 5A).
+        let separators: (UInt64, UInt64, UInt64) = (0xFF00_00FF_0000_0000, 0x0000_FF00_00FF_0000, 0xFF00_0000_FF00_00FF)
+        let expected: (UInt64, UInt64, UInt64) = (0x2D00_002D_0000_0000, 0x0000_3A00_0054_0000, 0x5A00_0000_2E00_003A)
+        guard words.0 & separators.0 == expected.0, words.1 & separators.1 == expected.1,
+              words.2 & separators.2 == expected.2,
+              let digits0 = digitValues(words.0, separators: separators.0),
+              let digits1 = digitValues(words.1, separators: separators.1),
+              let digits2 = digitValues(words.2, separators: separators.2) else { return nil }
+        // Byte i of a pair word is ten times digit i plus digit i + 1 (at most 99: no carries).
+        func pairs(_ digits: UInt64) -> UInt64 { digits &* 10 &+ digits >> 8 }
+        func byte(_ word: UInt64, _ index: UInt64) -> Int { Int(truncatingIfNeeded: word >> (8 * index) & 0xFF) }
+        let pairs0 = pairs(digits0), pairs1 = pairs(digits1), pairs2 = pairs(digits2)
+        let year = byte(pairs0, 0) * 100 + byte(pairs0, 2), month = byte(pairs0, 5), day = byte(pairs1, 0)
+        let hour = byte(pairs1, 3), minute = byte(pairs1, 6), second = byte(pairs2, 1)
+        let millisecond = byte(pairs2, 4) * 10 + byte(digits2, 6)
+        guard hour <= 23, minute <= 59, second <= 60,
               let days = epochDay(year: year, month: month, day: day) else { return nil }
         let milliseconds = ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// The digits' values in the bytes of `word` that are not `separators`
+    /// (those become 0); `nil` when any of them is not a digit. A byte is a
+    /// digit when neither it, nor it minus '0', nor it plus 0x46 (which
+    /// passes 0x7F from ':' up) has its top bit set: with every byte below
+    /// 0x80, neither sum carries into the next byte, and the lowest byte
+    /// below '0' has no borrow from below to hide its own.
+    @inline(__always)
+    private static func digitValues(_ word: UInt64, separators: UInt64) -> UInt64? {
+        let zeros: UInt64 = 0x3030_3030_3030_3030, high: UInt64 = 0x8080_8080_8080_8080
+        let text = (word & ~separators) | (zeros & separators)
+        guard (text | (text &- zeros) | (text &+ 0x4646_4646_4646_4646)) & high == 0 else { return nil }
+        return text &- zeros
     }
 
     private static func parseISO(_ scanner: inout ByteScanner) -> Date? {
