@@ -21,8 +21,9 @@ BIN=.build/release/quakemap
 gcc -O2 -o "$WORK/baseline" Benchmarks/baseline/baseline.c $(pkg-config --cflags --libs cairo)
 # SwiftPM keeps the list of a path dependency's source files from the first build, so a
 # file added to QuakeKit since then is missing from the stage timer's build ("cannot find
-# … in scope"). When the list has changed, that part of the cache goes (QuakeKit rebuilds).
-SOURCE_LIST=$(find Sources/QuakeKit -name '*.swift' | LC_ALL=C sort | cksum)
+# … in scope"). When the list (or the manifest, which may add a target) has changed, that
+# part of the cache goes (QuakeKit rebuilds).
+SOURCE_LIST=$( (find Sources -name '*.swift' -o -name '*.[ch]' | LC_ALL=C sort; cat Package.swift) | cksum)
 if [ "$(cat Benchmarks/.build/quakekit-sources 2>/dev/null)" != "$SOURCE_LIST" ]; then
     rm -rf Benchmarks/.build/release/QuakeKit.build Benchmarks/.build/release/description.json
     mkdir -p Benchmarks/.build && echo "$SOURCE_LIST" >Benchmarks/.build/quakekit-sources

@@ -3,7 +3,8 @@
 // scene, drawing and encoding. Prints the median of RUNS runs of each stage.
 //
 // usage: quakemap-bench FEED.csv [RUNS] [STAGES]
-// STAGES (e.g. `parse`) stops after the parsing stages, for profiling them alone.
+// STAGES `parse` stops after the parsing stages, `whole` after parsing whole
+// events, for profiling them alone.
 import Foundation
 import QuakeKit
 
@@ -14,7 +15,7 @@ guard arguments.count >= 2 else {
 }
 let path = arguments[1]
 let runs = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 3) : 3
-let parsingOnly = arguments.count > 3 && arguments[3] == "parse"
+let stopAfter = arguments.count > 3 ? arguments[3] : ""
 
 /// The median wall time of `runs` calls of `body`, in seconds, and the last result.
 func measure<T>(_ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
@@ -48,6 +49,7 @@ let parse = try measure {
 }
 row("parse whole events (from memory, all strings)", parse.seconds,
     String(format: "%.0f MB/s, %.2f M rows/s", megabytes / parse.seconds, Double(parse.result.1) / parse.seconds / 1e6))
+if stopAfter == "whole" { exit(0) }
 
 let recent = try measure { try QuakeMap.selectForMap(from: .bytes(data, name: path), feed: options) }
 row("parse map fields + select the 300 most recent", recent.seconds,
@@ -57,7 +59,7 @@ let everything = try measure {
     try QuakeMap.selectForMap(from: .bytes(data, name: path), feed: options, selection: EventSelection(limit: nil))
 }
 row("parse + keep all (map events)", everything.seconds, "\(everything.result.events.count) kept")
-if parsingOnly { exit(0) }
+if stopAfter == "parse" { exit(0) }
 
 let mapOptions = MapOptions(basemap: .none)
 let scene = measure { SceneBuilder(options: mapOptions).scene(forMapEvents: everything.result.events) }
