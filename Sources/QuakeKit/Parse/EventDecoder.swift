@@ -85,7 +85,7 @@ final class EventDecoder: Sendable {
 
         /// An entry for every record except those in `mapped`.
         var entries: [Entry] = []
-        var events: [SeismicEvent] = []
+        var events = EventBuffer()
         /// The rows the mapping selection admits. Their order among the
         /// entries does not matter: they are only collected, and a strict
         /// read stops at a rejection anyway.
@@ -96,7 +96,7 @@ final class EventDecoder: Sendable {
 
         mutating func removeAll() {
             entries.removeAll(keepingCapacity: true)
-            events.removeAll(keepingCapacity: true)
+            events.removeAll()
             mapped.removeAll(keepingCapacity: true)
             rejections.removeAll(keepingCapacity: true)
         }
@@ -125,7 +125,8 @@ final class EventDecoder: Sendable {
     ///   ``Part/Entry/passable(_:)`` when their id can be hashed from the bytes.
     func decode(_ batch: CSVBatch, _ range: Range<Int>, passableThrough: Date? = nil, into parts: inout [Part]) {
         let count = range.count >= Self.parallelThreshold ? ParallelParts.cores : 1
-        if parts.count != count { parts = Array(repeating: Part(), count: count) }
+        // Each its own: a part's event buffer is a reference.
+        if parts.count != count { parts = (0..<count).map { _ in Part() } }
         batch.withRecords(range) { records in
             parts.withUnsafeMutableBufferPointer { parts in
                 // Each part writes only its own arrays.
@@ -155,8 +156,8 @@ final class EventDecoder: Sendable {
         var texts = ShortTextCache(enabled: false)
         var part = Part()
         decode(record, index: 0, passableThrough: nil, texts: &texts, into: &part)
-        guard let event = part.events.first else { preconditionFailure("a row judged valid decodes to an event") }
-        return event
+        precondition(part.events.remaining == 1, "a row judged valid decodes to an event")
+        return part.events.takeNext()
     }
 
     /// Decodes `record` into `part`.
@@ -236,7 +237,7 @@ final class EventDecoder: Sendable {
             updated: updated,
             status: decodesDescriptions ? shortText(record, layout.status, &texts) : nil
         )
-        guard let mapping else { return part.append(event) }
+        guard let mapping else { return part.append(consume event) }
         guard let row = MapRow(event, admittedBy: mapping) else {
             return part.append(.notAdmitted(hasMagnitude: event.magnitude != nil))
         }

@@ -162,25 +162,23 @@ public struct FeedReader: Sendable {
         mapRows: ([EventDecoder.MapRow]) throws -> Void
     ) throws {
         summary.rows += part.rows
-        var nextEvent = 0, nextRejection = 0
-        // Events are lent to `body` from the part, not copied out.
-        try part.events.withUnsafeBufferPointer { events in
-            for entry in part.entries {
-                switch entry {
-                case .event:
-                    if events[nextEvent].magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
-                    try body(events[nextEvent])
-                    nextEvent += 1
-                case .passable(let row):
-                    if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
-                    if passing?.passesOver(row.time, row.idHash) == true { continue }
-                    try body(batch.withRecord(row.record) { decoder.event($0) })
-                case .notAdmitted(let hasMagnitude):
-                    if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
-                case .rejected:
-                    try summary.record(part.rejections[nextRejection], options: options)
-                    nextRejection += 1
-                }
+        var nextRejection = 0
+        for entry in part.entries {
+            switch entry {
+            case .event:
+                // Moved out of the part: handing it over is its last use there.
+                let event = part.events.takeNext()
+                if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
+                try body(event)
+            case .passable(let row):
+                if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
+                if passing?.passesOver(row.time, row.idHash) == true { continue }
+                try body(batch.withRecord(row.record) { decoder.event($0) })
+            case .notAdmitted(let hasMagnitude):
+                if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
+            case .rejected:
+                try summary.record(part.rejections[nextRejection], options: options)
+                nextRejection += 1
             }
         }
         summary.events += part.mapped.count
