@@ -136,8 +136,8 @@ struct CSVScannerTests {
         #expect(throws: FeedError.binaryData(source: "t.csv", line: 2, column: 3)) {
             try records(Array("a,b\n1,".utf8) + [0] + Array("2\n".utf8))
         }
-        // Past the first 64 bytes of a long plain row, and in its last field.
-        let row = (0..<30).map { "f\($0)" }.joined(separator: ",")
+        // Past the first 64 bytes of a long plain row (inside its second block of 64), and in its last field.
+        let row = (0..<60).map { "f\($0)" }.joined(separator: ",")
         #expect(throws: FeedError.binaryData(source: "t.csv", line: 2, column: 101)) {
             try records(Array("h\n".utf8) + Array(row.utf8.prefix(100)) + [0] + Array(row.utf8.dropFirst(100)) + [10])
         }
@@ -153,6 +153,18 @@ struct CSVScannerTests {
         #expect(throws: FeedError.recordTooLong(source: "t.csv", line: 2, limit: 16), "empty fields count too") {
             try records(Array(("h\n" + String(repeating: ",", count: 100)).utf8), maximumRecordBytes: 16)
         }
+    }
+
+    /// A row of plain fields is measured every 64 bytes, so a line of commas
+    /// is refused before it has filled the batch with a field per comma.
+    @Test func aLongRowIsRefusedWithinItsFirstBlocks() throws {
+        let scanner = CSVScanner(sourceName: "t.csv", maximumRecordBytes: 16)
+        var batch = CSVBatch()
+        let text = Array(String(repeating: ",", count: 10_000).utf8)
+        #expect(throws: FeedError.recordTooLong(source: "t.csv", line: 1, limit: 16)) {
+            try text.withUnsafeBytes { _ = try scanner.scan($0, isLast: true, into: &batch) }
+        }
+        #expect(batch.fieldCount <= 64)
     }
 
     /// Every way of cutting a tricky feed into windows gives the records of the

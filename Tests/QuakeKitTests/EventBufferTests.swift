@@ -35,4 +35,14 @@ struct EventBufferTests {
         #expect(buffer.remaining == 25)
         #expect((0..<25).map { _ in buffer.takeNext() } == (5..<30).map(event))
     }
+
+    /// A reader stopped by its consumer leaves events untaken: they go with
+    /// the buffer, and the ones taken before stay whole.
+    @Test func untakenEventsGoWithTheBufferAndTakenOnesStay() {
+        var buffer: EventBuffer? = EventBuffer()
+        for number in 0..<50 { buffer?.append(event(number)) }
+        let taken = (0..<10).compactMap { _ in buffer?.takeNext() }
+        buffer = nil
+        #expect(taken == (0..<10).map(event))
+    }
 }

@@ -105,7 +105,9 @@ struct TimeParserTests {
                 if fast != nil { accepted += 1 }
             }
         }
-        // The digits that stay valid, and the separators the general path also accepts ('t', ' ', ',').
-        #expect(accepted > 17 * 3)
+        // The test means something only if changes are accepted too: other
+        // digits that still make a time, and the separators the general path
+        // also takes ('t' or a blank for 'T', ',' for '.').
+        #expect(accepted > 100)
     }
 }

@@ -91,8 +91,9 @@ final class CSVScanner {
                 line += lines
                 lineStart = next
             case .incomplete:
+                let fields = batch.fieldCount - fieldsBefore
                 batch.dropFields(after: fieldsBefore)
-                try checkLength(end - position, fields: batch.fieldCount - fieldsBefore, line: recordLine)
+                try checkLength(end - position, fields: fields, line: recordLine)
                 return position
             }
         }

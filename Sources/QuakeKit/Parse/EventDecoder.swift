@@ -155,6 +155,7 @@ final class EventDecoder: Sendable {
         precondition(mapping == nil, "rows are passed over only when whole events are read")
         var texts = ShortTextCache(enabled: false)
         var part = Part()
+        part.events.reserveCapacity(1)
         decode(record, index: 0, passableThrough: nil, texts: &texts, into: &part)
         precondition(part.events.remaining == 1, "a row judged valid decodes to an event")
         return part.events.takeNext()
