@@ -4,8 +4,8 @@
 /// in its place, which cost more than it saved): lending the element to the
 /// consumer's closure made Swift copy it, strings, reference counts and all,
 /// because the closure might write to the array's memory. Moving it out
-/// spares that copy and a second destruction, about a twentieth of reading
-/// whole events.
+/// spares that copy and a second destruction: 4 % of the instructions of
+/// reading whole events (callgrind, 100,000 rows).
 ///
 /// A class, so that a part keeps its storage as it is copied in and out of
 /// the parts array; each part has its own (never `Array(repeating:)`).
