@@ -53,22 +53,6 @@ struct TimeParserTests {
         }
     }
 
-    /// The short count for 1901–2099 gives the general calendar's day for
-    /// every date, and refuses the same impossible ones.
-    @Test func epochDaysAgreeWithTheCalendar() {
-        for year in 1890...2110 {
-            for month in 0...13 {
-                for day in 0...32 {
-                    let valid = (1...12).contains(month) && day >= 1 && day <= CivilTime.daysInMonth(year: year, month: month)
-                    let expected = valid ? CivilTime.daysSinceEpoch(year: year, month: month, day: day) : nil
-                    if TimeParser.epochDay(year: year, month: month, day: day) != expected {
-                        Issue.record("\(year)-\(month)-\(day)")
-                    }
-                }
-            }
-        }
-    }
-
     /// The fixed-position path for today's spelling gives what the general path gives
     /// (a leading blank sends the same text the general way), and refuses what it refuses.
     @Test func feedSpellingFastPathAgreesWithTheGeneralPath() {

@@ -169,23 +169,15 @@ final class EventDecoder: Sendable {
             return part.append(reject(record, nil, nil,
                 "row has \(record.fieldCount) \(plural), the header has \(layout.header.count)"))
         }
-        // Each value is read on a straight path. What that path refuses goes
-        // the long way round, which finds the fault and words the rejection.
-        let time: Date
-        if case .single(let column) = layout.time, let value = TimeParser.parse(record.field(column)) {
-            time = value
-        } else {
-            switch timeValue(record) {
-            case .success(let value): time = value
-            case .failure(let rejection): return part.append(rejection)
-            }
-        }
+        // Each value is read on a straight path, which builds no rejection;
+        // what it refuses is looked at again only to word why.
+        guard let time = time(record) else { return part.append(timeRejection(record)) }
         guard case .value(let latitude) = DecimalParser.parse(record.field(layout.latitude)), abs(latitude) <= 90,
               case .value(let longitude) = DecimalParser.parse(record.field(layout.longitude)), abs(longitude) <= 180
-        else { return part.append(coordinateRejection(record)) }
+        else { return part.append(numberRejection(record, among: [(layout.latitude, 90), (layout.longitude, 180)])) }
         var depth: Double?, magnitude: Double?
         guard read(record, layout.depth, into: &depth), read(record, layout.magnitude, into: &magnitude) else {
-            return part.append(numberRejection(record, [layout.depth, layout.magnitude]))
+            return part.append(numberRejection(record, among: [(layout.depth, nil), (layout.magnitude, nil)]))
         }
         if let depth, let problem = Plausibility.depthProblem(depth), let column = layout.depth {
             return part.append(reject(record, column, record.trimmedString(column), problem))
@@ -245,27 +237,29 @@ final class EventDecoder: Sendable {
         part.append(row)
     }
 
-    private func timeValue(_ record: CSVRecord) -> Result<Date, FeedRejection> {
+    /// The record's time; `nil` when it has none or it is not a time.
+    private func time(_ record: CSVRecord) -> Date? {
         switch layout.time {
         case .single(let column):
-            guard let date = TimeParser.parse(record.field(column)) else {
-                if record.isBlank(column) { return .failure(reject(record, column, nil, "is empty")) }
-                return .failure(reject(record, column, record.string(column),
-                    "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)"))
-            }
-            return .success(date)
+            return TimeParser.parse(record.field(column))
+        case let .dateAndTime(dateColumn, timeColumn):
+            return TimeParser.parse(date: record.field(dateColumn), time: record.field(timeColumn))
+        }
+    }
+
+    /// Why the record has no ``time(_:)``.
+    private func timeRejection(_ record: CSVRecord) -> FeedRejection {
+        switch layout.time {
+        case .single(let column):
+            if record.isBlank(column) { return reject(record, column, nil, "is empty") }
+            return reject(record, column, record.string(column),
+                          "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)")
         case let .dateAndTime(dateColumn, timeColumn):
             for column in [dateColumn, timeColumn] where record.isBlank(column) {
-                return .failure(reject(record, column, nil, "is empty"))
+                return reject(record, column, nil, "is empty")
             }
-            guard let date = TimeParser.parse(
-                date: record.field(dateColumn),
-                time: record.field(timeColumn)
-            ) else {
-                let shown = record.string(dateColumn) + " " + record.string(timeColumn)
-                return .failure(reject(record, timeColumn, shown, "is not a date and time (expected 2010/11/02 06:39:55.6)"))
-            }
-            return .success(date)
+            let shown = record.string(dateColumn) + " " + record.string(timeColumn)
+            return reject(record, timeColumn, shown, "is not a date and time (expected 2010/11/02 06:39:55.6)")
         }
     }
 
@@ -282,49 +276,28 @@ final class EventDecoder: Sendable {
         return true
     }
 
-    /// Why the straight path refused the record's coordinates.
-    private func coordinateRejection(_ record: CSVRecord) -> FeedRejection {
-        for (column, limit) in [(layout.latitude, 90.0), (layout.longitude, 180.0)] {
-            if case .failure(let rejection) = coordinate(record, column, limit: limit) { return rejection }
+    /// Why the first of `columns` that is refused is: the straight path refused one.
+    private func numberRejection(_ record: CSVRecord, among columns: [(Int?, coordinateLimit: Double?)]) -> FeedRejection {
+        for case let (column?, limit) in columns {
+            if let rejection = numberRejection(record, column, coordinateLimit: limit) { return rejection }
         }
-        preconditionFailure("coordinates refused on the straight path are refused on the long one")
+        preconditionFailure("a number the straight path refused is refused for a reason")
     }
 
-    /// Why the straight path refused one of the numbers in `columns`.
-    private func numberRejection(_ record: CSVRecord, _ columns: [Int?]) -> FeedRejection {
-        for column in columns {
-            if case .failure(let rejection) = optionalNumber(record, column) { return rejection }
-        }
-        preconditionFailure("a number refused on the straight path is refused on the long one")
-    }
-
-    private func coordinate(_ record: CSVRecord, _ column: Int, limit: Double) -> Result<Double, FeedRejection> {
-        switch number(record, column) {
-        case .success(nil):
-            return .failure(reject(record, column, nil, "is empty"))
-        case .success(let value?):
-            if let problem = CoordinateRange.problem(value, limit: limit) {
-                return .failure(reject(record, column, record.trimmedString(column) ?? "", problem))
-            }
-            return .success(value)
-        case .failure(let rejection):
-            return .failure(rejection)
-        }
-    }
-
-    private func optionalNumber(_ record: CSVRecord, _ column: Int?) -> Result<Double?, FeedRejection> {
-        guard let column else { return .success(nil) }
-        return number(record, column)
-    }
-
-    private func number(_ record: CSVRecord, _ column: Int) -> Result<Double?, FeedRejection> {
+    /// Why the number in `column` is refused, `nil` when it is not: it is not
+    /// a finite number, or, for a coordinate (`coordinateLimit` 90 or 180),
+    /// it is empty or out of range.
+    private func numberRejection(_ record: CSVRecord, _ column: Int, coordinateLimit: Double? = nil) -> FeedRejection? {
         switch DecimalParser.parse(record.field(column)) {
-        case .value(let value): return .success(value)
-        case .empty: return .success(nil)
+        case .value(let value):
+            guard let coordinateLimit, let problem = CoordinateRange.problem(value, limit: coordinateLimit) else { return nil }
+            return reject(record, column, record.trimmedString(column) ?? "", problem)
+        case .empty:
+            return coordinateLimit == nil ? nil : reject(record, column, nil, "is empty")
         case .notANumber:
-            return .failure(reject(record, column, record.string(column), "is not a number"))
+            return reject(record, column, record.string(column), "is not a number")
         case .notFinite:
-            return .failure(reject(record, column, record.string(column), "is not a finite number"))
+            return reject(record, column, record.string(column), "is not a finite number")
         }
     }
 

@@ -179,19 +179,9 @@ enum TimeParser {
     }
 
     /// Days since 1970-01-01 of a calendar date; `nil` when there is no such date.
-    static func epochDay(year: Int, month: Int, day: Int) -> Int? {
-        guard (1...12).contains(month), day >= 1 else { return nil }
-        // 1901–2099, every feed's years: a leap year is one divisible by four,
-        // and the count is a few shifts and one division by a constant.
-        if year >= 1901 && year <= 2099 {
-            let leap = year & 3 == 0
-            let length = month == 2 ? (leap ? 29 : 28) : 30 + ((month + month >> 3) & 1)
-            guard day <= length else { return nil }
-            // Days before the month in a common year: (367m − 362) / 12, less two after February.
-            let beforeMonth = (367 * month - 362) / 12 - (month > 2 ? (leap ? 1 : 2) : 0)
-            return (year - 1970) * 365 + (year - 1969) >> 2 + beforeMonth + day - 1
-        }
-        guard day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
+    private static func epochDay(year: Int, month: Int, day: Int) -> Int? {
+        guard (1...12).contains(month), day >= 1,
+              day <= CivilTime.daysInMonth(year: year, month: month) else { return nil }
         return CivilTime.daysSinceEpoch(year: year, month: month, day: day)
     }
 }
