@@ -15,30 +15,45 @@ map: deps
 	$(SWIFT) build $(RELEASE) --product quakemap
 	.build/release/quakemap render $(SAMPLE) -o $(OUTPUT)
 
-## test: install what is missing, build, and run every test
+## test: install what is missing, build, and run every test: the Swift suite, then the
+## clients nobody here wrote (curl, Python requests, OWSLib, Chromium) against the built server
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/Interop
 
 build: deps
 	$(SWIFT) build $(RELEASE) --product quakemap
 
 ## deps: Debian packages the build needs, installed only when missing: Cairo, zlib (the
 ## PNG encoder), libcurl's headers (the static release build links Foundation's HTTP
-## client), pkg-config, and the DejaVu font every label uses (so text renders the same everywhere)
-DEBIAN_PACKAGES := libcairo2-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config fonts-dejavu-core
+## client), pkg-config, the DejaVu font every label uses (so text renders the same everywhere),
+## and Leaflet, which the server's web map loads from where Debian puts it
+DEBIAN_PACKAGES := libcairo2-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config fonts-dejavu-core libjs-leaflet
 deps:
-	@if ! pkg-config --exists cairo zlib libcurl sqlite3 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
+	@if ! pkg-config --exists cairo zlib libcurl sqlite3 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
+		|| [ ! -f /usr/share/javascript/leaflet/leaflet.js ]; then \
 		echo "Installing $(DEBIAN_PACKAGES) (Debian packages)…"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(DEBIAN_PACKAGES); \
 	fi
 
-## test-deps: what the tests use besides: pdftoppm (poppler-utils) renders the PDF outputs
+## test-deps: what the tests use besides: pdftoppm (poppler-utils) renders the PDF outputs; curl,
+## headless Chromium and its WebDriver are clients of the server; and a Python virtual environment
+## (.build-venv) with the client libraries of Tests/Interop/requirements.txt from PyPI
+TEST_DEBIAN_PACKAGES := poppler-utils curl chromium chromium-driver
+VENV := .build-venv
 test-deps: deps
-	@if ! command -v pdftoppm >/dev/null; then \
-		echo "Installing poppler-utils (Debian package)…"; \
-		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq poppler-utils; \
+	@if ! command -v pdftoppm >/dev/null || ! command -v curl >/dev/null || ! command -v chromium >/dev/null \
+		|| ! command -v chromedriver >/dev/null; then \
+		echo "Installing $(TEST_DEBIAN_PACKAGES) (Debian packages)…"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(TEST_DEBIAN_PACKAGES); \
+	fi
+	@if ! cmp -s Tests/Interop/requirements.txt $(VENV)/requirements.txt; then \
+		echo "Installing Tests/Interop/requirements.txt (PyPI) into $(VENV)…"; \
+		rm -rf $(VENV) && python3 -m venv $(VENV) && \
+		$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/Interop/requirements.txt && \
+		cp Tests/Interop/requirements.txt $(VENV)/requirements.txt; \
 	fi
 
 ## sample: regenerate the synthetic sample feed (deterministic)

@@ -78,6 +78,7 @@ let package = Package(
                 "QuakeKit",
                 "QuakeFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

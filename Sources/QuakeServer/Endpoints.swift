@@ -93,7 +93,7 @@ struct Endpoints: Sendable {
     // MARK: Features
 
     private func items(_ request: Request) async throws -> Response {
-        let query = try FeatureQuery(parameters(request), allowed: Self.itemParameters)
+        let query = try FeatureQuery(FormQuery.parameters(of: request), allowed: Self.itemParameters)
         let catalogue = await store.catalogue
         // Positions, not copies: copying twelve thousand events costs more than encoding a page;
         // without a filter, the page is a slice and nothing is collected.
@@ -135,7 +135,7 @@ struct Endpoints: Sendable {
               zoom <= Self.maximumZoom, let id = try? TileID(zoom: zoom, x: column, y: row) else {
             throw Problem(.notFound, "no tile \(z)/\(x)/\(file): tiles are /tiles/{z}/{x}/{y}.png with z 0…\(Self.maximumZoom), x and y 0…2^z−1")
         }
-        let query = try FeatureQuery(parameters(request), allowed: Self.drawingParameters, formats: ["png"])
+        let query = try FeatureQuery(FormQuery.parameters(of: request), allowed: Self.drawingParameters, formats: ["png"])
         let catalogue = await store.catalogue
         let tiles = try self.tiles.get()
         return try await image(request, key: "tile \(id) \(query.query(offset: 0))", catalogue: catalogue,
@@ -148,7 +148,7 @@ struct Endpoints: Sendable {
     }
 
     private func map(_ request: Request) async throws -> Response {
-        let parameters = parameters(request)
+        let parameters = try FormQuery.parameters(of: request)
         let query = try FeatureQuery(parameters, allowed: Self.mapParameters, formats: ["png"], defaultLimit: EventSelection.defaultLimit,
                                      maximumLimit: Int.max)
         let width = try Self.number(parameters, "width", default: 1024, range: 64...4096)
@@ -234,11 +234,6 @@ struct Endpoints: Sendable {
     static func url(_ path: String, _ query: String) -> String {
         query.isEmpty ? path : path + "?" + query
     }
-}
-
-/// The query parameters in order: values percent-decoded (a `+` stays a `+`), names as sent.
-private func parameters(_ request: Request) -> [(name: String, value: String)] {
-    request.uri.queryParameters.map { (String($0.key), String($0.value)) }
 }
 
 /// `http://host:port` as the client addressed the server, for absolute links.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import QuakeKit
 
@@ -23,12 +24,20 @@ public struct ServerOptions: Sendable {
     public var renderTimeout: Duration
     /// Bytes of rendered tiles and maps kept for repeated requests.
     public var cacheBytes: Int
+    /// A connection with no request in progress is closed after this long:
+    /// one whose request head has not arrived (a stalled or slow client) and an
+    /// idle keep-alive connection alike.
+    public var idleTimeout: Duration
+    /// Connections open at most; beyond, new ones wait in the listen queue
+    /// until one closes (see ``ServerLimits/connectionCap(descriptors:)``).
+    public var maximumConnections: Int
 
     /// Options with the defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, style: MagnitudeStyle = MagnitudeStyle(),
                 coloring: SymbolColoring = .magnitude, tileLimit: Int? = TileOptions.defaultTileLimit,
                 concurrentRenders: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
-                queuedRenders: Int = 64, renderTimeout: Duration = .seconds(10), cacheBytes: Int = 64 << 20) {
+                queuedRenders: Int = 64, renderTimeout: Duration = .seconds(10), cacheBytes: Int = 64 << 20,
+                idleTimeout: Duration = .seconds(10), maximumConnections: Int = ServerLimits.connectionCap()) {
         self.host = host
         self.port = port
         self.style = style
@@ -38,6 +47,8 @@ public struct ServerOptions: Sendable {
         self.queuedRenders = queuedRenders
         self.renderTimeout = renderTimeout
         self.cacheBytes = cacheBytes
+        self.idleTimeout = idleTimeout
+        self.maximumConnections = maximumConnections
     }
 }
 
@@ -57,15 +68,22 @@ public enum QuakeServer {
     ) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: AccessLog(logger: logger))
+        // Outside the problem answers, so that errors carry the CORS headers too. The data is
+        // public and read-only: any page may use it, without credentials.
+        router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .ifNoneMatch, .contentType],
+                                              allowMethods: [.get, .head, .options], maxAge: .hours(24)))
         router.add(middleware: ProblemAnswers(logger: logger))
         router.add(middleware: ReadOnly())
         let endpoints = Endpoints(store: store, options: options)
         endpoints.register(on: router)
         var frameworkLogger = logger
         frameworkLogger.logLevel = max(logger.logLevel, .warning)
+        let idle = options.idleTimeout.components
         return Application(
             router: router,
-            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "quakemap"),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            configuration: .init(address: .hostname(options.host, port: options.port), serverName: "quakemap",
+                                 availableConnectionsDelegate: ConnectionCap(options.maximumConnections, logger: logger)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? options.port) },
             logger: frameworkLogger
         )

@@ -22,6 +22,8 @@ struct ServerCommand: AsyncParsableCommand {
               /map.png                            plate carrée map; bbox, width, limit (default 300),
                                                   color, filter, datetime
               /healthz                            status, event count, refresh failures
+            Query strings are read as HTML forms and HTTP clients send them: '+' is a space,
+            %2B a plus, escapes are UTF-8 (a bad escape is a 400 naming the parameter).
             Bad requests get 400 with a JSON problem naming the parameter, unknown paths 404;
             images carry an ETag and answer 304 to If-None-Match; when drawing is saturated
             or slower than --render-timeout, 503 with Retry-After.
@@ -64,6 +66,14 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Images drawn at once (default: one per core).", valueName: "n"))
     var concurrentRenders: Int?
 
+    @Option(help: ArgumentHelp("Close a connection with no request in progress after this many seconds: one whose request head has not arrived, or an idle keep-alive connection.",
+                               valueName: "seconds"))
+    var idleTimeout = 10.0
+
+    @Option(help: ArgumentHelp("Connections open at once; more wait until one closes (default: the descriptor limit, raised to its hard limit at start, less 64).",
+                               valueName: "n"))
+    var maxConnections: Int?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         _ = try refreshInterval()
@@ -71,6 +81,10 @@ struct ServerCommand: AsyncParsableCommand {
             throw ValidationError("--render-timeout must be above 0 and at most 3600 seconds")
         }
         if let concurrentRenders, concurrentRenders < 1 { throw ValidationError("--concurrent-renders must be 1 or more") }
+        guard idleTimeout.isFinite, idleTimeout >= 0.1, idleTimeout <= 3600 else {
+            throw ValidationError("--idle-timeout must be 0.1 to 3600 seconds")
+        }
+        if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be 1 or more") }
         for feed in feeds where feed.hasPrefix("-") { throw ValidationError("--feed: '\(feed)' is not a file or URL") }
     }
 
@@ -109,11 +123,17 @@ struct ServerCommand: AsyncParsableCommand {
                                        staleOk: fetchArguments.staleOk, log: log)
             try await store.load()
             let count = await store.catalogue.events.count
+            let descriptors = ServerLimits.raiseDescriptorLimit()
+            let connections = maxConnections ?? ServerLimits.connectionCap(descriptors: descriptors)
+            if connections > descriptors - 16 {
+                log.warning("--max-connections \(connections) is near the descriptor limit (\(descriptors)): accepting may fail with 'too many open files'")
+            }
             let options = ServerOptions(
                 host: host, port: port, style: symbolOptions.style, coloring: symbolOptions.color.coloring,
                 tileLimit: tileLimitOption.limit,
                 concurrentRenders: concurrentRenders ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
-                renderTimeout: .milliseconds(Int64(renderTimeout * 1000)))
+                renderTimeout: .milliseconds(Int64(renderTimeout * 1000)),
+                idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), maximumConnections: connections)
             let app = QuakeServer.application(store: store, options: options, logger: log) { [host] bound in
                 log.info("serving \(count) events from \(origins.map(\.description).joined(separator: ", ")) on http://\(host):\(bound)/",
                          metadata: ["outcome": "listening", "port": .stringConvertible(bound), "events": .stringConvertible(count)])

@@ -72,6 +72,8 @@ struct CQLConformanceTests {
         ("(mag > 6 OR mag < 0) AND depth < 0", "e"), ("NOT NOT mag > 6", "c i"), ("TRUE", "a b c d e f g h i j"),
         ("FALSE OR id = 'a'", "a"), ("mag * 2 > 12", "c i"), ("mag + 1 >= 6", "c g i"), ("depth / 10 = 3.5", "b"),
         ("-mag > 0", "e"), ("mag - -1 = 2.2", "a"), ("(depth) % 2 = 1", "a b i"),
+        // CQL2's sign may be '+': what a client's '%2B' arrives as
+        ("mag >= +6", "c i"), ("mag + +1 >= 6", "c g i"), ("S_INTERSECTS(geometry, BBOX(+170, -30, -170, -10))", "b c"),
         ("mAg >= 7 aNd NeT = 'us'", "i"), ("\"mag\" > 7", "i"),
     ]
 
@@ -111,6 +113,7 @@ struct CQLConformanceTests {
         ("FOO(mag) > 1", 1, "unknown function 'FOO'"),
         ("mag > 5 # 3", 9, "unexpected character '#'"),
         ("place + 1 = 2", 7, "'+' works on numbers only"),
+        ("place = +'x'", 9, "'+' works on numbers only"),
         ("NOT", 4, "expected a predicate after 'NOT'"),
         ("mag NOT = 5", 9, "expected LIKE, BETWEEN or IN after NOT"),
         ("mag > AND", 7, "expected a value, found the keyword AND"),

@@ -236,7 +236,9 @@ struct CQLParser {
     }
 
     private mutating func signedNumber(context: String) throws -> Double {
+        // CQL2's sign is '+' or '-'.
         let negative = takeSymbol("-")
+        if !negative { _ = takeSymbol("+") }
         guard case .number(let value) = current.kind else {
             throw CQLError(column: current.column, reason: "expected a number \(context), found \(current.shown)")
         }
@@ -285,6 +287,14 @@ struct CQLParser {
     }
 
     private mutating func unary() throws -> (CQLValue, CQLValueType) {
+        // A leading '+' (CQL2's sign, as in `mag >= +4.5`) changes nothing but must be a number's.
+        if current.kind == .symbol("+") {
+            let column = current.column
+            advance()
+            let (value, type) = try nested { try $0.unary() }
+            guard type == .number else { throw CQLError(column: column, reason: "'+' works on numbers only") }
+            return (value, type)
+        }
         if current.kind == .symbol("-") {
             let column = current.column
             advance()

@@ -1,0 +1,91 @@
+"""Fixtures for the tests of quakemap-server with clients nobody here wrote.
+
+The server is the built binary (QUAKEMAP_BIN, set by `make test`), started on
+127.0.0.1 on a free port and stopped after its tests.
+"""
+import os
+import pathlib
+import re
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN = pathlib.Path(os.environ.get("QUAKEMAP_BIN") or ROOT / ".build" / "debug")
+SAMPLE = ROOT / "Data" / "synthetic_all_day.csv"
+SHARED = ROOT.parent / "shared" / "data" / "usgs"
+
+
+class Server:
+    """A running quakemap-server; `url` is its root, `log()` what it wrote to stderr."""
+
+    def __init__(self, *arguments):
+        executable = BIN / "quakemap-server"
+        if not executable.exists():
+            pytest.fail(f"{executable} is missing: build first (make test does)")
+        self._log = tempfile.NamedTemporaryFile(prefix="quakemap-server-", suffix=".log", delete=False)
+        self.process = subprocess.Popen(
+            [str(executable), *map(str, arguments), "--host", "127.0.0.1", "--port", "0"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            found = re.search(r"on http://127\.0\.0\.1:(\d+)/", self.log())
+            if found:
+                self.port = int(found.group(1))
+                self.url = f"http://127.0.0.1:{self.port}"
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop()
+        pytest.fail(f"quakemap-server did not start:\n{self.log()}")
+
+    def log(self):
+        return pathlib.Path(self._log.name).read_text(errors="replace")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+        os.unlink(self._log.name)
+
+
+@pytest.fixture
+def start_server():
+    """Starts servers with the given arguments; all are stopped after the test."""
+    servers = []
+
+    def start(*arguments):
+        server = Server(*arguments)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def sample_server():
+    """The server over the bundled synthetic sample day (the project's own data)."""
+    server = Server(SAMPLE)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def month_server():
+    """The server over a real USGS month (../shared); skipped where it is absent."""
+    feed = SHARED / "all_month_2020-06.csv"
+    if not feed.exists():
+        pytest.skip(f"{feed} is absent: the shared USGS feeds are beside the project in CI")
+    server = Server(feed, "--now", "2020-07-01T00:00:00Z")
+    yield server
+    server.stop()
