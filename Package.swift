@@ -80,7 +80,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The web map's page, script and style, copied beside the executable.
+            resources: [.copy("Web")]
         ),
         .executableTarget(
             name: "quakemap-server",

@@ -14,18 +14,30 @@ struct Endpoints: Sendable {
     /// of a world pyramid): made once, not per request. An invalid option is
     /// kept as its error, which every tile request then answers with.
     let tiles: Result<(options: TileOptions, empty: Data), Error>
+    /// The web map's files, read once.
+    let web: WebAssets
+    /// The land and sea under the web map's event tiles.
+    let land = BasemapTiles()
 
     /// Parameters every tile and map request may carry: which events are drawn.
-    static let drawingParameters: Set<String> = ["filter", "filter-lang", "filter-crs", "datetime", "f"]
+    /// `v` is any value and changes nothing: a page sends the catalogue version
+    /// it saw, so that a browser asks again for every tile when it changes.
+    static let drawingParameters: Set<String> = ["filter", "filter-lang", "filter-crs", "datetime", "f", "v"]
     static let itemParameters: Set<String> = ["bbox", "bbox-crs", "datetime", "limit", "offset", "filter", "filter-lang",
                                               "filter-crs", "f"]
     static let mapParameters = drawingParameters.union(["bbox", "width", "limit", "color"])
     /// The deepest tile served.
     static let maximumZoom = 22
+    /// The deepest zoom the web map offers: events are kilometres apart, and
+    /// the land is scaled up past ``BasemapTiles/maximumZoom``.
+    static let webMapMaximumZoom = 10
+    /// Seconds between the web map's checks for a new catalogue.
+    static let webMapRefreshSeconds = 5
 
-    init(store: CatalogueStore, options: ServerOptions) {
+    init(store: CatalogueStore, options: ServerOptions, web: WebAssets) {
         self.store = store
         self.options = options
+        self.web = web
         gate = RenderGate(width: options.concurrentRenders, queueLimit: options.queuedRenders, timeout: options.renderTimeout)
         cache = ResponseCache(budget: options.cacheBytes)
         styleKey = "\(options.style.symbolScale) \(options.style.minimumDiameter) \(options.coloring) \(options.tileLimit ?? 0)"
@@ -42,7 +54,24 @@ struct Endpoints: Sendable {
             router.get(path, use: handler)
             router.head(path, use: handler)
         }
-        route("/") { request, _ in json(FeatureDocuments.landing(base: base(request))) }
+        route("/") { request, _ in
+            // A browser gets the web map; JSON clients (and ties, as with `*/*`) the landing page.
+            var response = try Self.wantsHTML(request)
+                ? try webFile(WebAssets.page, request)
+                : json(FeatureDocuments.landing(base: base(request)))
+            response.headers[.vary] = "Accept"
+            return response
+        }
+        for file in WebAssets.list {
+            route(RouterPath(file.path)) { request, _ in try webFile(file.path, request) }
+        }
+        route("/web/config.json") { _, _ in
+            json(["maximumZoom": Self.webMapMaximumZoom, "landMaximumZoom": BasemapTiles.maximumZoom,
+                  "symbolScale": options.style.symbolScale, "minimumDiameter": options.style.minimumDiameter,
+                  "coloring": "\(options.coloring)", "refreshSeconds": Self.webMapRefreshSeconds,
+                  "attribution": "Events: <a href=\"/collections/quakes\">quakemap</a>"])
+        }
+        route("/tiles/land/:z/:x/:y") { request, context in try await landTile(request, context) }
         route("/api") { request, _ in
             json(OpenAPIDocument.document(base: base(request)), type: "application/vnd.oai.openapi+json;version=3.0")
         }
@@ -129,12 +158,18 @@ struct Endpoints: Sendable {
 
     // MARK: Images
 
-    private func tile(_ request: Request, _ context: some RequestContext) async throws -> Response {
+    /// The tile a `{z}/{x}/{y}.png` route names, at most `maximumZoom` deep.
+    private static func tileID(_ context: some RequestContext, route: String, maximumZoom: Int) throws(Problem) -> TileID {
         let z = context.parameters.get("z") ?? "", x = context.parameters.get("x") ?? "", file = context.parameters.get("y") ?? ""
         guard file.hasSuffix(".png"), let zoom = Int(z), let column = Int(x), let row = Int(file.dropLast(4)),
-              zoom <= Self.maximumZoom, let id = try? TileID(zoom: zoom, x: column, y: row) else {
-            throw Problem(.notFound, "no tile \(z)/\(x)/\(file): tiles are /tiles/{z}/{x}/{y}.png with z 0…\(Self.maximumZoom), x and y 0…2^z−1")
+              zoom <= maximumZoom, let id = try? TileID(zoom: zoom, x: column, y: row) else {
+            throw Problem(.notFound, "no tile \(z)/\(x)/\(file): tiles are \(route)/{z}/{x}/{y}.png with z 0…\(maximumZoom), x and y 0…2^z−1")
         }
+        return id
+    }
+
+    private func tile(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let id = try Self.tileID(context, route: "/tiles", maximumZoom: Self.maximumZoom)
         let query = try FeatureQuery(FormQuery.parameters(of: request), allowed: Self.drawingParameters, formats: ["png"])
         let catalogue = await store.catalogue
         let tiles = try self.tiles.get()
@@ -171,7 +206,19 @@ struct Endpoints: Sendable {
         }
     }
 
-    /// A PNG from the cache or drawn through the gate, with an ETag; `304` when the client has it.
+    /// Land and sea for the web map: the same for every catalogue, so cached by clients for a day.
+    private func landTile(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let id = try Self.tileID(context, route: "/tiles/land", maximumZoom: BasemapTiles.maximumZoom)
+        _ = try FeatureQuery(FormQuery.parameters(of: request), allowed: ["f"], formats: ["png"])
+        let land = self.land
+        return try await png(request, tag: "\"land-\(land.tileSize)-\(id.zoom)-\(id.x)-\(id.y)\"",
+                             cacheControl: "public, max-age=86400") {
+            try MapRenderer().pngData(for: land.scene(for: id))
+        }
+    }
+
+    /// A PNG of the events, from the cache or drawn through the gate, with an
+    /// ETag that changes with the catalogue; `304` when the client has it.
     private func image(_ request: Request, key: String, catalogue: Catalogue, coloring: SymbolColoring,
                        draw: @escaping @Sendable () throws -> Data) async throws -> Response {
         // What the picture depends on: the events, the request, the server's style,
@@ -180,10 +227,15 @@ struct Endpoints: Sendable {
         identity.mix(key)
         identity.mix(styleKey)
         if case .age = coloring { identity.mix(catalogue.generated.map(QuakeMap.timestamp) ?? "") }
-        let tag = "\"\(catalogue.version)-\(identity.hex)\""
+        return try await png(request, tag: "\"\(catalogue.version)-\(identity.hex)\"", cacheControl: "no-cache", draw: draw)
+    }
+
+    /// A PNG tagged `tag`, from the cache or drawn through the gate; `304` when the client has it.
+    private func png(_ request: Request, tag: String, cacheControl: String,
+                     draw: @escaping @Sendable () throws -> Data) async throws -> Response {
         var headers = HTTPFields()
         headers[.eTag] = tag
-        headers[.cacheControl] = "no-cache"
+        headers[.cacheControl] = cacheControl
         if let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, tag) {
             return Response(status: .notModified, headers: headers)
         }
@@ -203,6 +255,40 @@ struct Endpoints: Sendable {
         }
         headers[.contentType] = "image/png"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    // MARK: Web map
+
+    /// A file of the web map's fixed list, with its tag; `304` when the client has it.
+    private func webFile(_ path: String, _ request: Request) throws -> Response {
+        guard let asset = web.assets[path] else {
+            throw Problem(.notFound, web.missing[path] ?? "no such resource: \(path)")
+        }
+        var headers = HTTPFields()
+        headers[.eTag] = asset.tag
+        // Revalidated each time (a 304 costs nothing): a new server version is seen at once.
+        headers[.cacheControl] = "no-cache"
+        headers[.xContentTypeOptions] = "nosniff"
+        if asset.contentType.hasPrefix("text/html") {
+            // Only the server's own scripts and styles, and its own or inline images (Leaflet's).
+            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
+        }
+        if let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, asset.tag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = asset.contentType
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.body))
+    }
+
+    /// Whether `/` should answer the web map: `f=html`, or no `f` and an
+    /// `Accept` that ranks HTML above JSON.
+    static func wantsHTML(_ request: Request) throws(Problem) -> Bool {
+        switch try FormQuery.parameters(of: request).last(where: { $0.name == "f" })?.value {
+        case "html"?: return true
+        case "json"?: return false
+        case let other?: throw Problem.badParameter("f", "'\(other)' is not served here; f may be html, json")
+        case nil: return AcceptHeader(request.headers[.accept]).prefers("text/html", over: "application/json")
+        }
     }
 
     // MARK: Helpers

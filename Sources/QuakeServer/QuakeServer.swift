@@ -74,7 +74,12 @@ public enum QuakeServer {
                                               allowMethods: [.get, .head, .options], maxAge: .hours(24)))
         router.add(middleware: ProblemAnswers(logger: logger))
         router.add(middleware: ReadOnly())
-        let endpoints = Endpoints(store: store, options: options)
+        let web = WebAssets.load()
+        // One line per cause, not per file.
+        for reason in Set(web.missing.values).sorted() {
+            logger.warning("the web map at / will not load: \(reason)")
+        }
+        let endpoints = Endpoints(store: store, options: options, web: web)
         endpoints.register(on: router)
         var frameworkLogger = logger
         frameworkLogger.logLevel = max(logger.logLevel, .warning)

@@ -48,6 +48,12 @@ public struct Basemap: Sendable, Hashable {
         (try? Basemap(geoJSON: Data(EmbeddedLand.land10mGeoJSON.utf8), name: "built-in land (10m)")) ?? naturalEarth110m
     }()
 
+    /// The built-in land at the detail a map of `pixelsPerDegree` (along the
+    /// equator) needs: 1:110m below 10 pixels a degree, the simplified 1:10m from there.
+    public static func naturalEarth(pixelsPerDegree: Double) -> Basemap {
+        pixelsPerDegree >= 10 ? naturalEarthDetailed : naturalEarth110m
+    }
+
     /// Reads the `Polygon` and `MultiPolygon` geometries of a GeoJSON
     /// `FeatureCollection`, `Feature` or bare geometry; other geometries are ignored.
     ///

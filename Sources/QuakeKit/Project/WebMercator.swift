@@ -32,9 +32,16 @@ public struct WebMercator: Sendable, Hashable {
     public func project(latitude: Double, longitude: Double) -> PixelPoint {
         var turn = ((longitude + 180) / 360).truncatingRemainder(dividingBy: 1)
         if turn < 0 { turn += 1 }
+        return PixelPoint(x: turn * worldSize, y: projectUnwrapped(latitude: latitude, longitude: 0).y)
+    }
+
+    /// The pixel position of a point, longitudes not wrapped: −180° is x 0 and
+    /// 180° is x ``worldSize``, so a polygon that reaches 180° (Natural
+    /// Earth's land is cut there) keeps its shape.
+    public func projectUnwrapped(latitude: Double, longitude: Double) -> PixelPoint {
         let clamped = min(max(latitude, -Self.maximumLatitude), Self.maximumLatitude) * .pi / 180
         let y = (1 - log(tan(clamped) + 1 / cos(clamped)) / .pi) / 2
-        return PixelPoint(x: turn * worldSize, y: min(max(y, 0), 1) * worldSize)
+        return PixelPoint(x: (longitude + 180) / 360 * worldSize, y: min(max(y, 0), 1) * worldSize)
     }
 
     /// The longitude and latitude box a tile covers.

@@ -97,8 +97,7 @@ public struct SceneBuilder: Sendable {
         case .none: return nil
         case .custom(let basemap): return basemap
         case .naturalEarth:
-            let pixelsPerDegree = Double(options.pixelWidth) / (options.region ?? .world).longitudeSpan
-            return pixelsPerDegree >= 10 ? .naturalEarthDetailed : .naturalEarth110m
+            return .naturalEarth(pixelsPerDegree: Double(options.pixelWidth) / (options.region ?? .world).longitudeSpan)
         }
     }
 
