@@ -1,3 +1,4 @@
+import FeedTestServer
 import Foundation
 import GRDB
 import QuakeKit
@@ -208,6 +209,41 @@ struct EmptyCatalogueCLITests {
         #expect(replaced != busy)
         #expect(try RasterImage(png: replaced).width == 300)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["quakes.png"])
+    }
+
+    /// The README's nightly line on `significant_day`: a busy day, then a quiet
+    /// one (the empty map replaces the busy one; `--stale-ok` does not bring
+    /// back yesterday's events, since an empty feed is not a failed one), then
+    /// the same quiet feed again (nothing to do). Every run exits 0.
+    @Test func theNightlyLineSucceedsOnAQuietDay() throws {
+        let server = try LoopbackServer()
+        defer { server.stop() }
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let busy = Self.headers[1].header + "\n"
+            + "2026-11-21T10:00:00.000Z,-17.7,178.1,560,6.1,mww,,,,,us,us1,2026-11-21T11:00:00.000Z,synthetic,earthquake\n"
+        let quiet = Self.headers[0].header + "\n"
+        let validators = [("ETag", "\"quiet\""), ("Last-Modified", "Sun, 22 Nov 2026 23:58:00 GMT")]
+        server.route("/significant_day.csv", [.response(status: 200, body: busy),
+                                              .response(status: 200, headers: validators, body: quiet),
+                                              .response(status: 304, headers: validators)])
+        let map = folder.appendingPathComponent("significant.png")
+        let nightly = ["render", "--url", server.baseURL + "/significant_day.csv", "-o", map.path, "--if-changed", "--stale-ok",
+                       "--cache-dir", folder.appendingPathComponent("cache").path, "--width", "400"]
+
+        let day1 = try QuakemapProcess.run(nightly)
+        #expect(day1.status == 0 && day1.stderr.contains(": 1 events, "), "\(day1.stderr)")
+        let busyMap = try Data(contentsOf: map)
+        let day2 = try QuakemapProcess.run(nightly)
+        #expect(day2.status == 0, "\(day2.stderr)")
+        #expect(day2.stderr.contains("fetched 0 rows from ") && day2.stderr.contains("(feed generated 2026-11-22T23:58:00.000Z): 0 events, "),
+                "\(day2.stderr)")
+        #expect(!day2.stderr.contains("warning"), "\(day2.stderr)")
+        let quietMap = try Data(contentsOf: map)
+        #expect(quietMap != busyMap)
+        let day3 = try QuakemapProcess.run(nightly)
+        #expect(day3.status == 0 && day3.stderr.contains("unchanged since the last render"), "\(day3.stderr)")
+        #expect(try Data(contentsOf: map) == quietMap)
     }
 
     /// Filters that leave nothing of a real feed follow the same rule: exit 0, empty outputs.
