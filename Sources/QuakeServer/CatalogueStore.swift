@@ -22,6 +22,9 @@ public enum FeedOrigin: Sendable, CustomStringConvertible {
 /// Holds the catalogue being served and keeps it fresh: each feed's last
 /// good events are kept, so a refresh that fails (network, HTTP error, a
 /// feed that does not parse) leaves the catalogue as it was and is logged.
+/// A feed with a header and no rows is a good feed with no events (a quiet
+/// day's `significant_day`): the server starts on it, and a refresh to it
+/// empties that feed's part of the catalogue.
 public actor CatalogueStore {
     private let origins: [FeedOrigin]
     private let feed: FeedOptions

@@ -34,7 +34,8 @@ struct ServerCommand: AsyncParsableCommand {
 
             EXIT STATUS
               0   stopped by SIGTERM or SIGINT
-              64  usage error; 65 bad feed at start; 66 input not found; 69/75 fetch failed at start
+              64  usage error; 65 bad feed at start (a header with no rows is not one: it serves
+                  an empty collection); 66 input not found; 69/75 fetch failed at start
               70  the server could not start (e.g. the port is taken)
             """,
         version: "0.2.0"

@@ -12,10 +12,11 @@ struct Quakemap: AsyncParsableCommand {
             plate carrée world map.
 
             EXIT STATUS
-              0   success, or --if-changed found nothing new
+              0   success (a feed with a header and no rows is an empty catalogue:
+                  an empty map, list or pyramid), or --if-changed found nothing new
               64  usage error (a bad option or value, a URL that is not http or https)
-              65  bad data (an empty or malformed feed; a rejected row with --strict;
-                  a body larger than --max-bytes)
+              65  bad data (no bytes or blank lines only, not a feed, a malformed feed;
+                  a rejected row with --strict; a body larger than --max-bytes)
               66  input not found or not readable
               69  the server refused (HTTP 4xx other than 429; too many redirects)
               70  internal error (the drawing library failed)

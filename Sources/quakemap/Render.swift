@@ -56,7 +56,7 @@ extension Quakemap {
         @Flag(help: "Draw no legend, title or footer.")
         var noLegend = false
 
-        @Option(help: "The title (default: 'N earthquakes, <first> – <last> UTC').")
+        @Option(help: "The title (default: 'N earthquakes, <first> – <last> UTC'; 'No earthquakes' and the feed's title when none).")
         var title: String?
 
         @Option(help: ArgumentHelp("Draw meridians and parallels every this many degrees.", valueName: "degrees"))
@@ -146,7 +146,8 @@ extension Quakemap {
                 let events = loaded.selection.events
                 loaded.selection.events = []
                 let drawn = events.count
-                let scene = SceneBuilder(options: map).scene(forMapEvents: consume events, feedGenerated: loaded.generated)
+                let scene = SceneBuilder(options: map).scene(forMapEvents: consume events, feedGenerated: loaded.generated,
+                                                             feedTitle: loaded.selection.summary.title)
                 let bytes = try MapRenderer().data(for: scene, format: try outputFormat())
                 if output == "-" {
                     try AtomicFileWriter.writeAll(bytes, to: STDOUT_FILENO, path: "<stdout>")

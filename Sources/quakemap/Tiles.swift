@@ -24,7 +24,8 @@ extension Quakemap {
             discussion: """
                 Tiles are a transparent overlay (circles only) for a map client's base map, \
                 in the XYZ scheme: DIR/z/x/y.png, y counted from the north, plus DIR/tilejson.json. \
-                Tiles without a circle are not written (clients show nothing where a tile is missing). \
+                Tiles without a circle are not written (clients show nothing where a tile is missing), \
+                so no events give a pyramid of no tiles, only its metadata. \
                 Every event belongs to the tile its centre lies in; a tile keeps at most --tile-limit \
                 of its events, the largest magnitudes first (then the most recent), like a paging \
                 layer's feature limit. A kept circle is drawn whole on every tile it touches.

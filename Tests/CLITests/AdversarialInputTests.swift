@@ -36,7 +36,12 @@ struct AdversarialInputTests {
 
     static let cases: [Case] = [
         Case("empty file", "", 65, "<stdin>: the feed is empty"),
-        Case("header only", header + "\n", 65, "has a header but no data rows"),
+        Case("whitespace only", "  \t\n \n", 65, "required column 'time', 'latitude', 'longitude' not found in the header"),
+        Case("header only", header + "\n", 0, "read 0 rows: 0 events, 0 without magnitude, 0 rejected; drew 0 → "),
+        Case("a FeatureCollection with no features", #"{"type":"FeatureCollection","metadata":{"count":0},"features":[]}"#, 0,
+             "read 0 rows: 0 events, 0 without magnitude, 0 rejected; drew 0 → "),
+        Case("an HTML error page", "<!DOCTYPE html>\n<html><body>503 Service Unavailable</body></html>\n", 65,
+             "required column 'time', 'latitude', 'longitude' not found in the header (<!DOCTYPE html>)"),
         Case("wrong header", "a,b,c\n1,2,3\n", 65, "required column 'time', 'latitude', 'longitude' not found in the header (a,b,c)"),
         Case("required column missing", "time,latitude,mag\n2026-11-21T10:00:00Z,1,2\n", 65, "required column 'longitude' not found"),
         Case("duplicate column names", "time,latitude,longitude,mag,mag\n2026-11-21T10:00:00Z,1,2,3,4\n", 65,

@@ -76,7 +76,8 @@ struct CLITests {
 
     @Test(arguments: [
         ("", 65, "the feed is empty"),
-        ("time,latitude,longitude,mag\n", 65, "has a header but no data rows"),
+        ("\n\n", 65, "the feed is empty"),
+        ("   \n", 65, "required column 'time', 'latitude', 'longitude' not found in the header"),
         ("time,lat,mag\n2026-01-01T00:00:00Z,1,2\n", 65, "required column 'longitude' not found in the header (time,lat,mag)"),
         ("time,latitude,longitude\n2026-01-01T00:00:00Z,1,\u{0}2\n", 65, "<stdin>:2: column 24: a NUL byte"),
         ("{\"type\":\"FeatureCollection\"}", 65, "not a GeoJSON earthquake feed: the FeatureCollection has no \"features\" array"),

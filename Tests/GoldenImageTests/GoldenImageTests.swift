@@ -64,6 +64,13 @@ struct GoldenImageTests {
         try GoldenFiles.check(image, named: "world-none-720-scale2")
     }
 
+    /// A quiet day's feed: no circles; land, legend, footer, and a title that says so and names the feed.
+    @Test func emptyCatalogue() throws {
+        let scene = SceneBuilder(options: MapOptions(width: 720))
+            .scene(for: [], feedGenerated: Self.feedGenerated, feedTitle: "USGS Significant Earthquakes, Past Day")
+        try GoldenFiles.check(try MapRenderer().image(for: scene), named: "world-empty-720")
+    }
+
     /// The comparison must notice a real change: moving one big circle is caught.
     @Test func aMovedCircleIsCaught() throws {
         let options = MapOptions(width: 360, basemap: .none, showsLegend: false)

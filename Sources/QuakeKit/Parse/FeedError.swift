@@ -9,10 +9,12 @@ public enum FeedError: QuakeKitError, Equatable {
     case cannotOpen(path: String, errno: Int32)
     /// Reading failed part-way.
     case readFailed(path: String, errno: Int32)
-    /// The input has no bytes, or only blank lines.
+    /// The input has no bytes, or only blank lines: not even a header.
+    ///
+    /// A header with no rows, or a `FeatureCollection` with no features, is
+    /// not an error but an empty catalogue (USGS's `significant_day` on a
+    /// quiet day): ``FeedReader`` reads it to a summary of no rows.
     case empty(source: String)
-    /// The input has a header and no data rows.
-    case headerOnly(source: String)
     /// Columns the feed needs are not in the header.
     case missingColumns(source: String, missing: [String], header: [String])
     /// A column the reader uses appears more than once in the header (1-based positions).
@@ -39,8 +41,6 @@ public enum FeedError: QuakeKitError, Equatable {
             return "\(path): read failed: \(String(cString: strerror(code)))"
         case let .empty(source):
             return "\(source): the feed is empty"
-        case let .headerOnly(source):
-            return "\(source): the feed has a header but no data rows (or no features)"
         case let .missingColumns(source, missing, header):
             let names = missing.map { "'\($0)'" }.joined(separator: ", ")
             let found = header.prefix(12).map { FeedRejection.shown($0) }.joined(separator: ",")

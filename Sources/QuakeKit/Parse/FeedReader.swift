@@ -25,6 +25,10 @@ public struct FeedReader: Sendable {
     /// Reads `source`, calling `body` for every valid event, with or without a
     /// magnitude, in file order.
     ///
+    /// A header with no rows, or a GeoJSON `FeatureCollection` with no
+    /// features, is an empty catalogue, not an error: `body` is not called
+    /// and the summary counts no rows.
+    ///
     /// - Throws: ``FeedError`` when the feed cannot be read at all, or, in
     ///   strict mode, at the first rejected row; whatever `body` throws.
     /// - Returns: the counts, and the first rejections.
@@ -138,13 +142,11 @@ public struct FeedReader: Sendable {
                 guard let mapping else { return try body(event) }
                 if let row = EventDecoder.MapRow(event, admittedBy: mapping) { try mapRows([row]) }
             }
-            // Like a CSV header with no rows: nothing to map is an error, not an empty map.
-            if summary.rows == 0 { throw FeedError.headerOnly(source: name) }
             return summary
         }
 
+        // No header at all is not a feed; a header with no rows is a quiet day's feed.
         if decoder == nil { throw FeedError.empty(source: name) }
-        if summary.rows == 0 { throw FeedError.headerOnly(source: name) }
         return summary
     }
 

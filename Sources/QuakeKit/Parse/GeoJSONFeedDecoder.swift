@@ -30,8 +30,11 @@ struct GeoJSONFeedDecoder {
         guard let features = collection["features"] as? [Any] else {
             throw FeedError.malformedGeoJSON(source: source, reason: "the FeatureCollection has no \"features\" array")
         }
-        if let metadata = collection["metadata"] as? [String: Any], let generated = Self.number(metadata["generated"]) {
-            summary.generated = Date(timeIntervalSince1970: generated / 1000)
+        if let metadata = collection["metadata"] as? [String: Any] {
+            if let generated = Self.number(metadata["generated"]) {
+                summary.generated = Date(timeIntervalSince1970: generated / 1000)
+            }
+            summary.title = Self.title(metadata["title"])
         }
         // "Now" once per feed, as the CSV reader has it: rows are judged against one instant.
         let now = options.now ?? Date()
@@ -130,6 +133,17 @@ struct GeoJSONFeedDecoder {
         case let integer as Int: return Double(integer)
         default: return nil
         }
+    }
+
+    /// `metadata.title` as one line of at most ``FeedSummary/maximumTitleLength`` characters, or `nil`.
+    static func title(_ value: Any?) -> String? {
+        guard let text = value as? String else { return nil }
+        let words = text.withoutByteOrderMarks
+            .split(whereSeparator: { $0.isWhitespace || $0.unicodeScalars.allSatisfy { $0.properties.generalCategory == .control } })
+        let line = words.joined(separator: " ")
+        guard !line.isEmpty else { return nil }
+        let limit = FeedSummary.maximumTitleLength
+        return line.count <= limit ? line : String(line.prefix(limit - 1)) + "…"
     }
 
     private static func text(_ value: Any?) -> String? {

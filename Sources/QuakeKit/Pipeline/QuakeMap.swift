@@ -76,10 +76,13 @@ public enum QuakeMap {
         try MapRenderer().pngData(for: SceneBuilder(options: options).scene(for: events))
     }
 
-    /// Draws a selection as a map in `format`; the feed's generation time goes in the footer.
+    /// Draws a selection as a map in `format`; the feed's generation time goes
+    /// in the footer. An empty selection (a quiet day's feed) is a map too,
+    /// titled with the feed's own title when it has one.
     public static func mapData(for selection: FeedSelection, options: MapOptions = MapOptions(),
                                format: ImageFormat = .png) throws -> Data {
-        let scene = SceneBuilder(options: options).scene(for: selection.events, feedGenerated: selection.summary.generated)
+        let scene = SceneBuilder(options: options).scene(for: selection.events, feedGenerated: selection.summary.generated,
+                                                         feedTitle: selection.summary.title)
         return try MapRenderer().data(for: scene, format: format)
     }
 

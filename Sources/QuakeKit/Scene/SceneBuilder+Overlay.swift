@@ -6,7 +6,7 @@ extension SceneBuilder {
     /// so sizes compare across maps.
     static let legendMagnitudes: [Double] = [3, 5, 7]
 
-    func overlay(for events: [MapEvent], feedGenerated: Date?) -> SceneOverlay {
+    func overlay(for events: [MapEvent], feedGenerated: Date?, feedTitle: String? = nil) -> SceneOverlay {
         let measure = TextMeasurer()
         let s = overlayScale
         let margin = 12 * s, padding = 8 * s
@@ -21,7 +21,7 @@ extension SceneBuilder {
         }
 
         // Title, top left.
-        var title = options.title ?? Self.defaultTitle(events)
+        var title = options.title ?? Self.defaultTitle(events, feedTitle: feedTitle)
         if !title.isEmpty {
             // Shrink, never overflow: a long title on a small map gets smaller type.
             var titleSize = 15 * s
@@ -135,9 +135,14 @@ extension SceneBuilder {
         return kept.isEmpty ? "" : kept + "…"
     }
 
-    /// `300 earthquakes, 2026-11-20 23:59 – 2026-11-21 23:56 UTC`.
-    static func defaultTitle(_ events: [MapEvent]) -> String {
-        guard let first = events.map(\.time).min(), let last = events.map(\.time).max() else { return "No earthquakes" }
+    /// `300 earthquakes, 2026-11-20 23:59 – 2026-11-21 23:56 UTC`; with no
+    /// events, `No earthquakes`, followed by the feed's title when it gives one
+    /// (`No earthquakes — USGS Significant Earthquakes, Past Day`): without a
+    /// time span the title would not say what was looked at.
+    static func defaultTitle(_ events: [MapEvent], feedTitle: String? = nil) -> String {
+        guard let first = events.map(\.time).min(), let last = events.map(\.time).max() else {
+            return feedTitle.map { "No earthquakes — \($0)" } ?? "No earthquakes"
+        }
         let noun = events.count == 1 ? "earthquake" : "earthquakes"
         return "\(events.count) \(noun), \(minutes(first)) – \(minutes(last)) UTC"
     }

@@ -17,15 +17,23 @@ public struct SceneBuilder: Sendable {
     /// `events`. On a world map a circle that crosses the left or right edge
     /// appears on the other side too. Events without a magnitude are not drawn.
     ///
-    /// - Parameter feedGenerated: the feed's own time, for the footer and as
-    ///   "now" of the age colouring.
-    public func scene(for events: [SeismicEvent], feedGenerated: Date? = nil) -> MapScene {
-        scene(forMapEvents: events.compactMap(MapEvent.init), feedGenerated: feedGenerated)
+    /// No events is a map too: land, legend and footer, under a title that
+    /// says there are none.
+    ///
+    /// - Parameters:
+    ///   - feedGenerated: the feed's own time, for the footer and as "now" of
+    ///     the age colouring.
+    ///   - feedTitle: what the feed calls itself (``FeedSummary/title``): named
+    ///     in the default title of a map with no events, which has no time span
+    ///     to show.
+    public func scene(for events: [SeismicEvent], feedGenerated: Date? = nil, feedTitle: String? = nil) -> MapScene {
+        scene(forMapEvents: events.compactMap(MapEvent.init), feedGenerated: feedGenerated, feedTitle: feedTitle)
     }
 
     /// The scene for events reduced to what a map needs (see ``MapEvent``);
-    /// the same rules as ``scene(for:feedGenerated:)``.
-    public func scene(forMapEvents events: consuming [MapEvent], feedGenerated: Date? = nil) -> MapScene {
+    /// the same rules as ``scene(for:feedGenerated:feedTitle:)``.
+    public func scene(forMapEvents events: consuming [MapEvent], feedGenerated: Date? = nil,
+                      feedTitle: String? = nil) -> MapScene {
         let projection = options.projection
         let box = options.region ?? .world
         if !events.allSatisfy({ box.contains(latitude: $0.latitude, longitude: $0.longitude) }) {
@@ -33,7 +41,8 @@ public struct SceneBuilder: Sendable {
         }
         let land = landLayers(projection)
         let reference = options.coloring.referenceTime(for: events, feedGenerated: feedGenerated)
-        let overlay = options.showsLegend ? overlay(for: events, feedGenerated: feedGenerated) : SceneOverlay()
+        let overlay = options.showsLegend ? overlay(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
+            : SceneOverlay()
         return MapScene(
             width: options.pixelWidth,
             height: options.pixelHeight,
