@@ -73,6 +73,8 @@ examples: build test-deps
 	.build/release/quakemap render $(SAMPLE) -o docs/pacific.png --width 1200 --region 120,-60,-60,60 --color depth
 	QUAKEMAP_WRITE_EXAMPLES=1 $(SWIFT) test --filter ReportExampleTests
 	pdftoppm -png -r 110 -singlefile docs/report.pdf docs/report-page
+	$(SWIFT) build $(RELEASE) --product quakemap-server
+	$(VENV)/bin/python scripts/web_screenshots.py .build/release/quakemap-server $(SAMPLE) docs
 
 ## bench: print throughput, wall time and peak memory (generates its inputs; a few minutes)
 bench: deps

@@ -34,7 +34,7 @@ enum OpenAPIDocument {
                 query("bbox-crs", "Only CRS84", ["type": "string"]),
                 query("datetime", "An RFC 3339 instant or date, or an interval start/end with '..' for an open end", ["type": "string"]),
                 query("limit", "Events per page; more than \(FeatureQuery.maximumLimit) is lowered to \(FeatureQuery.maximumLimit)",
-                      ["type": "integer", "minimum": 1, "default": FeatureQuery.defaultLimit]),
+                      ["type": "integer", "minimum": 1, "maximum": FeatureQuery.maximumLimit, "default": FeatureQuery.defaultLimit]),
                 query("offset", "Matching events skipped before the page", ["type": "integer", "minimum": 0, "default": 0]),
                 query("filter", "A CQL2 text expression", ["type": "string"]),
                 query("filter-lang", "Only cql2-text", ["type": "string", "enum": ["cql2-text"]]),

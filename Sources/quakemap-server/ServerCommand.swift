@@ -13,29 +13,41 @@ struct ServerCommand: AsyncParsableCommand {
         abstract: "Serve earthquake feeds to map clients: OGC API – Features, XYZ tiles and maps.",
         discussion: """
             Endpoints (all GET):
-              /                                   landing page (OGC API – Features)
-              /conformance, /collections, /collections/quakes, /collections/quakes/queryables
-              /collections/quakes/items           GeoJSON; bbox, datetime, limit (1…10000, default 10),
-                                                  offset, filter + filter-lang=cql2-text; 'next' links
-              /collections/quakes/items/{id}      one event
-              /tiles/{z}/{x}/{y}.png              Web Mercator XYZ tiles; filter, datetime
-              /map.png                            plate carrée map; bbox, width, limit (default 300),
-                                                  color, filter, datetime
-              /healthz                            status, event count, refresh failures
-            Query strings are read as HTML forms and HTTP clients send them: '+' is a space,
-            %2B a plus, escapes are UTF-8 (a bad escape is a 400 naming the parameter).
-            Bad requests get 400 with a JSON problem naming the parameter, unknown paths 404;
-            images carry an ETag and answer 304 to If-None-Match; when drawing is saturated
-            or slower than --render-timeout, 503 with Retry-After.
+              /                         a browser gets the interactive map; other
+                                        clients the OGC API landing page (?f=html|json)
+              /conformance, /collections, /collections/quakes,
+              /collections/quakes/queryables
+              /collections/quakes/items GeoJSON: bbox, datetime, limit (1…10000,
+                                        default 1000), offset, filter + filter-lang
+                                        (cql2-text); 'next' links
+              /collections/quakes/items/{id}
+                                        one event
+              /tiles/{z}/{x}/{y}.png    Web Mercator XYZ tiles: filter, datetime
+              /tiles/land/{z}/{x}/{y}.png
+                                        Natural Earth land and sea, z 0…8
+              /map.png                  plate carrée map: bbox, width, limit
+                                        (default 300), color, filter, datetime
+              /healthz                  status, event count, refresh failures
 
-            Several feeds (the input, --url, and each --feed) are served as one collection;
-            a repeated event id keeps its latest update. URL feeds are fetched again every
-            --refresh; a failed refresh keeps serving the last good feed.
+            Query strings are read as forms and HTTP clients send them: '+' is a
+            space, %2B a plus, escapes are UTF-8. Bad requests get 400 with a JSON
+            problem naming the parameter; unknown paths 404. Images carry an ETag
+            and answer 304 to If-None-Match; when drawing is saturated or slower
+            than --render-timeout, 503 with Retry-After. Every answer allows any
+            origin (CORS: the data is public and read-only). A connection idle for
+            --idle-timeout, or whose request head has not arrived by then, is closed.
+
+            Several feeds (the input, --url, and each --feed) are served as one
+            collection; a repeated event id keeps its latest update. URL feeds are
+            fetched again every --refresh; a failed refresh keeps serving the last
+            good feed.
 
             EXIT STATUS
               0   stopped by SIGTERM or SIGINT
-              64  usage error; 65 bad feed at start (a header with no rows is not one: it serves
-                  an empty collection); 66 input not found; 69/75 fetch failed at start
+              64  usage error
+              65  bad feed at start (a header with no rows is not one: it serves an
+                  empty collection)
+              66  input not found; 69/75 fetch failed at start
               70  the server could not start (e.g. the port is taken)
             """,
         version: "0.2.0"
