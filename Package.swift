@@ -124,3 +124,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The AddressSanitizer pass of `make test-sanitize` leaves the HTTP server out
+// (QUAKEMAP_CORE_ONLY=1): the server is Swift without unsafe code, so ASan has
+// little to find there, while building Hummingbird and SwiftNIO once more
+// costs minutes of every CI run. ThreadSanitizer keeps it (actors, the render
+// gate and the cache are where races would be).
+if Context.environment["QUAKEMAP_CORE_ONLY"] == "1" {
+    let server: Set<String> = ["QuakeServer", "quakemap-server", "ServerTests"]
+    package.targets.removeAll { server.contains($0.name) }
+    package.products.removeAll { server.contains($0.name) }
+    package.dependencies.removeAll { dependency in
+        if case let .sourceControl(_, location, _) = dependency.kind { return location.hasSuffix("/hummingbird") }
+        return false
+    }
+}
