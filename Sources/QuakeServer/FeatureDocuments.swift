@@ -33,6 +33,7 @@ enum FeatureDocuments {
             "description": "Earthquakes from USGS feeds: OGC API – Features, XYZ tiles and maps.",
             "links": [
                 link("\(base)/", "self", "application/json", "This document"),
+                link("\(base)/?f=html", "alternate", "text/html", "The web map"),
                 link("\(base)/api", "service-desc", "application/vnd.oai.openapi+json;version=3.0", "The API in OpenAPI 3.0"),
                 link("\(base)/conformance", "conformance", "application/json", "Conformance classes"),
                 link("\(base)/collections", "data", "application/json", "Collections"),

@@ -20,7 +20,10 @@ enum OpenAPIDocument {
 
     private static var paths: [String: Any] {
         [
-            "/": get("The landing page", ok(json)),
+            "/": get("The landing page; a browser (Accept ranking text/html above JSON, or f=html) gets the web map",
+                     ["description": "OK", "content": [json: ["schema": ["type": "object"]], "text/html": ["schema": ["type": "string"]]]],
+                     parameters: [query("f", "The format; without it, the Accept header decides", ["type": "string", "enum": ["json", "html"]])],
+                     badRequest: true),
             "/api": get("This document", ok("application/vnd.oai.openapi+json;version=3.0")),
             "/conformance": get("The conformance classes", ok(json)),
             "/collections": get("The collections", ok(json)),
@@ -51,7 +54,15 @@ enum OpenAPIDocument {
                 query("filter", "A CQL2 text expression", ["type": "string"]),
                 query("filter-lang", "Only cql2-text", ["type": "string", "enum": ["cql2-text"]]),
                 query("datetime", "As for items", ["type": "string"]),
+                query("v", "Any value, ignored: a page sends the catalogue version it saw, to ask again when it changes",
+                      ["type": "string"]),
             ], badRequest: true, notFound: true, busy: true),
+            "/tiles/land/{z}/{x}/{y}.png": get("An XYZ tile (Web Mercator) of Natural Earth land and sea: the web map's base layer", image,
+                                               parameters: [
+                path("z", "Zoom", ["type": "integer", "minimum": 0, "maximum": BasemapTiles.maximumZoom]),
+                path("x", "Column from 180° W", ["type": "integer", "minimum": 0]),
+                path("y", "Row from the north", ["type": "integer", "minimum": 0]),
+            ], notFound: true, busy: true),
             "/map.png": get("A plate carrée map", image, parameters: [
                 query("bbox", "The region W,S,E,N", ["type": "array", "minItems": 4, "maxItems": 4, "items": ["type": "number"]],
                       explode: false),
