@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import QuakeKit
 
-/// The README's adversarial-input table, one test per row: what quakemap does
+/// The bad-input table of docs/bad-input.md, one test per row: what quakemap does
 /// with each bad input, its exit code and message, and that a previous map
 /// survives. Inputs are written here; none come from real feeds.
 @Suite("Adversarial inputs")
