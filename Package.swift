@@ -114,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "QuakeFetchTests",
-            dependencies: ["QuakeFetch", "FeedTestServer"]
+            dependencies: ["QuakeFetch", "QuakeKit", "FeedTestServer"]
         ),
         // A loopback HTTP server with byte-level fault injection, for tests only.
         .target(

@@ -6,15 +6,16 @@ import QuakeKit
 /// A feed read and selected, with how it was got.
 package struct LoadedFeed<Event: Sendable & Hashable> {
     package var selection: SelectedEvents<Event>
-    /// Set when the feed came from `--url`.
+    /// Set when the feed came from `--url` and the fetch succeeded (also when
+    /// its body did not parse and the cached feed stood in).
     package var fetched: FetchedFeed?
     /// Set when the cached feed stood in for a failed fetch or a bad fetched feed.
     package var staleFrom: Date?
-    /// The body to cache once the run has succeeded (fresh fetches only).
-    package var bodyToRemember: Data?
+    /// `Last-Modified` of the body that was read (the cached entry's when stale).
+    package var lastModified: Date?
 
     /// The feed's own time: GeoJSON `metadata.generated`, else HTTP `Last-Modified`.
-    package var generated: Date? { selection.summary.generated ?? fetched?.lastModifiedDate }
+    package var generated: Date? { selection.summary.generated ?? lastModified }
 }
 
 /// Gets the feed from a file, standard input or `--url`, with the cache and
@@ -62,50 +63,41 @@ package struct FeedLoader {
             return .loaded(LoadedFeed(selection: selected))
         }
         let url = input.url ?? ""
-        let cache = fetch.cache
-        let cached = cache?.entry(for: url)
-        var body: Data
-        var fetched: FetchedFeed?
-        var staleFrom: Date?
-        do {
-            let result = try await FeedFetcher(options: fetch.options).fetch(url, cached: cached)
-            fetched = result
-            body = result.body
-        } catch let error as FetchError {
-            guard fetch.staleOk, let cached, error != .invalidURL(url) else { throw error }
+        // Read once: the request is conditional on it, it is the stale body, and
+        // it says what was last rendered where.
+        let cached = fetch.cache?.entry(for: url)
+        let retrieved = try await retrieval.retrieve(url, previous: cached, fallingBack: { cached, error in
             log.warning("\(error.message); using the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
-            body = cached.body
-            staleFrom = cached.fetchedAt
+        }) { body, _ -> SelectedEvents<Event>? in
+            if let output = ifChangedOutput, let cached, cached.body == body,
+               cached.renderedOutput == Self.absolute(output), FileManager.default.fileExists(atPath: output) {
+                return nil
+            }
+            return try select(.bytes(body, name: url), feedOptions, selection)
         }
+        guard let selected = retrieved.parsed else { return .unchanged(url: url) }
+        var loaded = LoadedFeed(selection: selected, lastModified: retrieved.lastModified)
+        switch retrieved.source {
+        case .fresh(let fetched), .notModified(let fetched):
+            loaded.fetched = fetched
+        case let .stale(cached, _, response):
+            loaded.fetched = response
+            loaded.staleFrom = cached.fetchedAt
+        }
+        return .loaded(loaded)
+    }
 
-        if let output = ifChangedOutput, let cached, cached.body == body,
-           cached.renderedOutput == Self.absolute(output), FileManager.default.fileExists(atPath: output) {
-            return .unchanged(url: url)
-        }
-
-        do {
-            let selected = try select(.bytes(body, name: url), feedOptions, selection)
-            return .loaded(LoadedFeed(selection: selected, fetched: fetched, staleFrom: staleFrom,
-                                      bodyToRemember: staleFrom == nil ? body : nil))
-        } catch let error as FeedError {
-            // A fetched feed that does not parse is as bad as a failed fetch.
-            guard fetch.staleOk, staleFrom == nil, let cached, cached.body != body else { throw error }
-            log.warning("\(error.message); using the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
-            let selected = try select(.bytes(cached.body, name: url), feedOptions, selection)
-            return .loaded(LoadedFeed(selection: selected, fetched: fetched, staleFrom: cached.fetchedAt))
-        }
+    private var retrieval: FeedRetrieval {
+        FeedRetrieval(fetch: fetch.options, cache: fetch.cache, staleOk: fetch.staleOk)
     }
 
     /// After a successful run: keeps the body and its validators for the next
-    /// conditional request. A cache that cannot be written costs only a warning.
+    /// conditional request (not a stale one: it is cached already). A cache
+    /// that cannot be written costs only a warning.
     package func remember<Event>(_ loaded: LoadedFeed<Event>, renderedOutput: String?) {
-        guard let cache = fetch.cache, let fetched = loaded.fetched, let body = loaded.bodyToRemember else { return }
-        let previous = cache.entry(for: fetched.url)
-        let entry = CachedFeed(url: fetched.url, body: body, entityTag: fetched.entityTag,
-                               lastModified: fetched.lastModified, fetchedAt: Date(),
-                               renderedOutput: renderedOutput.map(Self.absolute) ?? previous?.renderedOutput)
+        guard let cache = fetch.cache, let fetched = loaded.fetched, loaded.staleFrom == nil else { return }
         do {
-            try cache.store(entry)
+            try retrieval.remember(fetched, renderedOutput: renderedOutput.map { .path(Self.absolute($0)) } ?? .previous)
         } catch {
             log.warning("cache \(cache.directory) not updated: \(error)")
         }

@@ -64,6 +64,7 @@ public actor CatalogueStore {
     private struct Feed: Sendable {
         var events: [SeismicEvent]
         var generated: Date?
+        /// The body and validators the next request is conditional on.
         var cached: CachedFeed?
     }
 
@@ -72,8 +73,7 @@ public actor CatalogueStore {
     private struct Reader: Sendable {
         let feed: FeedOptions
         let filter: EventFilter
-        let fetch: FetchOptions
-        let cache: FeedCache?
+        let retrieval: FeedRetrieval
         let log: Logger
 
         func select(_ source: FeedSource) throws -> FeedSelection {
@@ -82,47 +82,48 @@ public actor CatalogueStore {
             return try QuakeMap.select(from: source, feed: feed, selection: selection)
         }
 
-        /// The feed read again; `nil` when a URL answered 304 (nothing changed).
-        func read(_ origin: FeedOrigin, previous: Feed?) async throws -> Feed? {
+        /// The feed read again, and whether its events may have changed (not
+        /// after a 304 answering `previous`: those events stand).
+        func read(_ origin: FeedOrigin, previous: Feed?) async throws -> (feed: Feed, changed: Bool) {
             switch origin {
             case .local(let source):
                 let selected = try select(source)
-                return Feed(events: selected.events, generated: selected.summary.generated)
+                return (Feed(events: selected.events, generated: selected.summary.generated), true)
             case .url(let url):
-                let fetched = try await FeedFetcher(options: fetch).fetch(url, cached: previous?.cached)
-                if fetched.fromCache && previous != nil { return nil }
-                let selected = try select(.bytes(fetched.body, name: url))
-                // No rendered output: a `render --if-changed` sharing this cache must not
-                // take a body the server fetched for one it has drawn.
-                let cached = CachedFeed(url: url, body: fetched.body, entityTag: fetched.entityTag,
-                                        lastModified: fetched.lastModified, fetchedAt: Date(), renderedOutput: nil)
-                do { try cache?.store(cached) } catch { log.warning("cache \(cache?.directory ?? ""): not updated: \(error)") }
-                return Feed(events: selected.events, generated: selected.summary.generated ?? fetched.lastModifiedDate,
-                            cached: cached)
+                let retrieved = try await retrieval.retrieve(url, previous: previous?.cached, fallingBack: { cached, error in
+                    log.warning("\(error); serving the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
+                }) { body, source -> FeedSelection? in
+                    if case .notModified = source, previous != nil { return nil }  // `previous`'s events stand
+                    return try select(.bytes(body, name: url))
+                }
+                if let fetched = retrieved.fetched {
+                    // No rendered output: a `render --if-changed` sharing this cache must not
+                    // take a body the server fetched for one it has drawn.
+                    do { try retrieval.remember(fetched, renderedOutput: .none) } catch {
+                        log.warning("cache \(retrieval.cache?.directory ?? ""): not updated: \(error)")
+                    }
+                }
+                guard let selected = retrieved.parsed else {
+                    // Only a 304 answering `previous` goes unparsed: its events stand, with the new validators.
+                    return (Feed(events: previous?.events ?? [], generated: previous?.generated, cached: retrieved.entry), false)
+                }
+                return (Feed(events: selected.events, generated: selected.summary.generated ?? retrieved.lastModified,
+                             cached: retrieved.entry), true)
             }
-        }
-
-        /// The cached body of a URL that cannot be fetched, for `--stale-ok`.
-        func stale(_ url: String, after error: any Error) -> Feed? {
-            guard let cached = cache?.entry(for: url), let selected = try? select(.bytes(cached.body, name: url)) else { return nil }
-            log.warning("\(error); serving the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
-            return Feed(events: selected.events, generated: selected.summary.generated, cached: cached)
         }
     }
 
-    private var reader: Reader { Reader(feed: feed, filter: filter, fetch: fetch, cache: cache, log: log) }
+    /// A reader; `staleOk` only at start, since a refresh keeps the last good feed anyway.
+    private func reader(staleOk: Bool) -> Reader {
+        Reader(feed: feed, filter: filter, retrieval: FeedRetrieval(fetch: fetch, cache: cache, staleOk: staleOk), log: log)
+    }
 
     /// Reads every feed. At start, any failure is thrown: a server must not come
     /// up with a feed missing (unless `staleOk` finds it in the cache).
     public func load() async throws {
-        let reader = reader
+        let reader = reader(staleOk: staleOk)
         for (index, origin) in origins.enumerated() {
-            do {
-                lastGood[index] = try await reader.read(origin, previous: nil)
-            } catch {
-                guard staleOk, case .url(let url) = origin, let stale = reader.stale(url, after: error) else { throw error }
-                lastGood[index] = stale
-            }
+            lastGood[index] = try await reader.read(origin, previous: nil).feed
         }
         await rebuild()
     }
@@ -131,15 +132,14 @@ public actor CatalogueStore {
     /// Returns whether the catalogue changed.
     @discardableResult
     public func refresh() async -> Bool {
-        let reader = reader
+        let reader = reader(staleOk: false)
         var changed = false
         for (index, origin) in origins.enumerated() {
             guard case .url = origin else { continue }
             do {
-                if let fresh = try await reader.read(origin, previous: lastGood[index]) {
-                    lastGood[index] = fresh
-                    changed = true
-                }
+                let (fresh, eventsChanged) = try await reader.read(origin, previous: lastGood[index])
+                lastGood[index] = fresh
+                changed = changed || eventsChanged
             } catch {
                 failedRefreshes += 1
                 lastFailure = (Date(), "\(error)")

@@ -268,6 +268,36 @@ struct ServerTests {
         await #expect(throws: FetchError.self) { try await strict.load() }
     }
 
+    /// The start-up request is conditional on the cache, as `quakemap render --url`'s is; a 304
+    /// serves the cached body and keeps the cache current; a cached body that no longer
+    /// parses is reported, not hidden behind the fetch's error.
+    @Test func startUpIsConditionalOnTheCacheAndAnUnparsableCacheIsReported() async throws {
+        let upstream = try LoopbackServer()
+        defer { upstream.stop() }
+        upstream.route("/feed.csv", [.response(status: 304, headers: [("ETag", "\"v2\"")])])
+        let url = upstream.baseURL + "/feed.csv"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quakemap-cache-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cache = FeedCache(directory: folder)
+        let body = Data(ServerFixtures.csv(Array(ServerFixtures.sixty.prefix(4))).utf8)
+        try cache.store(CachedFeed(url: url, body: body, entityTag: "\"v1\"", lastModified: nil,
+                                   fetchedAt: Date(timeIntervalSince1970: 0), renderedOutput: "/maps/quakes.png"))
+        let fetch = FetchOptions(timeout: 5, retries: 0)
+        let store = CatalogueStore(origins: [.url(url)], fetch: fetch, cache: cache)
+        try await store.load()
+        #expect(await store.catalogue.events.count == 4)
+        #expect(upstream.requests.first?.headers["if-none-match"] == "\"v1\"")
+        let kept = try #require(cache.entry(for: url))
+        #expect(kept.body == body && kept.entityTag == "\"v2\"" && kept.fetchedAt > Date(timeIntervalSince1970: 0))
+        #expect(kept.renderedOutput == nil, "a render --if-changed must not take the server's body for its own")
+
+        upstream.route("/feed.csv", [.response(status: 503, body: "down")])
+        try cache.store(CachedFeed(url: url, body: Data("garbage\u{0}".utf8), entityTag: nil, lastModified: nil,
+                                   fetchedAt: Date(), renderedOutput: nil))
+        let stale = CatalogueStore(origins: [.url(url)], fetch: fetch, cache: cache, staleOk: true)
+        await #expect(throws: FeedError.self) { try await stale.load() }
+    }
+
     @Test func severalFeedsAreOneCollectionWithTheLatestUpdateOfEachEvent() async throws {
         var older = Array(ServerFixtures.sixty.prefix(2))
         var newer = older
