@@ -74,8 +74,7 @@ package final class StagedOutput: Sendable {
             throw WriteError(errno: code, stage: .create, path: target)
         }
         // mkstemp makes the file 0600 and mkdtemp the folder 0700; others may read outputs.
-        let mask = Self.currentUmask
-        _ = kind == .file ? fchmod(descriptor, 0o666 & ~mask) : fchmod(descriptor, 0o777 & ~mask)
+        fchmod(descriptor, (kind == .file ? 0o666 : 0o777) & ~Self.currentUmask)
         self.target = target
         self.kind = kind
         self.stagingPath = path
