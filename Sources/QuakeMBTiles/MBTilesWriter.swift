@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import Foundation
 import GRDB
@@ -8,41 +10,36 @@ import QuakeKit
 /// Writes a tile pyramid as an MBTiles 1.3 file: one SQLite database with a
 /// `metadata` table and a `tiles` table whose rows count from the south (TMS),
 /// as the specification says. The database is built in a temporary file
-/// beside the target and renamed over it once complete, so a failed or
-/// interrupted run leaves the previous file as it was.
+/// beside the target (a `StagedOutput`) and renamed over it once complete, so
+/// a failed or interrupted run leaves the previous file as it was. Tiles may
+/// be written from several threads.
 public final class MBTilesWriter: TileSink {
     /// The MBTiles file.
     public let path: String
-    private let temporary: String
+    private let staged: StagedOutput
     private let queue: DatabaseQueue
-    private var pending: [(TileID, Data)] = []
-    private var pendingBytes = 0
-    private var committed = false
+    /// Tiles not yet in the database, and their bytes.
+    private let pending = Locked<(tiles: [(TileID, Data)], bytes: Int)>(([], 0))
 
     /// Prepares to write `path`, creating its folder.
     ///
     /// - Throws: `WriteError` when the folder or the temporary database cannot be made.
     public init(path: String) throws {
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
         // Refused before drawing, not at the final rename.
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw WriteError.refusingToReplace(path: path, reason: "it is a folder, not an MBTiles file")
         }
-        try AtomicFileWriter.createFolder(folder)
-        let prefix = "." + url.lastPathComponent + ".tmp-"
-        AtomicFileWriter.removeAbandoned(in: folder, prefix: prefix)
-        temporary = folder + "/" + prefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        AtomicFileWriter.track(temporary, inProgress: true)
+        staged = try StagedOutput(target: path, kind: .file)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // A file built once and renamed into place needs no journal.
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
         }
         do {
-            queue = try DatabaseQueue(path: temporary, configuration: configuration)
+            // SQLite opens the (empty) staging file itself; the stage's descriptor only syncs it at the commit.
+            queue = try DatabaseQueue(path: staged.stagingPath, configuration: configuration)
             try queue.write { db in
                 try db.execute(sql: """
                     PRAGMA application_id = 0x4d504258;
@@ -53,30 +50,33 @@ public final class MBTilesWriter: TileSink {
                     """)
             }
         } catch {
-            unlink(temporary)
-            AtomicFileWriter.track(temporary, inProgress: false)
-            throw WriteError.cannotCreate(path: path, errno: Self.posixCode(error, otherwise: EACCES))
+            throw WriteError(errno: Self.posixCode(error, otherwise: EACCES), stage: .create, path: path)
         }
     }
 
     deinit {
-        if !committed {
-            try? queue.close()
-            unlink(temporary)
-        }
-        AtomicFileWriter.track(temporary, inProgress: false)
+        // Closed before the stage removes the file.
+        if !staged.isCommitted { try? queue.close() }
     }
 
     /// Adds one tile (written to the database in batches, one transaction each).
     public func write(_ data: Data, for tile: TileID) throws {
-        pending.append((tile, data))
-        pendingBytes += data.count
-        if pending.count >= 512 || pendingBytes >= 16 << 20 { try flush() }
+        let batch = pending.withLock { pending -> [(TileID, Data)] in
+            pending.tiles.append((tile, data))
+            pending.bytes += data.count
+            guard pending.tiles.count >= 512 || pending.bytes >= 16 << 20 else { return [] }
+            defer { pending = ([], 0) }
+            return pending.tiles
+        }
+        try insert(batch)
     }
 
     /// Writes the metadata and renames the finished file over `path`.
     public func commit(_ metadata: TileSetMetadata) throws {
-        try flush()
+        try insert(pending.withLock { pending in
+            defer { pending = ([], 0) }
+            return pending.tiles
+        })
         let bounds = metadata.bounds.map { String(format: "%.6f", $0) }.joined(separator: ",")
         let rows: [(String, String)] = [
             ("name", metadata.name),
@@ -98,26 +98,14 @@ public final class MBTilesWriter: TileSink {
             }
             try queue.close()
         } catch {
-            throw WriteError.writeFailed(path: path, errno: Self.posixCode(error, otherwise: EIO))
+            throw WriteError(errno: Self.posixCode(error, otherwise: EIO), stage: .write, path: path)
         }
-        let fd = open(temporary, O_RDONLY)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            throw code == EISDIR || code == EACCES ? WriteError.cannotCreate(path: path, errno: code)
-                : WriteError.writeFailed(path: path, errno: code)
-        }
-        committed = true
+        try staged.commit()
     }
 
-    private func flush() throws {
-        guard !pending.isEmpty else { return }
-        let batch = pending
-        pending = []
-        pendingBytes = 0
+    /// Inserts a batch of tiles in one transaction.
+    private func insert(_ batch: [(TileID, Data)]) throws {
+        guard !batch.isEmpty else { return }
         do {
             try queue.write { db in
                 let insert = try db.makeStatement(
@@ -127,7 +115,7 @@ public final class MBTilesWriter: TileSink {
                 }
             }
         } catch {
-            throw WriteError.writeFailed(path: path, errno: Self.posixCode(error, otherwise: EIO))
+            throw WriteError(errno: Self.posixCode(error, otherwise: EIO), stage: .write, path: path)
         }
     }
 

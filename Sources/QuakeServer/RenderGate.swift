@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import QuakeKit
 
 /// Runs drawing off the server's threads, a few at a time: at most `width`
 /// renders run at once, at most `queueLimit` wait, and a caller stops waiting

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeKit
 
 /// Rendered images kept for repeated requests, up to a byte budget; the
 /// oldest entry goes first. Keys include the catalogue version, so a refresh

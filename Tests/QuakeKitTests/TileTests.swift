@@ -194,6 +194,25 @@ struct TileDirectoryWriterTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path + "/0/0/0.png")) == Data("old".utf8))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["tiles"])
     }
+
+    /// The writer is `Sendable`: tiles may come from several tasks at once.
+    @Test func tilesWrittenFromSeveralTasksAllArrive() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tiles-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("tiles").path
+        let writer = try TileDirectoryWriter(path: path)
+        let tiles = try (0..<4).flatMap { x in try (0..<4).map { y in try TileID(zoom: 2, x: x, y: y) } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for tile in tiles {
+                group.addTask { try writer.write(Data("\(tile)".utf8), for: tile) }
+            }
+            try await group.waitForAll()
+        }
+        try writer.commit(TileSetMetadata(name: "t", description: "test", zooms: 2...2, tileSize: 256))
+        for tile in tiles {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(path)/\(tile).png")) == Data("\(tile)".utf8))
+        }
+    }
 }
 
 extension TileLayer {

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeKit
 import Testing
 @testable import QuakeServer
 

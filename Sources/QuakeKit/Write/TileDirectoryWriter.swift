@@ -12,23 +12,22 @@ import Foundation
 ///
 /// A `DIR` that exists must be empty or look like a pyramid this writer made
 /// (a `tilejson.json` and zoom-level folders, nothing else); any other folder
-/// is refused rather than replaced.
-public final class TileDirectoryWriter {
+/// is refused rather than replaced. Tiles may be written from several threads.
+public final class TileDirectoryWriter: TileSink {
     /// The pyramid's folder.
     public let path: String
-    private let temporary: String
-    private var committed = false
-    private var folders: Set<String> = []
+    private let staged: StagedOutput
+    /// The `z/x` folders made so far.
+    private let folders = Locked<Set<String>>([])
 
     /// The name of the TileJSON file written beside the tiles; its presence marks a folder as a pyramid.
-    public static let tileJSONName = "tilejson.json"
+    private static let tileJSONName = "tilejson.json"
 
     /// Prepares to write a pyramid at `path`, creating its parent folders.
     ///
     /// - Throws: ``WriteError``, e.g. ``WriteError/refusingToReplace(path:reason:)``
     ///   for a folder of other files.
     public init(path: String) throws {
-        let url = URL(fileURLWithPath: path).standardizedFileURL
         self.path = path
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
@@ -43,33 +42,18 @@ public final class TileDirectoryWriter {
                     path: path, reason: "the folder holds other files than a tile pyramid quakemap wrote (\(Self.tileJSONName) and zoom folders)")
             }
         }
-        let parent = url.deletingLastPathComponent().path
-        try AtomicFileWriter.createFolder(parent)
-        let prefix = "." + url.lastPathComponent + ".tmp-"
-        Self.restoreAsideIfKilled(path, in: parent, prefix: prefix)
-        AtomicFileWriter.removeAbandoned(in: parent, prefix: prefix)
-        var template = Array((parent + "/" + prefix + "\(getpid())-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw WriteError.cannotCreate(path: path, errno: errno)
-        }
-        temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        chmod(temporary, 0o777 & ~AtomicFileWriter.currentUmask)
-        InProgress.shared.add(temporary)
-    }
-
-    deinit {
-        if !committed { try? FileManager.default.removeItem(atPath: temporary) }
-        InProgress.shared.remove(temporary)
+        staged = try StagedOutput(target: path, kind: .folder)
     }
 
     /// Writes one tile.
     public func write(_ data: Data, for tile: TileID) throws {
-        let folder = "\(temporary)/\(tile.zoom)/\(tile.x)"
-        if !folders.contains(folder) {
+        let folder = "\(staged.stagingPath)/\(tile.zoom)/\(tile.x)"
+        try folders.withLock { (folders: inout Set<String>) throws(WriteError) in
+            guard !folders.contains(folder) else { return }
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw WriteError.cannotCreateFolder(path: "\(path)/\(tile.zoom)/\(tile.x)", errno: AtomicFileWriter.posixCode(of: error))
+                throw WriteError(errno: StagedOutput.posixCode(of: error), stage: .createFolder, path: "\(path)/\(tile.zoom)/\(tile.x)")
             }
             folders.insert(folder)
         }
@@ -78,42 +62,20 @@ public final class TileDirectoryWriter {
 
     /// Writes the TileJSON and puts the new pyramid in place of the old.
     public func commit(_ metadata: TileSetMetadata) throws {
-        try writeFile(metadata.tileJSON(), at: "\(temporary)/\(Self.tileJSONName)", shownAs: "\(path)/\(Self.tileJSONName)")
-        // The old pyramid moves aside, the new one takes its name, the old one goes:
-        // two renames, so `path` is missing only between them, never half-written.
-        var aside: String?
-        if FileManager.default.fileExists(atPath: path) {
-            let moved = temporary + "-old"
-            guard rename(path, moved) == 0 else { throw WriteError.writeFailed(path: path, errno: errno) }
-            // Not marked in progress: a signal now must not remove the old pyramid
-            // too; the next run puts it back (restoreAsideIfKilled).
-            aside = moved
-        }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            if let aside { rename(aside, path) }
-            throw WriteError.writeFailed(path: path, errno: code)
-        }
-        committed = true
-        if let aside { try? FileManager.default.removeItem(atPath: aside) }
-    }
-
-    /// A writer killed between its two renames left the old pyramid aside and
-    /// none at `path`: put it back before anything abandoned is removed.
-    private static func restoreAsideIfKilled(_ path: String, in parent: String, prefix: String) {
-        guard !FileManager.default.fileExists(atPath: path),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix("-old") {
-            let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }) ?? 0
-            if kill(pid, 0) == -1 && errno == ESRCH && rename(parent + "/" + name, path) == 0 { return }
-        }
+        try writeFile(metadata.tileJSON(), at: "\(staged.stagingPath)/\(Self.tileJSONName)", shownAs: "\(path)/\(Self.tileJSONName)")
+        try staged.commit()
     }
 
     private func writeFile(_ data: Data, at file: String, shownAs shown: String) throws {
-        // No fsync per tile: the folder becomes visible only whole, by rename.
+        // No fsync per tile: the commit syncs the whole folder at once.
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard fd >= 0 else { throw WriteError.cannotCreate(path: shown, errno: errno) }
-        defer { close(fd) }
-        try AtomicFileWriter.writeAll(data, to: fd, path: shown)
+        guard fd >= 0 else { throw WriteError(errno: errno, stage: .create, path: shown) }
+        do {
+            try AtomicFileWriter.writeAll(data, to: fd, path: shown)
+        } catch {
+            close(fd)
+            throw error
+        }
+        guard close(fd) == 0 else { throw WriteError(errno: errno, stage: .write, path: shown) }
     }
 }

@@ -31,3 +31,38 @@ public enum WriteError: QuakeKitError, Equatable {
         }
     }
 }
+
+extension WriteError {
+    /// The step of writing an output that failed, which with the errno decides the case.
+    package enum Stage: Sendable {
+        /// Making the output's folder.
+        case createFolder
+        /// Making the output or its temporary file.
+        case create
+        /// Writing, syncing or closing it.
+        case write
+        /// Renaming it into place (or setting the previous output aside).
+        case rename
+    }
+
+    /// The one mapping from a failed system call to a case, so every writer
+    /// reports the same failure the same way (and the CLI exits the same):
+    /// a path that may not be created or replaced there (permissions, a
+    /// read-only disk, a folder in the way) is ``cannotCreate(path:errno:)``
+    /// or ``cannotCreateFolder(path:errno:)`` (exit 73); anything else, and
+    /// any failure while writing, is ``writeFailed(path:errno:)`` (exit 74,
+    /// e.g. a full disk or an I/O error).
+    package init(errno code: Int32, stage: Stage, path: String) {
+        let refused = Self.refusals.contains(code)
+        switch stage {
+        case .createFolder where refused: self = .cannotCreateFolder(path: path, errno: code)
+        case .create where refused, .rename where refused: self = .cannotCreate(path: path, errno: code)
+        case .createFolder, .create, .write, .rename: self = .writeFailed(path: path, errno: code)
+        }
+    }
+
+    /// The errnos that say "not here" rather than "the disk failed".
+    package static let refusals: Set<Int32> = [
+        EACCES, EPERM, EROFS, EISDIR, ENOTDIR, EEXIST, ENOTEMPTY, EBUSY, ENOENT, ENAMETOOLONG, ELOOP, ETXTBSY,
+    ]
+}
