@@ -60,7 +60,7 @@ public enum QuakeMap {
         }
         // Feed rows are 100 to 200 bytes; room for rows of 120 errs long, which costs nothing.
         var collector = MapEventCollector(expectedRows: (source.byteCount ?? 0) / 120)
-        let summary = try reader.readMapRows(source, admitting: selection) { collector.append($0) }
+        let summary = try reader.readMapRows(source, admitting: selection.rowAdmission) { collector.append($0) }
         let (events, duplicates) = collector.finish()
         return MapSelection(events: events, summary: summary, duplicates: duplicates)
     }
