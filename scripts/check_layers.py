@@ -242,36 +242,12 @@ def print_graph(folders, targets):
     sys.stdout.flush()
 
 
-# Known back-references still being removed, one `Folder→Type` (or `Folder→.member`) a line;
-# the check fails on any other, and on an entry nothing needs any more.
-ALLOWLIST = os.path.join(ROOT, "scripts/layers-allowlist.txt")
-
-
-def allowed(errors):
-    """`errors` without the allowlisted arrows, plus one for each allowlist entry no longer needed."""
-    if not os.path.exists(ALLOWLIST):
-        return errors
-    with open(ALLOWLIST, encoding="utf-8") as file:
-        entries = {line.strip() for line in file if line.strip() and not line.startswith("#")}
-    used, kept = set(), []
-    for error in errors:
-        match = re.search(r": (\w+)/ (?:uses (\w+) of|calls (\.\w+), which)", error)
-        key = match and f"{match.group(1)}→{match.group(2) or match.group(3)}"
-        if key in entries:
-            used.add(key)
-        else:
-            kept.append(error)
-    return kept + [f"scripts/layers-allowlist.txt: {entry} is no longer used; delete the line"
-                   for entry in sorted(entries - used)]
-
-
 def check(root, show_graph=False, targets=True):
     """The problems of the tree at `root`, printed; 1 when there are any."""
     errors, folders, uses = [], defaultdict(set), defaultdict(set)
     check_folders(root, errors, folders)
     if targets:
         check_targets(root, errors, uses)
-    errors = allowed(errors)
     if show_graph:
         print_graph(folders, uses)
     for error in errors:
