@@ -1,3 +1,6 @@
+// Pipeline/ — the stages wired together for callers: QuakeMap (feed → selection → map) and
+// TilePyramid (events → every tile, drawn on all cores).
+
 import Foundation
 
 /// The selected events of a feed, with what reading it found: whole events
