@@ -57,7 +57,8 @@ EXT = re.compile(r"^(?:(?:public|package|internal)\s+)?extension\s+([A-Z]\w*)[^{
 MEMBER = re.compile(r"^\s{4}(?:@\w+\s+)*(?:(?:public|package|internal|static|mutating|nonisolated)\s+)*"
                     r"(?:func|var)\s+(\w+)", re.M)
 INIT = re.compile(r"^\s{4}(?:@\w+\s+)*(?:(?:public|package|internal|convenience)\s+)*init\??\s*\(", re.M)
-IMPORT = re.compile(r"\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|enum|class|func|protocol|typealias|var|let)\s+)?(\w+)")
+IMPORT = re.compile(r"\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+"
+                    r"(?:(?:struct|enum|class|func|protocol|typealias|var|let)\s+)?(\w+)")
 # Comments and string literals, in one pass so that "//" in a string is not a comment.
 BLANKED = re.compile(r'#*"""[\s\S]*?"""#*|/\*[\s\S]*?\*/|//[^\n]*|#*"(?:\\.|[^"\\\n])*"#*')
 
@@ -140,7 +141,8 @@ def check_folders(root, errors, graph):
         for name in DECL.findall(text):
             if owner.setdefault(name, folder) != folder:
                 errors.append(f"{name} is declared in {owner[name]}/ and {folder}/: one name, one place")
-    # Members and initializers a folder adds to an earlier folder's type: {folder: {name}}, {type: [(folder, labels)]}.
+    # Members and initializers a folder adds to an earlier folder's type:
+    # {folder: {member name}} and {type: [(folder, parameters)]}.
     added, added_inits = defaultdict(set), defaultdict(list)
     for folder, text in files.values():
         for match in EXT.finditer(text):
@@ -188,8 +190,9 @@ def check_folders(root, errors, graph):
                     arguments = balanced(text, starts[number - 1] + call.end() - 1)
                     labels = [m.group(1) if m else None
                               for m in (re.match(r"\s*(\w+)\s*:(?!:)", a) for a in top_level(arguments))]
-                    if any(accepts(p, labels) for f, p in own_inits[typed] if rank.get(f, 99) <= rank.get(folder, -1)):
-                        continue
+                    if any(accepts(parameters, labels) for where, parameters in own_inits[typed]
+                           if rank.get(where, 99) <= rank.get(folder, -1)):
+                        continue  # an initializer the caller may use fits the call
                     for upper, parameters in inits:
                         if upper != folder and accepts(parameters, labels):
                             graph[folder].add(upper)
@@ -201,8 +204,8 @@ def check_targets(root, errors, graph):
     """Adds the target problems (declared dependencies and imports) to `errors`, the targets' uses to `graph`."""
     # A scratch folder of its own: the build's (.build) is locked while a build runs.
     with tempfile.TemporaryDirectory() as scratch:
-        manifest = json.loads(subprocess.run(["swift", "package", "--scratch-path", scratch, "dump-package"],
-                                             cwd=root, check=True, capture_output=True, text=True).stdout)
+        command = [os.environ.get("SWIFT", "swift"), "package", "--scratch-path", scratch, "dump-package"]
+        manifest = json.loads(subprocess.run(command, cwd=root, check=True, capture_output=True, text=True).stdout)
     for target in manifest["targets"]:
         name, kind = target["name"], target["type"]
         declared = {next(iter(dependency.values()))[0] for dependency in target["dependencies"]}
@@ -210,7 +213,8 @@ def check_targets(root, errors, graph):
         if kind == "test":
             continue
         if name not in TARGETS:
-            errors.append(f"Package.swift: target {name} is not in TARGETS of scripts/check_layers.py; give it its rules")
+            errors.append(f"Package.swift: target {name} is not in TARGETS of scripts/check_layers.py; "
+                          "give it its rules")
             continue
         errors.extend(f"Package.swift: {name} may not depend on {used}" for used in sorted(declared - TARGETS[name]))
         folder = os.path.join(root, target.get("path") or os.path.join("Sources", name))
@@ -230,6 +234,7 @@ def check_targets(root, errors, graph):
 
 
 def print_graph(folders, targets):
+    """Which folder uses which, in layer order, and what each target depends on."""
     rank = {name: index for index, name in enumerate(LAYERS)}
     print("Sources/QuakeKit folders (A → B: A uses B; ! marks a later stage):")
     for folder in LAYERS:
@@ -237,7 +242,8 @@ def print_graph(folders, targets):
         shown = ", ".join(("!" if rank.get(name, 99) > rank[folder] else "") + name for name in used)
         print(f"  {folder:<9} → {shown or '(nothing)'}")
     print("Targets (Package.swift):")
-    for target in sorted(targets, key=lambda name: (name not in TARGETS, list(TARGETS).index(name) if name in TARGETS else 0, name)):
+    order = list(TARGETS)
+    for target in sorted(targets, key=lambda name: (order.index(name) if name in order else len(order), name)):
         print(f"  {target:<16} → {', '.join(sorted(targets[target])) or '(nothing)'}")
     sys.stdout.flush()
 
@@ -260,8 +266,10 @@ def check(root, show_graph=False, targets=True):
 
 def self_test():
     """Checks the tree, then copies of it with faults put in: each must fail, naming the fault."""
-    probe_member = ("Sources/QuakeKit/Write/Probe.swift",  # a later folder adds a member, and uses it itself
-                    "extension GeoBox {\n    func probeArea() -> Double { 0 }\n}\nlet probed = GeoBox.world.probeArea()\n")
+    # A later folder adds a member (an initializer) to an earlier folder's type, and uses it itself.
+    probe_member = ("Sources/QuakeKit/Write/Probe.swift",
+                    "extension GeoBox {\n    func probeArea() -> Double { 0 }\n}\n"
+                    "let probed = GeoBox.world.probeArea()\n")
     probe_init = ("Sources/QuakeKit/Render/Probe.swift",
                   "extension GeoBox {\n    init(probeWidth: Double, south: Double = 0) { self = .world }\n}\n"
                   "let probed = GeoBox(probeWidth: 1)\n")
