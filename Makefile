@@ -15,9 +15,12 @@ map: deps
 	$(SWIFT) build $(RELEASE) --product quakemap
 	.build/release/quakemap render $(SAMPLE) -o $(OUTPUT)
 
-## test: install what is missing, build, and run every test: the Swift suite, then the
-## clients nobody here wrote (curl, Python requests, OWSLib, Chromium) against the built server
+## test: install what is missing, check the layers (seconds, before the build), build, and run
+## every test: the Swift suite, then the clients nobody here wrote (curl, Python requests,
+## OWSLib, Chromium) against the built server
 test: test-deps
+	python3 scripts/check_layers.py
+	python3 scripts/check_layers.py --self-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/Interop

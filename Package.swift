@@ -87,6 +87,7 @@ let package = Package(
         .executableTarget(
             name: "quakemap-server",
             dependencies: [
+                "QuakeKit",
                 "QuakeServer",
                 "QuakeCommand",
                 .product(name: "Hummingbird", package: "hummingbird"),

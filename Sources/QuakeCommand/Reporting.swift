@@ -109,6 +109,8 @@ package enum Reporting {
             switch error {
             case .cannotCreateFolder, .cannotCreate, .refusingToReplace: return 73
             case .writeFailed: return 74
+            // An internal failure (zlib out of memory), not the file system's.
+            case .encodingFailed: return 70
             }
         case let error as RenderError:
             switch error {

@@ -136,4 +136,31 @@ struct FeedReaderTests {
             try FeedReader().read(.file("/tmp")) { _ in }
         }
     }
+
+    /// A map's read admits rows by what it is handed, built here by hand,
+    /// with no selection: numeric bounds alone decide without asking
+    /// `admits`, and without them `admits` decides every valid row.
+    @Test func mapRowsAreAdmittedByWhatTheReaderIsHanded() throws {
+        let feed = ([Fixtures.header22,
+                     Fixtures.row22(mag: "2.0", id: "small"),
+                     Fixtures.row22(mag: "5.0", id: "big", place: "Alaska"),
+                     Fixtures.row22(mag: "", id: "none"),
+                     Fixtures.row22(mag: "6.0", id: "deep", place: "Fiji")] + [""]).joined(separator: "\n")
+        func kept(_ admission: RowAdmission) throws -> (ids: [String], summary: FeedSummary) {
+            var rows: [EventDecoder.MapRow] = []
+            let summary = try FeedReader().readMapRows(.bytes(Data(feed.utf8), name: "test.csv"),
+                                                       admitting: admission) { rows += $0 }
+            return (rows.map(\.event.id), summary)
+        }
+        let numeric = RowAdmission(numeric: NumericAdmission(minimumMagnitude: 4), admits: { _ in
+            Issue.record("numeric bounds decide alone")
+            return false
+        })
+        let byNumbers = try kept(numeric)
+        #expect(byNumbers.ids == ["big", "deep"])
+        #expect(byNumbers.summary.events == 3 && byNumbers.summary.withoutMagnitude == 1)
+        let byText = try kept(RowAdmission(numeric: nil, admits: { $0.place == "Alaska" }))
+        #expect(byText.ids == ["big"])
+        #expect(byText.summary.events == 3 && byText.summary.withoutMagnitude == 1)
+    }
 }

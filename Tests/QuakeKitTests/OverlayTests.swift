@@ -58,4 +58,19 @@ struct OverlayTests {
         let width = TextMeasurer().width(label.text, size: label.size, bold: true)
         #expect(label.position.x + width <= 400)
     }
+
+    /// The scene measures labels only through the metrics it is handed (the
+    /// public initializer hands it the renderer's): with made-up ones, the
+    /// title's panel is exactly as wide as they say, plus its padding.
+    @Test func labelsAreMeasuredByTheMetricsHandedIn() throws {
+        struct Monospaced: TextMetrics {
+            func width(_ text: String, size: Double, bold: Bool) -> Double { Double(text.count) * size }
+        }
+        let options = MapOptions(width: 800, title: "Quakes")
+        let scene = SceneBuilder(options: options, textMetrics: { Monospaced() }).scene(for: events)
+        let title = try #require(scene.overlay.texts.first)
+        let corners = try #require(scene.overlay.panels.first?.rings.first).map(\.x)
+        #expect(title.text == "Quakes" && title.size == 15)
+        #expect(corners.max()! - corners.min()! == 6 * 15 + 2 * 8)
+    }
 }

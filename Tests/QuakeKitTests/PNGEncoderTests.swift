@@ -34,7 +34,18 @@ struct PNGEncoderTests {
     func stripesJoinIntoOneImage(_ threads: Int) throws {
         let options = MapOptions(width: 1000, height: 517, basemap: .none)
         let surface = try MapRenderer().rasterize(SceneBuilder(options: options).scene(for: Self.events))
-        let striped = try PNGEncoder.encode(surface, threads: threads)
+        let striped = try surface.pngData(threads: threads)
         #expect(try RasterImage(png: striped) == RasterImage(png: surface.cairoPNGData()))
+    }
+
+    /// The encoder's failure is a write error (exit 70 in the CLI), not a
+    /// drawing one: it used to be reported as Cairo's. Pixels the encoder
+    /// refuses (a row shorter than its width) make it fail without zlib.
+    @Test func failureIsAWriteError() {
+        let pixel: UInt32 = 0
+        withUnsafeBytes(of: pixel) { bytes in
+            let refused = PixelBuffer(base: bytes.baseAddress!, width: 1, height: 1, stride: 0)
+            #expect(throws: WriteError.encodingFailed(format: "PNG", status: -1)) { try PNGEncoder.encode(refused) }
+        }
     }
 }

@@ -1,3 +1,5 @@
+// Basemap/ — the land drawn under the events: the built-in Natural Earth outlines, or a GeoJSON file.
+
 import Foundation
 
 /// A geographic position in degrees.

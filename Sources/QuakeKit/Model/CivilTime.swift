@@ -1,3 +1,6 @@
+// Model/ — the values every stage passes on: an event (SeismicEvent, and MapEvent, what a map
+// keeps of one), a box, event types, UTC calendar arithmetic, and the errors' protocol.
+
 import Foundation
 
 /// Conversions between proleptic Gregorian calendar fields (UTC) and `Date`,

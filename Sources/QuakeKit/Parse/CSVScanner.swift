@@ -1,3 +1,6 @@
+// Parse/ — bytes to events: USGS CSV (every era's layout) and GeoJSON feeds read, each row checked
+// (FeedRejection, FeedError), decoded on all cores. It knows no selection: a map's read is handed a RowAdmission.
+
 import CByteScan
 import Foundation
 

@@ -13,21 +13,21 @@ final class EventDecoder: Sendable {
     /// strings. A map whose filters read none of them skips them: they are
     /// most of the cost of decoding a row.
     let decodesDescriptions: Bool
-    /// When set, valid rows become map rows (``Part/mapped``) if the selection
-    /// admits them, and ``Part/Entry/notAdmitted(hasMagnitude:)`` if not.
-    let mapping: EventSelection?
-    /// The mapping selection as plain values, when its filter reads only
-    /// numbers: such rows become map rows without an event in between.
+    /// When set, valid rows become map rows (``Part/mapped``) if it admits
+    /// them, and ``Part/Entry/notAdmitted(hasMagnitude:)`` if not.
+    let mapping: RowAdmission?
+    /// The mapping's numeric bounds, when they decide alone: such rows become
+    /// map rows without an event in between.
     private let numericMapping: NumericAdmission?
 
     init(layout: FeedLayout, source: String, now: Date, decodesDescriptions: Bool = true,
-         mapping: EventSelection? = nil) {
+         mapping: RowAdmission? = nil) {
         self.layout = layout
         self.source = source
         self.now = now
         self.decodesDescriptions = decodesDescriptions
         self.mapping = mapping
-        numericMapping = mapping.flatMap { $0.filter.isNumeric ? NumericAdmission($0.filter, region: $0.region) : nil }
+        numericMapping = mapping?.numeric
     }
 
     /// What a map keeps of an event, and what finding its repeats needs.
@@ -38,9 +38,9 @@ final class EventDecoder: Sendable {
         /// ``FNV1a/id(_:)`` of the id; `nil` when it has none.
         let idHash: UInt32?
 
-        /// What a map keeps of `event`; `nil` when `selection` does not admit it.
-        init?(_ event: SeismicEvent, admittedBy selection: EventSelection) {
-            guard selection.admits(event), let drawn = MapEvent(event) else { return nil }
+        /// What a map keeps of `event`; `nil` when `admission` does not admit it.
+        init?(_ event: SeismicEvent, admittedBy admission: RowAdmission) {
+            guard admission.admits(event), let drawn = MapEvent(event) else { return nil }
             self.init(drawn, updated: event.updated, idHash: nil)
         }
 
@@ -77,7 +77,7 @@ final class EventDecoder: Sendable {
             case event
             /// A valid row the reader may pass over, its event not made (see ``FeedReader/RowPassing``).
             case passable(PassableRow)
-            /// A valid row the mapping selection does not admit.
+            /// A valid row the mapping does not admit.
             case notAdmitted(hasMagnitude: Bool)
             /// The next of `rejections`.
             case rejected
@@ -86,7 +86,7 @@ final class EventDecoder: Sendable {
         /// An entry for every record except those in `mapped`.
         var entries: [Entry] = []
         var events = EventBuffer()
-        /// The rows the mapping selection admits. Their order among the
+        /// The rows the mapping admits. Their order among the
         /// entries does not matter: they are only collected, and a strict
         /// read stops at a rejection anyway.
         var mapped: [MapRow] = []

@@ -61,22 +61,22 @@ public struct FeedReader: Sendable {
         try read(source, passing: passing, mapping: nil, body, mapRows: { _ in })
     }
 
-    /// Reads what a map keeps of the events `selection` admits, in file
+    /// Reads what a map keeps of the events `admission` admits, in file
     /// order, a run of rows at a time: admission and the reduction to
     /// ``MapEvent`` run on the decoding threads, so the hand-over, which is
     /// serial, only appends.
     func readMapRows(
         _ source: FeedSource,
-        admitting selection: EventSelection,
+        admitting admission: RowAdmission,
         _ body: ([EventDecoder.MapRow]) throws -> Void
     ) throws -> FeedSummary {
-        try read(source, passing: nil, mapping: selection, { _ in }, mapRows: body)
+        try read(source, passing: nil, mapping: admission, { _ in }, mapRows: body)
     }
 
     private func read(
         _ source: FeedSource,
         passing: RowPassing?,
-        mapping: EventSelection?,
+        mapping: RowAdmission?,
         _ body: (SeismicEvent) throws -> Void,
         mapRows: ([EventDecoder.MapRow]) throws -> Void
     ) throws -> FeedSummary {
@@ -188,7 +188,7 @@ public struct FeedReader: Sendable {
     }
 
     private static func headerDecoder(_ record: CSVRecord, name: String, options: FeedOptions,
-                                      decodesDescriptions: Bool, mapping: EventSelection?) throws -> EventDecoder {
+                                      decodesDescriptions: Bool, mapping: RowAdmission?) throws -> EventDecoder {
         for index in 0..<record.fieldCount {
             let bytes = record.field(index)
             guard String(validating: bytes, as: UTF8.self) != nil,

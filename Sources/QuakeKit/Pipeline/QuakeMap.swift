@@ -1,3 +1,6 @@
+// Pipeline/ — the stages wired together for callers: QuakeMap (feed → selection → map) and
+// TilePyramid (events → every tile, drawn on all cores).
+
 import Foundation
 
 /// The selected events of a feed, with what reading it found: whole events
@@ -60,7 +63,7 @@ public enum QuakeMap {
         }
         // Feed rows are 100 to 200 bytes; room for rows of 120 errs long, which costs nothing.
         var collector = MapEventCollector(expectedRows: (source.byteCount ?? 0) / 120)
-        let summary = try reader.readMapRows(source, admitting: selection) { collector.append($0) }
+        let summary = try reader.readMapRows(source, admitting: selection.rowAdmission) { collector.append($0) }
         let (events, duplicates) = collector.finish()
         return MapSelection(events: events, summary: summary, duplicates: duplicates)
     }

@@ -1,3 +1,5 @@
+// Project/ — longitude and latitude to pixels: Plate Carrée for maps, Web Mercator for tiles.
+
 /// A point in image pixels: x to the right, y down, (0, 0) the top-left corner.
 public struct PixelPoint: Sendable, Hashable, Codable {
     /// Pixels from the left edge.

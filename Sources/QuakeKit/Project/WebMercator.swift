@@ -43,12 +43,4 @@ public struct WebMercator: Sendable, Hashable {
         let y = (1 - log(tan(clamped) + 1 / cos(clamped)) / .pi) / 2
         return PixelPoint(x: (longitude + 180) / 360 * worldSize, y: min(max(y, 0), 1) * worldSize)
     }
-
-    /// The longitude and latitude box a tile covers.
-    public static func bounds(of tile: TileID) -> GeoBox {
-        let side = Double(1 << tile.zoom)
-        func latitude(_ row: Int) -> Double { atan(sinh(.pi * (1 - 2 * Double(row) / side))) * 180 / .pi }
-        return GeoBox(uncheckedWest: Double(tile.x) / side * 360 - 180, south: latitude(tile.y + 1),
-                      east: Double(tile.x + 1) / side * 360 - 180, north: latitude(tile.y))
-    }
 }

@@ -1,3 +1,6 @@
+// Query/ — cQL2 text filters (`--where`, the server's `filter=`): lexed, parsed, checked against the
+// catalogue's columns and evaluated on an event.
+
 /// A CQL2 expression that cannot be parsed or does not fit the catalogue,
 /// with the column (1-based, in characters) where the problem is.
 public struct CQLError: QuakeKitError, Equatable {

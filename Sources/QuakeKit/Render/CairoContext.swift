@@ -1,3 +1,6 @@
+// Render/ — scenes drawn with Cairo into pixels, PDF or SVG; it decides nothing the scene has not.
+// The only folder that imports Cairo; it hands pixels on as a PixelBuffer and measures text for Scene.
+
 import CCairo
 import Foundation
 

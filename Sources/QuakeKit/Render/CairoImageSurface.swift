@@ -85,16 +85,12 @@ final class CairoImageSurface {
         return bytes
     }
 
-    /// The surface encoded as PNG (see ``PNGEncoder``).
-    func pngData(threads: Int = ParallelParts.cores) throws -> Data {
-        try PNGEncoder.encode(self, threads: threads)
-    }
-
-    /// Calls `body` with the pixel memory and its row stride.
-    func withPixels<T>(_ body: (UnsafePointer<UInt8>, Int) throws -> T) throws -> T {
+    /// Calls `body` with the pixels, drawing finished (for an encoder).
+    func withPixels<T>(_ body: (PixelBuffer) throws -> T) throws -> T {
         cairo_surface_flush(pointer)
         guard let data = cairo_image_surface_get_data(pointer) else { throw RenderError.cairo("no pixel data") }
-        return try body(UnsafePointer(data), Int(cairo_image_surface_get_stride(pointer)))
+        return try body(PixelBuffer(base: UnsafeRawPointer(data), width: width, height: height,
+                                    stride: Int(cairo_image_surface_get_stride(pointer))))
     }
 
     /// Lets `body` change the pixels directly; Cairo is told afterwards.

@@ -1,22 +1,6 @@
 import CCairo
 import Foundation
 
-/// The file formats a map is written in.
-public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
-    /// Pixels (see `PNGEncoder`): the same decoded pixels as Cairo's PNG writer would give.
-    case png
-    /// Vector PDF: circles stay circles; one pixel of the scene is one point.
-    case pdf
-    /// Vector SVG 1.1.
-    case svg
-
-    /// The format a file name's extension names (`map.PDF` → `.pdf`), or `nil`.
-    public init?(pathExtension path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        self.init(rawValue: path[path.index(after: dot)...].lowercased())
-    }
-}
-
 /// Draws a ``MapScene`` with Cairo, antialiased, as PNG, PDF or SVG.
 ///
 /// Every call creates and releases its own Cairo objects, so renderers may run
@@ -25,27 +9,12 @@ public struct MapRenderer: Sendable {
     /// Creates a renderer.
     public init() {}
 
-    /// The scene as a PNG file's bytes.
-    public func pngData(for scene: MapScene) throws -> Data {
-        try rasterize(scene).pngData()
-    }
-
-    /// The scene as PNG bytes, deflated in `threads` stripes (the bytes, not
-    /// the pixels, depend on the count).
-    func pngData(for scene: MapScene, threads: Int) throws -> Data {
-        try rasterize(scene).pngData(threads: threads)
-    }
-
-    /// The scene in `format`.
-    public func data(for scene: MapScene, format: ImageFormat) throws -> Data {
-        switch format {
-        case .png: return try pngData(for: scene)
-        case .pdf, .svg:
-            let page = ReportPage(width: Double(scene.width), height: Double(scene.height),
-                                  maps: [PlacedMap(scene: scene, frame: PixelRect(x: 0, y: 0, width: Double(scene.width),
-                                                                                  height: Double(scene.height)))])
-            return try vectorData(pages: [page], kind: format == .pdf ? .pdf : .svg)
-        }
+    /// The scene as one page of PDF (`svg` false) or SVG, one pixel a point.
+    func vectorData(for scene: MapScene, svg: Bool) throws -> Data {
+        let page = ReportPage(width: Double(scene.width), height: Double(scene.height),
+                              maps: [PlacedMap(scene: scene, frame: PixelRect(x: 0, y: 0, width: Double(scene.width),
+                                                                              height: Double(scene.height)))])
+        return try vectorData(pages: [page], kind: svg ? .svg : .pdf)
     }
 
     /// The scene as pixels.

@@ -42,11 +42,6 @@ public struct RasterImage: Sendable, Hashable {
         self.init(width: owned.width, height: owned.height, rgba: owned.rgbaBytes())
     }
 
-    /// The image encoded as PNG.
-    public func pngData() throws -> Data {
-        try CairoImageSurface(image: self).pngData()
-    }
-
     /// The RGBA bytes of the pixel at (`x`, `y`).
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         let offset = (y * width + x) * 4

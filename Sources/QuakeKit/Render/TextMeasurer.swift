@@ -24,8 +24,9 @@ enum MapFont {
 }
 
 /// Measures text with the same font and Cairo as the renderer, so the scene can
-/// size its panels exactly while staying free of Cairo types.
-final class TextMeasurer {
+/// size its panels exactly while staying free of Cairo types (it asks through
+/// ``TextMetrics``).
+final class TextMeasurer: TextMetrics {
     private let surface: CairoImageSurface?
     private let context: CairoContext?
 
@@ -35,7 +36,7 @@ final class TextMeasurer {
     }
 
     /// The advance width of `text` in pixels (an estimate if Cairo is unavailable).
-    func width(_ text: String, size: Double, bold: Bool = false) -> Double {
+    func width(_ text: String, size: Double, bold: Bool) -> Double {
         guard let context else { return Double(text.count) * size * 0.6 }
         MapFont.select(context.pointer, size: size, bold: bold)
         var extents = cairo_text_extents_t()

@@ -1,3 +1,6 @@
+// Scene/ — a map resolved before any drawing (MapScene): every circle's centre, diameter and colour,
+// the land, graticule, legend and title in pixels, from a selection and MapOptions.
+
 extension CircleLayer {
     /// A layer made in parts on all cores at once: part `p` appends exactly
     /// `counts[p]` circles to its writer, and the parts follow each other

@@ -7,7 +7,7 @@ extension SceneBuilder {
     static let legendMagnitudes: [Double] = [3, 5, 7]
 
     func overlay(for events: [MapEvent], feedGenerated: Date?, feedTitle: String? = nil) -> SceneOverlay {
-        let measure = TextMeasurer()
+        let measure = textMetrics()
         let s = overlayScale
         let margin = 12 * s, padding = 8 * s
         let mapWidth = Double(options.pixelWidth)
@@ -68,7 +68,7 @@ extension SceneBuilder {
     /// The legend panel, bottom left: the colour scale (for depth and age), then
     /// the sizes. Returns its width.
     @discardableResult
-    private func legend(into layout: inout OverlayLayout, measure: TextMeasurer) -> Double {
+    private func legend(into layout: inout OverlayLayout, measure: any TextMetrics) -> Double {
         let s = overlayScale
         let margin = 12 * s, padding = 8 * s, gap = 10 * s
         let headingSize = 11 * s, labelSize = 10 * s

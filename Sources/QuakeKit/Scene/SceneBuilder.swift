@@ -4,10 +4,15 @@ import Foundation
 public struct SceneBuilder: Sendable {
     /// The look of the map.
     public var options: MapOptions
+    /// Makes what measures the overlay's labels, once for each scene: a
+    /// measurer may hold drawing state, which one thread at a time may use.
+    let textMetrics: @Sendable () -> any TextMetrics
 
-    /// Creates a builder.
-    public init(options: MapOptions = MapOptions()) {
+    /// A builder whose labels are measured by what `textMetrics` makes (the
+    /// public initializer passes the renderer's).
+    init(options: MapOptions, textMetrics: @escaping @Sendable () -> any TextMetrics) {
         self.options = options
+        self.textMetrics = textMetrics
     }
 
     /// The scene for `events`, which should already be selected.

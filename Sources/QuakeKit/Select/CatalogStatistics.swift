@@ -1,3 +1,6 @@
+// Select/ — which events count: filters, the region, the N most recent, repeated ids; and statistics
+// of what was selected. Builds the RowAdmission that Parse admits a map's rows with.
+
 import Foundation
 
 /// A summary of a selection of events, for `quakemap stats`.

@@ -73,48 +73,12 @@ public struct EventFilter: Sendable, Hashable {
     var isNumeric: Bool { types.isEmpty && excludedTypes.isEmpty && cql == nil }
 }
 
-/// The parts of a filter (and a selection's region) that read an event's
-/// numbers: its box, time window, magnitude and depth ranges. Plain values,
-/// so decoding threads share it without a reference count to contend for.
-struct NumericAdmission: Sendable {
-    private let region: GeoBox?
-    private let bbox: GeoBox?
-    private let since: Date?
-    private let until: Date?
-    private let magnitudes: (low: Double?, high: Double?)
-    private let depths: (low: Double?, high: Double?)
-
+extension NumericAdmission {
+    /// The numeric parts of `filter`, and `region`.
     init(_ filter: EventFilter, region: GeoBox? = nil) {
-        self.region = region
-        bbox = filter.bbox
-        since = filter.since
-        until = filter.until
-        magnitudes = (filter.minimumMagnitude, filter.maximumMagnitude)
-        depths = (filter.minimumDepth, filter.maximumDepth)
-    }
-
-    /// Whether `event`'s numbers pass.
-    func admits(_ event: SeismicEvent) -> Bool {
-        admits(latitude: event.latitude, longitude: event.longitude, time: event.time, magnitude: event.magnitude,
-               depth: event.depth)
-    }
-
-    /// Whether an event with these values passes; a bound on a value the
-    /// event lacks (no magnitude, no depth) is not passed.
-    func admits(latitude: Double, longitude: Double, time: Date, magnitude: Double?, depth: Double?) -> Bool {
-        if let region, !region.contains(latitude: latitude, longitude: longitude) { return false }
-        if let bbox, !bbox.contains(latitude: latitude, longitude: longitude) { return false }
-        if let since, time < since { return false }
-        if let until, time > until { return false }
-        return Self.within(magnitude, magnitudes) && Self.within(depth, depths)
-    }
-
-    private static func within(_ value: Double?, _ bounds: (low: Double?, high: Double?)) -> Bool {
-        guard bounds.low != nil || bounds.high != nil else { return true }
-        guard let value else { return false }
-        if let low = bounds.low, value < low { return false }
-        if let high = bounds.high, value > high { return false }
-        return true
+        self.init(region: region, bbox: filter.bbox, since: filter.since, until: filter.until,
+                  minimumMagnitude: filter.minimumMagnitude, maximumMagnitude: filter.maximumMagnitude,
+                  minimumDepth: filter.minimumDepth, maximumDepth: filter.maximumDepth)
     }
 }
 

@@ -185,6 +185,13 @@ extension EventSelection {
             && filter.matchesTypesAndExpression(event)
     }
 
+    /// What the reader needs to admit rows for this selection on its decoding
+    /// threads: the bounds alone when the filter reads no text (no call per row).
+    var rowAdmission: RowAdmission {
+        RowAdmission(numeric: filter.isNumeric ? NumericAdmission(filter, region: region) : nil,
+                     admits: { [self] event in admits(event) })
+    }
+
     /// Which of two versions of one id stays: the later `updated`, the later
     /// row on a tie or when neither says; a version without `updated` never
     /// replaces one with it.

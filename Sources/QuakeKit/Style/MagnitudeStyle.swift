@@ -1,3 +1,6 @@
+// Style/ — how an event looks, decided from its values alone: circle sizes and colours by magnitude,
+// depth or age.
+
 /// How an event's magnitude becomes a circle: the seed's formulas, with their
 /// edge cases decided.
 ///

@@ -1,3 +1,6 @@
+// Support/ — small tools any stage may use, which know nothing of earthquakes: the hash of ids,
+// work split over the cores, a radix sort. The first layer: it uses nothing else in QuakeKit.
+
 /// 64-bit FNV-1a, the one hash the project uses where speed matters and an
 /// adversary does not: ids in the selection's tables, feed bodies in the
 /// fetch cache, catalogue versions and ETags in the server. Unseeded, so the

@@ -1,3 +1,6 @@
+// Tiles/ — scenes for Web Mercator XYZ tiles: which tiles each event's circle touches, each tile's
+// circles, and land tiles for the server's web map.
+
 /// Land and sea as Web Mercator XYZ tiles, in the maps' colours: the base
 /// layer under event tiles in a web map that has no other (offline, say).
 ///

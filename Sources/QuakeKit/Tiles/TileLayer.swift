@@ -181,10 +181,8 @@ public struct TileLayer: Sendable {
                         circleLayer: layer)
     }
 
-    /// The tile as PNG bytes, or `nil` when no circle touches it. Encoded on
-    /// one thread, so the same events always give the same bytes on any machine.
-    public func pngData(for tile: TileID) throws -> Data? {
-        guard placements[UInt64(tile.x) << 32 | UInt64(tile.y)] != nil else { return nil }
-        return try MapRenderer().pngData(for: scene(for: tile), threads: 1)
+    /// Whether a circle touches `tile`.
+    func hasCircles(on tile: TileID) -> Bool {
+        placements[UInt64(tile.x) << 32 | UInt64(tile.y)] != nil
     }
 }

@@ -1,3 +1,6 @@
+// Write/ — bytes out: drawn pixels encoded as PNG, events as CSV, JSON or GeoJSON, and files and tile
+// folders replaced only once complete.
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -13,14 +13,14 @@ enum PNGEncoder {
     static let alphaLevel: Int32 = 6
 
     /// - Parameter threads: how many stripes are deflated at once; by default one per core.
-    static func encode(_ surface: CairoImageSurface, threads: Int = ParallelParts.cores) throws -> Data {
-        try surface.withPixels { pixels, stride in
-            var buffer = qm_png_buffer()
-            let status = qm_png_encode_argb32(pixels, Int32(surface.width), Int32(surface.height), Int32(stride),
-                                              opaqueLevel, alphaLevel, Int32(threads), &buffer)
-            defer { qm_png_buffer_free(&buffer) }
-            guard status == 0, let bytes = buffer.bytes else { throw RenderError.cairo("PNG encoding failed (\(status))") }
-            return Data(bytes: bytes, count: buffer.count)
-        }
+    /// - Throws: ``WriteError/encodingFailed(format:status:)`` when zlib fails (out of memory).
+    static func encode(_ pixels: PixelBuffer, threads: Int = ParallelParts.cores) throws(WriteError) -> Data {
+        var buffer = qm_png_buffer()
+        let status = qm_png_encode_argb32(pixels.base.assumingMemoryBound(to: UInt8.self), Int32(pixels.width),
+                                          Int32(pixels.height), Int32(pixels.stride), opaqueLevel, alphaLevel,
+                                          Int32(threads), &buffer)
+        defer { qm_png_buffer_free(&buffer) }
+        guard status == 0, let bytes = buffer.bytes else { throw .encodingFailed(format: "PNG", status: status) }
+        return Data(bytes: bytes, count: buffer.count)
     }
 }

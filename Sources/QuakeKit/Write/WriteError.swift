@@ -16,6 +16,9 @@ public enum WriteError: QuakeKitError, Equatable {
     /// The output exists and is not something quakemap may replace (a folder
     /// that holds other files than a tile pyramid quakemap wrote).
     case refusingToReplace(path: String, reason: String)
+    /// The encoder of a format failed (for PNG: zlib, out of memory); `status`
+    /// is its own code. Nothing was written.
+    case encodingFailed(format: String, status: Int32)
 
     /// The message.
     public var message: String {
@@ -28,6 +31,8 @@ public enum WriteError: QuakeKitError, Equatable {
             return "\(path): write failed: \(String(cString: strerror(code)))"
         case let .refusingToReplace(path, reason):
             return "\(path): not replaced: \(reason)"
+        case let .encodingFailed(format, status):
+            return "\(format) encoding failed (\(status))"
         }
     }
 }
