@@ -50,16 +50,17 @@ package struct FeedLoader {
 
     /// Loads the feed and selects whole events.
     package func load() async throws -> Outcome<SeismicEvent> {
-        try await load(select: QuakeMap.select)
+        try await load(as: SeismicEvent.self)
     }
 
-    /// Loads the feed; with `ifChangedOutput`, stops early when nothing changed since the last render there.
-    package func load<Event>(
-        ifChangedOutput: String? = nil,
-        select: (FeedSource, FeedOptions, EventSelection) throws -> SelectedEvents<Event>
-    ) async throws -> Outcome<Event> {
+    /// Loads the feed and selects events as `type`; with `ifChangedOutput`,
+    /// stops early when nothing changed since the last render there.
+    package func load<Event: SelectableEvent>(ifChangedOutput: String? = nil, as type: Event.Type) async throws -> Outcome<Event> {
+        let select = { (source: FeedSource) in
+            try QuakeMap.select(from: source, feed: feedOptions, selection: selection, as: Event.self)
+        }
         if let source = try input.localSource() {
-            let selected = try select(source, feedOptions, selection)
+            let selected = try select(source)
             return .loaded(LoadedFeed(selection: selected))
         }
         let url = input.url ?? ""
@@ -73,7 +74,7 @@ package struct FeedLoader {
                cached.renderedOutput == Self.absolute(output), FileManager.default.fileExists(atPath: output) {
                 return nil
             }
-            return try select(.bytes(body, name: url), feedOptions, selection)
+            return try select(.bytes(body, name: url))
         }
         guard let selected = retrieved.parsed else { return .unchanged(url: url) }
         var loaded = LoadedFeed(selection: selected, lastModified: retrieved.lastModified)

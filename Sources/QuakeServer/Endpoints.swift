@@ -201,7 +201,7 @@ struct Endpoints: Sendable {
                                 coloring: coloring) {
             // Newest first already: the limit keeps the most recent.
             let events = Array(Self.drawable(catalogue, query.filter).prefix(query.limit))
-            let scene = SceneBuilder(options: mapOptions).scene(forMapEvents: events, feedGenerated: catalogue.generated)
+            let scene = SceneBuilder(options: mapOptions).scene(for: events, feedGenerated: catalogue.generated)
             return try MapRenderer().pngData(for: scene)
         }
     }

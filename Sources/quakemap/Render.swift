@@ -72,18 +72,19 @@ extension Quakemap {
 
         func validate() throws {
             let box = try regionBox()
-            let height = self.height ?? MapOptions(width: width, region: box).height
-            guard (1...32_767).contains(width), (1...32_767).contains(height) else {
-                throw ValidationError("--width and --height must be 1…32767 pixels")
-            }
-            guard scale.isFinite, scale > 0, scale <= 8 else { throw ValidationError("--scale must be above 0 and at most 8") }
-            let pixels = Double(width) * Double(height) * scale * scale
-            guard pixels <= 100_000_000, Double(width) * scale <= 32_767, Double(height) * scale <= 32_767 else {
-                throw ValidationError("\(width)×\(height) at scale \(scale) is more than 100 megapixels or 32767 pixels a side")
-            }
-            guard centerLon.isFinite, abs(centerLon) <= 180 else { throw ValidationError("--center-lon must be -180…180") }
-            if let graticule, !(graticule.isFinite && graticule >= 1 && graticule <= 90) {
-                throw ValidationError("--graticule must be 1…90 degrees")
+            // The library's check, worded with the options' names.
+            do {
+                try MapOptions(width: width, height: height, region: box, centerLongitude: centerLon,
+                               graticuleSpacing: graticule, scale: scale).validate()
+            } catch {
+                switch error {
+                case .sideOutOfRange:
+                    throw ValidationError("--width and --height must be 1…\(MapOptions.maximumSide) pixels")
+                case .scaleOutOfRange: throw ValidationError("--scale must be above 0 and at most 8")
+                case .tooLarge: throw ValidationError(error.message)
+                case .centerLongitudeOutOfRange: throw ValidationError("--center-lon must be -180…180")
+                case .graticuleOutOfRange: throw ValidationError("--graticule must be 1…90 degrees")
+                }
             }
             if ifChanged && (inputOptions.url == nil || output == "-") {
                 throw ValidationError("--if-changed needs --url and an output file")
@@ -133,7 +134,7 @@ extension Quakemap {
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow())
                 var loaded: LoadedFeed<MapEvent>
-                switch try await loader.load(ifChangedOutput: ifChanged ? output : nil, select: QuakeMap.selectForMap) {
+                switch try await loader.load(ifChangedOutput: ifChanged ? output : nil, as: MapEvent.self) {
                 case .unchanged(let url):
                     log.info("\(url): unchanged since the last render to \(output): nothing to do",
                              metadata: ["outcome": "unchanged", "url": .string(url), "output": .string(output)])
@@ -146,7 +147,7 @@ extension Quakemap {
                 let events = loaded.selection.events
                 loaded.selection.events = []
                 let drawn = events.count
-                let scene = SceneBuilder(options: map).scene(forMapEvents: consume events, feedGenerated: loaded.generated,
+                let scene = SceneBuilder(options: map).scene(for: consume events, feedGenerated: loaded.generated,
                                                              feedTitle: loaded.selection.summary.title)
                 let bytes = try MapRenderer().data(for: scene, format: try outputFormat())
                 if output == "-" {

@@ -100,7 +100,7 @@ extension Quakemap {
                 let selection = try SelectionOptions.selection(limit: limit, filteredBy: filterOptions)
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow())
-                guard case .loaded(let loaded) = try await loader.load(select: QuakeMap.selectForMap) else { return }
+                guard case .loaded(let loaded) = try await loader.load(as: MapEvent.self) else { return }
                 let zooms = try zooms()
                 // Opened before drawing, so a refused output fails at once.
                 let sink: any TileSink = outputFormat == .mbtiles

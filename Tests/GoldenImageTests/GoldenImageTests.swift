@@ -67,7 +67,7 @@ struct GoldenImageTests {
     /// A quiet day's feed: no circles; land, legend, footer, and a title that says so and names the feed.
     @Test func emptyCatalogue() throws {
         let scene = SceneBuilder(options: MapOptions(width: 720))
-            .scene(for: [], feedGenerated: Self.feedGenerated, feedTitle: "USGS Significant Earthquakes, Past Day")
+            .scene(for: [SeismicEvent](), feedGenerated: Self.feedGenerated, feedTitle: "USGS Significant Earthquakes, Past Day")
         try GoldenFiles.check(try MapRenderer().image(for: scene), named: "world-empty-720")
     }
 

@@ -65,7 +65,7 @@ struct SceneCirclesInPartsTests {
         for options in [MapOptions(width: 1200, coloring: coloring, basemap: .none, showsLegend: false),
                         MapOptions(width: 800, centerLongitude: 150, coloring: coloring, basemap: .none,
                                    showsLegend: false)] {
-            let scene = SceneBuilder(options: options).scene(forMapEvents: events)
+            let scene = SceneBuilder(options: options).scene(for: events)
             let projection = options.projection
             let circles = SceneCircle.oneByOne(events, style: options.style, scale: options.scale,
                                                coloring: options.coloring) {

@@ -90,8 +90,8 @@ struct EmptyCatalogueTests {
             let source = FeedSource.bytes(Data(text.utf8), name: "quiet")
             let whole = try QuakeMap.select(from: source)
             #expect(whole.events.isEmpty && whole.summary.rows == 0 && whole.duplicates == 0)
-            #expect(try QuakeMap.selectForMap(from: source).events.isEmpty)
-            #expect(try QuakeMap.selectForMap(from: source, selection: EventSelection(limit: nil)).events.isEmpty)
+            #expect(try QuakeMap.select(from: source, as: MapEvent.self).events.isEmpty)
+            #expect(try QuakeMap.select(from: source, selection: EventSelection(limit: nil), as: MapEvent.self).events.isEmpty)
         }
     }
 
@@ -124,7 +124,7 @@ struct EmptyCatalogueTests {
         #expect(scene.circles.isEmpty && !scene.polygons.isEmpty)
 
         // A CSV names neither: the title says only that there is nothing.
-        let csv = SceneBuilder(options: MapOptions(width: 1200)).scene(for: [])
+        let csv = SceneBuilder(options: MapOptions(width: 1200)).scene(for: [SeismicEvent]())
         #expect(csv.overlay.texts.map(\.text).first == "No earthquakes")
         #expect(csv.overlay.texts.map(\.text).contains("0 events · Data: USGS · Made with Natural Earth"))
         // The feed's title is for the empty map only; a map with events keeps its time span.

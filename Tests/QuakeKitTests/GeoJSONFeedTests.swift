@@ -42,10 +42,11 @@ struct GeoJSONFeedTests {
             Self.feature(id: "us7000abcd", mag: "5.1", time: "1763769100000"),
             Self.feature(id: "nc2", mag: "2.0", coordinates: "[-122.1,37.5,8]"),
         ])
-        let map = try QuakeMap.selectForMap(from: .bytes(Data(text.utf8), name: "feed.geojson"),
+        let map = try QuakeMap.select(from: .bytes(Data(text.utf8), name: "feed.geojson"),
                                             feed: FeedOptions(now: Date(timeIntervalSince1970: 1_763_800_000)),
                                             selection: EventSelection(limit: nil, region: GeoBox(west: 170, south: -30,
-                                                                                                  east: 180, north: 0)))
+                                                                                                  east: 180, north: 0)),
+                                      as: MapEvent.self)
         #expect(map.events.map(\.magnitude) == [5.1])
         #expect(map.duplicates == 1)
         #expect(map.summary.rows == 4 && map.summary.events == 3 && map.summary.withoutMagnitude == 1)

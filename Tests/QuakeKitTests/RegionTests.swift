@@ -106,7 +106,7 @@ struct RegionTests {
 
     @Test func landCrossesTheAntimeridianWithoutASeam() throws {
         let box = try GeoBox(parsing: "150,-50,-150,0")
-        let scene = SceneBuilder(options: MapOptions(width: 600, region: box, showsLegend: false)).scene(for: [])
+        let scene = SceneBuilder(options: MapOptions(width: 600, region: box, showsLegend: false)).scene(for: [SeismicEvent]())
         let xs = scene.polygons.flatMap { $0.rings.flatMap { $0.map(\.x) } }
         // Land on both sides of 180° (Fiji, New Zealand, Tonga) is drawn inside the image.
         #expect(xs.contains { (0..<300).contains($0) } && xs.contains { (300...600).contains($0) })

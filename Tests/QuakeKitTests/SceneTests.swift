@@ -54,7 +54,7 @@ struct SceneTests {
     @Test func heightDefaultsToHalfTheWidthAndLandIsProjected() {
         let options = MapOptions(width: 800)
         #expect(options.height == 400)
-        let scene = SceneBuilder(options: options).scene(for: [])
+        let scene = SceneBuilder(options: options).scene(for: [SeismicEvent]())
         #expect(scene.background == MapPalette.standard.ocean)
         #expect(scene.polygons.count == 1, "all land in one path")
         #expect(scene.polygons[0].rings.count == 128, "127 outlines and the Caspian")

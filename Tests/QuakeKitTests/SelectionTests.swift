@@ -219,7 +219,7 @@ struct SelectionTests {
                                            maximumDepth: 300)
         }
         if filtered == "text" { selection.filter.excludedTypes = ["quarry blast"] }
-        let map = try QuakeMap.selectForMap(from: .bytes(data, name: "t.csv"), feed: Self.options, selection: selection)
+        let map = try QuakeMap.select(from: .bytes(data, name: "t.csv"), feed: Self.options, selection: selection, as: MapEvent.self)
         let plain = try Self.plainSelection(data, selection)
         let newestFirst = map.events.enumerated()
             .sorted { $0.element.time != $1.element.time ? $0.element.time > $1.element.time : $0.offset < $1.offset }
@@ -242,8 +242,8 @@ struct SelectionTests {
             2024-01-01T02:00:00.000Z,3,3,5,us41232,2024-01-03T00:00:00.000Z
             2024-01-01T03:00:00.000Z,4,4,6,us136624,2024-01-01T00:00:00.000Z
             """
-        let map = try QuakeMap.selectForMap(from: .bytes(Data(csv.utf8), name: "t.csv"), feed: Self.options,
-                                            selection: EventSelection(limit: nil))
+        let map = try QuakeMap.select(from: .bytes(Data(csv.utf8), name: "t.csv"), feed: Self.options,
+                                      selection: EventSelection(limit: nil), as: MapEvent.self)
         #expect(map.events.map(\.id) == ["us136624", "us41232"])
         #expect(map.events.map(\.magnitude) == [4, 5])
         #expect(map.duplicates == 2)

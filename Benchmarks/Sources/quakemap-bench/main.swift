@@ -82,19 +82,19 @@ row("parse whole events (from memory, all strings)", parse,
     String(format: "%.0f MB/s, %.2f M rows/s", megabytes / parse.seconds, Double(parse.result.1) / parse.seconds / 1e6))
 if stopAfter == "whole" { exit(0) }
 
-let recent = try measure { try QuakeMap.selectForMap(from: .bytes(data, name: path), feed: options) }
+let recent = try measure { try QuakeMap.select(from: .bytes(data, name: path), feed: options, as: MapEvent.self) }
 row("parse map fields + select the 300 most recent", recent,
     String(format: "%.0f MB/s, ", megabytes / recent.seconds) + "\(recent.result.events.count) kept")
 
 let everything = try measure {
-    try QuakeMap.selectForMap(from: .bytes(data, name: path), feed: options, selection: EventSelection(limit: nil))
+    try QuakeMap.select(from: .bytes(data, name: path), feed: options, selection: EventSelection(limit: nil), as: MapEvent.self)
 }
 row("parse + keep all (map events)", everything,
     String(format: "%.0f MB/s, ", megabytes / everything.seconds) + "\(everything.result.events.count) kept")
 if stopAfter == "parse" { exit(0) }
 
 let mapOptions = MapOptions(basemap: .none)
-let scene = measure { SceneBuilder(options: mapOptions).scene(forMapEvents: everything.result.events) }
+let scene = measure { SceneBuilder(options: mapOptions).scene(for: everything.result.events) }
 row("scene for all (sort, project, colour)", scene,
     String(format: "%.2f M circles/s, ", Double(scene.result.circles.count) / scene.seconds / 1e6)
         + "\(scene.result.circles.count) circles")
@@ -107,6 +107,6 @@ row("draw all (stamped circles, to RGBA)", image,
 let png = try measure { try MapRenderer().pngData(for: scene.result) }
 row("draw all + encode PNG", png, "\(png.result.count) bytes")
 
-let small = SceneBuilder(options: mapOptions).scene(forMapEvents: recent.result.events)
+let small = SceneBuilder(options: mapOptions).scene(for: recent.result.events)
 let smallPNG = try measure { try MapRenderer().pngData(for: small) }
 row("draw 300 + encode PNG (the default job's map)", smallPNG, "\(smallPNG.result.count) bytes")

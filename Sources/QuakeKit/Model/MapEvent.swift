@@ -2,7 +2,7 @@ import Foundation
 
 /// What a map needs of an event, and nothing more: a quarter of the memory of
 /// a ``SeismicEvent``, so a million of them fit in about 56 MB. ``SceneBuilder``
-/// draws these (``SceneBuilder/scene(forMapEvents:feedGenerated:feedTitle:)``); ``QuakeMap/selectForMap(from:feed:selection:)`` collects them
+/// draws these (``SceneBuilder`` (`scene(for:)` takes either kind of event)); ``QuakeMap/select(from:feed:selection:as:)`` collects them
 /// straight from a feed.
 public struct MapEvent: Sendable, Hashable {
     /// The event id (empty when the feed has none).

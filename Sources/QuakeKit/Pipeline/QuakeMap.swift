@@ -25,7 +25,7 @@ public struct SelectedEvents<Event: Sendable & Hashable>: Sendable, Hashable {
 /// Whole selected events (``QuakeMap/select(from:feed:selection:)``).
 public typealias FeedSelection = SelectedEvents<SeismicEvent>
 
-/// Selected events reduced to what a map draws (``QuakeMap/selectForMap(from:feed:selection:)``, ``MapEvent``).
+/// Selected events reduced to what a map draws (``QuakeMap/select(from:feed:selection:as:)`` with ``MapEvent``).
 public typealias MapSelection = SelectedEvents<MapEvent>
 
 /// The whole pipeline in a few calls: feed → selection → scene → PNG.
@@ -40,32 +40,20 @@ public enum QuakeMap {
         feed: FeedOptions = FeedOptions(),
         selection: EventSelection = EventSelection()
     ) throws -> FeedSelection {
-        var accumulator = MostRecentAccumulator(selection: selection)
-        let summary = try accumulator.offerAll(from: FeedReader(options: feed), source)
-        return FeedSelection(events: accumulator.result(), summary: summary, duplicates: accumulator.duplicates)
+        try select(from: source, feed: feed, selection: selection, as: SeismicEvent.self)
     }
 
-    /// Like ``select(from:feed:selection:)``, keeping only what a map needs of
-    /// each event: without a limit, a million events take about 60 MB (80 MB
-    /// while repeated ids are found at the end) rather than several hundred.
-    public static func selectForMap(
+    /// Like ``select(from:feed:selection:)``, keeping of each event what
+    /// `type` holds: ``MapEvent`` keeps only what a map draws, so without a
+    /// limit a million events take about 60 MB (80 MB while repeated ids are
+    /// found at the end) rather than several hundred.
+    public static func select<Event: SelectableEvent>(
         from source: FeedSource,
         feed: FeedOptions = FeedOptions(),
-        selection: EventSelection = EventSelection()
-    ) throws -> MapSelection {
-        var reader = FeedReader(options: feed)
-        reader.decodesDescriptions = selection.filter.readsDescriptions
-        guard selection.limit == nil else {
-            var accumulator = MostRecentAccumulator(selection: selection)
-            let summary = try accumulator.offerAll(from: reader, source)
-            return MapSelection(events: accumulator.result().compactMap(MapEvent.init), summary: summary,
-                                duplicates: accumulator.duplicates)
-        }
-        // Feed rows are 100 to 200 bytes; room for rows of 120 errs long, which costs nothing.
-        var collector = MapEventCollector(expectedRows: (source.byteCount ?? 0) / 120)
-        let summary = try reader.readMapRows(source, admitting: selection.rowAdmission) { collector.append($0) }
-        let (events, duplicates) = collector.finish()
-        return MapSelection(events: events, summary: summary, duplicates: duplicates)
+        selection: EventSelection = EventSelection(),
+        as type: Event.Type
+    ) throws -> SelectedEvents<Event> {
+        try Event.select(from: source, reader: FeedReader(options: feed), selection: selection)
     }
 
     /// A time as the USGS feeds write it: ISO 8601, UTC, with milliseconds
@@ -96,5 +84,41 @@ public enum QuakeMap {
         options: MapOptions = MapOptions()
     ) throws {
         try AtomicFileWriter.write(try pngData(for: events, options: options), to: path)
+    }
+}
+
+/// What a selection can keep of each event: the whole ``SeismicEvent``, or
+/// the ``MapEvent`` a map draws (see ``QuakeMap/select(from:feed:selection:as:)``).
+public protocol SelectableEvent: Sendable, Hashable {
+    /// Reads `source` with `reader` and keeps the events `selection` selects, as this type.
+    static func select(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> SelectedEvents<Self>
+}
+
+extension SeismicEvent: SelectableEvent {
+    /// Keeps the most recent events while streaming (see ``QuakeMap/select(from:feed:selection:)``).
+    public static func select(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
+        var accumulator = MostRecentAccumulator(selection: selection)
+        let summary = try accumulator.offerAll(from: reader, source)
+        return FeedSelection(events: accumulator.result(), summary: summary, duplicates: accumulator.duplicates)
+    }
+}
+
+extension MapEvent: SelectableEvent {
+    /// Without a limit, every admitted row straight into compact map events,
+    /// with no whole event in between; with one, the most recent, reduced.
+    public static func select(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> MapSelection {
+        var reader = reader
+        reader.decodesDescriptions = selection.filter.readsDescriptions
+        guard selection.limit == nil else {
+            var accumulator = MostRecentAccumulator(selection: selection)
+            let summary = try accumulator.offerAll(from: reader, source)
+            return MapSelection(events: accumulator.result().compactMap(MapEvent.init), summary: summary,
+                                duplicates: accumulator.duplicates)
+        }
+        // Feed rows are 100 to 200 bytes; room for rows of 120 errs long, which costs nothing.
+        var collector = MapEventCollector(expectedRows: (source.byteCount ?? 0) / 120)
+        let summary = try reader.readMapRows(source, admitting: selection.rowAdmission) { collector.append($0) }
+        let (events, duplicates) = collector.finish()
+        return MapSelection(events: events, summary: summary, duplicates: duplicates)
     }
 }

@@ -34,9 +34,8 @@ public struct MapRenderer: Sendable {
     enum CircleDrawing { case stamped, cairoPaths }
 
     func rasterize(_ scene: MapScene, circles: CircleDrawing = .stamped) throws -> CairoImageSurface {
-        // Each side first, so the product of absurd sizes cannot overflow.
-        guard (1...32_767).contains(scene.width), (1...32_767).contains(scene.height),
-              scene.width * scene.height <= 400_000_000 else {
+        // The limit of map options, so that no scene is drawn that options would refuse.
+        guard MapOptions.fits(width: Double(scene.width), height: Double(scene.height)) else {
             throw RenderError.invalidSize(width: scene.width, height: scene.height)
         }
         let surface = try CairoImageSurface(width: scene.width, height: scene.height)

@@ -69,6 +69,39 @@ public struct MapOptions: Sendable, Hashable {
         self.scale = scale
     }
 
+    /// The most pixels a map may have, scale applied: 100 million (about 400 MB
+    /// of pixels while it is drawn).
+    public static let maximumPixels = 100_000_000
+    /// The longest side in pixels, scale applied: Cairo's limit for an image.
+    public static let maximumSide = 32_767
+
+    /// Checks that the map can be drawn: its sides, its pixel count and its
+    /// scale, the centre longitude and the graticule spacing. ``MapRenderer``
+    /// refuses a scene over the same limits; calling this first refuses the
+    /// options before any feed is read.
+    ///
+    /// - Throws: ``MapOptionsError``.
+    public func validate() throws(MapOptionsError) {
+        guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height) else {
+            throw .sideOutOfRange(width: width, height: height)
+        }
+        guard scale.isFinite, scale > 0, scale <= 8 else { throw .scaleOutOfRange(scale) }
+        guard Self.fits(width: Double(width) * scale, height: Double(height) * scale) else {
+            throw .tooLarge(width: width, height: height, scale: scale)
+        }
+        guard centerLongitude.isFinite, abs(centerLongitude) <= 180 else { throw .centerLongitudeOutOfRange(centerLongitude) }
+        if let graticuleSpacing, !(graticuleSpacing.isFinite && graticuleSpacing >= 1 && graticuleSpacing <= 90) {
+            throw .graticuleOutOfRange(graticuleSpacing)
+        }
+    }
+
+    /// Whether an image of these pixel sides is within ``maximumSide`` and ``maximumPixels``.
+    static func fits(width: Double, height: Double) -> Bool {
+        // Each side first, so the product of absurd sizes cannot overflow.
+        width >= 1 && height >= 1 && width <= Double(maximumSide) && height <= Double(maximumSide)
+            && width * height <= Double(maximumPixels)
+    }
+
     /// The image width in pixels, scale applied.
     public var pixelWidth: Int { max(1, Int((Double(width) * scale).rounded())) }
     /// The image height in pixels, scale applied.
@@ -114,4 +147,34 @@ public struct MapPalette: Sendable, Hashable {
         ocean: RGBA(hex: 0x1E2A38), land: RGBA(hex: 0x4B5563), coastline: RGBA(hex: 0x6B7685),
         graticule: RGBA(red: 1, green: 1, blue: 1, alpha: 0.10),
         panel: RGBA(hex: 0x111820, alpha: 0.78), text: RGBA(hex: 0xE8ECF0))
+}
+
+/// Why ``MapOptions/validate()`` refused options.
+public enum MapOptionsError: QuakeKitError, Equatable {
+    /// Width or height outside 1…``MapOptions/maximumSide``.
+    case sideOutOfRange(width: Int, height: Int)
+    /// A scale that is not above 0 and at most 8.
+    case scaleOutOfRange(Double)
+    /// Over ``MapOptions/maximumPixels`` or ``MapOptions/maximumSide`` once scaled.
+    case tooLarge(width: Int, height: Int, scale: Double)
+    /// A centre longitude outside −180…180.
+    case centerLongitudeOutOfRange(Double)
+    /// A graticule spacing outside 1…90 degrees.
+    case graticuleOutOfRange(Double)
+
+    /// The message, with the values.
+    public var message: String {
+        switch self {
+        case let .sideOutOfRange(width, height):
+            return "a \(width)×\(height) map: width and height must be 1…\(MapOptions.maximumSide) pixels"
+        case let .scaleOutOfRange(scale):
+            return "scale \(scale): must be above 0 and at most 8"
+        case let .tooLarge(width, height, scale):
+            return "\(width)×\(height) at scale \(scale) is more than \(MapOptions.maximumPixels / 1_000_000) megapixels or \(MapOptions.maximumSide) pixels a side"
+        case let .centerLongitudeOutOfRange(longitude):
+            return "centre longitude \(longitude): must be -180…180"
+        case let .graticuleOutOfRange(spacing):
+            return "graticule every \(spacing)°: must be 1…90 degrees"
+        }
+    }
 }

@@ -32,12 +32,12 @@ public struct SceneBuilder: Sendable {
     ///     in the default title of a map with no events, which has no time span
     ///     to show.
     public func scene(for events: [SeismicEvent], feedGenerated: Date? = nil, feedTitle: String? = nil) -> MapScene {
-        scene(forMapEvents: events.compactMap(MapEvent.init), feedGenerated: feedGenerated, feedTitle: feedTitle)
+        scene(for: events.compactMap(MapEvent.init), feedGenerated: feedGenerated, feedTitle: feedTitle)
     }
 
-    /// The scene for events reduced to what a map needs (see ``MapEvent``);
-    /// the same rules as ``scene(for:feedGenerated:feedTitle:)``.
-    public func scene(forMapEvents events: consuming [MapEvent], feedGenerated: Date? = nil,
+    /// The scene for events reduced to what a map needs (see ``MapEvent``),
+    /// by the same rules as for whole events.
+    public func scene(for events: consuming [MapEvent], feedGenerated: Date? = nil,
                       feedTitle: String? = nil) -> MapScene {
         let projection = options.projection
         let box = options.region ?? .world

@@ -34,7 +34,7 @@ public struct TileOptions: Sendable, Hashable {
     /// Reads a zoom level or range: `4`, `0-6`, within 0…`limit`.
     ///
     /// - Throws: ``TileError/invalidZoomRange(_:limit:)``.
-    public static func zoomRange(parsing text: String, limit: Int = TileID.maximumZoom) throws -> ClosedRange<Int> {
+    package static func zoomRange(parsing text: String, limit: Int = TileID.maximumZoom) throws -> ClosedRange<Int> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         let numbers = parts.map { part in part.allSatisfy(\.isASCII) ? Int(part) : nil }
         guard (1...2).contains(parts.count), let low = numbers.first ?? nil, let high = numbers.last ?? nil,

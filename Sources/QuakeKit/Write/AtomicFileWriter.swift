@@ -29,7 +29,7 @@ public enum AtomicFileWriter {
     }
 
     /// Writes all of `data` to a descriptor (a pipe, standard output…), retrying short writes.
-    public static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
+    package static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var offset = 0
             while offset < buffer.count {
