@@ -96,5 +96,6 @@ struct EmbeddedLandError: Error, Equatable, CustomStringConvertible {
     /// What is wrong there.
     let reason: String
 
+    /// The place and the reason, for the message the program stops with.
     var description: String { "byte \(offset): \(reason)" }
 }
