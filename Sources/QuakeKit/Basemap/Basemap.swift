@@ -39,16 +39,21 @@ public struct Basemap: Sendable, Hashable {
 
     /// Natural Earth's 1:110m land (public domain), built into the library so
     /// that no file needs to be found at run time.
-    public static let naturalEarth110m: Basemap = {
-        // The embedded text is generated and checked by a test; it cannot fail to parse.
-        (try? Basemap(geoJSON: Data(EmbeddedLand.land110mGeoJSON.utf8), name: "built-in land")) ?? Basemap(land: [])
-    }()
+    public static let naturalEarth110m = Basemap(builtIn: EmbeddedLand.land110m, name: "1:110m")
 
     /// Natural Earth's 1:10m land, simplified to 0.05° (public domain): the
     /// detail for regions and large images, also built into the library.
-    public static let naturalEarthDetailed: Basemap = {
-        (try? Basemap(geoJSON: Data(EmbeddedLand.land10mGeoJSON.utf8), name: "built-in land (10m)")) ?? naturalEarth110m
-    }()
+    public static let naturalEarthDetailed = Basemap(builtIn: EmbeddedLand.land10m, name: "1:10m")
+
+    /// Decodes compiled-in land. Damaged bytes mean a broken build, not bad input:
+    /// stop with the reason instead of quietly drawing a map without land.
+    private init(builtIn bytes: UnsafeBufferPointer<UInt8>, name: String) {
+        do {
+            self.init(land: try EmbeddedLand.decode(bytes))
+        } catch {
+            fatalError("the built-in \(name) land is damaged: \(error)")
+        }
+    }
 
     /// The built-in land at the detail a map of `pixelsPerDegree` (along the
     /// equator) needs: 1:110m below 10 pixels a degree, the simplified 1:10m from there.
@@ -125,6 +130,3 @@ public enum BasemapError: QuakeKitError, Equatable {
         }
     }
 }
-
-/// Holds the generated land text (see `EmbeddedLand+110m.swift`).
-enum EmbeddedLand {}
