@@ -53,7 +53,7 @@ public enum QuakeMap {
         selection: EventSelection = EventSelection(),
         as type: Event.Type
     ) throws -> SelectedEvents<Event> {
-        try Event.select(from: source, reader: FeedReader(options: feed), selection: selection)
+        try Event.selectEvents(from: source, reader: FeedReader(options: feed), selection: selection)
     }
 
     /// A time as the USGS feeds write it: ISO 8601, UTC, with milliseconds
@@ -91,12 +91,12 @@ public enum QuakeMap {
 /// the ``MapEvent`` a map draws (see ``QuakeMap/select(from:feed:selection:as:)``).
 public protocol SelectableEvent: Sendable, Hashable {
     /// Reads `source` with `reader` and keeps the events `selection` selects, as this type.
-    static func select(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> SelectedEvents<Self>
+    static func selectEvents(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> SelectedEvents<Self>
 }
 
 extension SeismicEvent: SelectableEvent {
     /// Keeps the most recent events while streaming (see ``QuakeMap/select(from:feed:selection:)``).
-    public static func select(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
+    public static func selectEvents(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
         var accumulator = MostRecentAccumulator(selection: selection)
         let summary = try accumulator.offerAll(from: reader, source)
         return FeedSelection(events: accumulator.result(), summary: summary, duplicates: accumulator.duplicates)
@@ -106,7 +106,7 @@ extension SeismicEvent: SelectableEvent {
 extension MapEvent: SelectableEvent {
     /// Without a limit, every admitted row straight into compact map events,
     /// with no whole event in between; with one, the most recent, reduced.
-    public static func select(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> MapSelection {
+    public static func selectEvents(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> MapSelection {
         var reader = reader
         reader.decodesDescriptions = selection.filter.readsDescriptions
         guard selection.limit == nil else {
