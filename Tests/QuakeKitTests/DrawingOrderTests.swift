@@ -67,8 +67,8 @@ struct SceneCirclesInPartsTests {
                                    showsLegend: false)] {
             let scene = SceneBuilder(options: options).scene(forMapEvents: events)
             let projection = options.projection
-            let circles = SceneCircle.oneByOne(events, style: options.style, scale: options.scale,
-                                               coloring: options.coloring) {
+            let circles = SceneCircle.oneByOne(events, style: options.symbols.sizes, scale: options.scale,
+                                               coloring: options.symbols.coloring) {
                 projection.project(latitude: $0.latitude, longitude: $0.longitude)
             }
             let order = DrawingOrderTests.reference(diameters: circles.map(\.diameter),
