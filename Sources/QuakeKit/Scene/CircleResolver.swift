@@ -6,7 +6,7 @@ import Foundation
 struct CircleResolver: Sendable {
     /// Sizes and colouring.
     let symbols: SymbolStyle
-    /// Pixels per pixel at scale 1 (a map's HiDPI scale, a 512-pixel tile's 2).
+    /// Multiplies every diameter: a map's ``MapOptions/scale``, 2 for 512-pixel tiles.
     let scale: Double
     /// "Now" of ``SymbolColoring/age(reference:)``: one time for all circles.
     let reference: Date
