@@ -67,8 +67,7 @@ struct SceneCirclesInPartsTests {
                                    showsLegend: false)] {
             let scene = SceneBuilder(options: options).scene(for: events)
             let projection = options.projection
-            let circles = SceneCircle.oneByOne(events, style: options.style, scale: options.scale,
-                                               coloring: options.coloring) {
+            let circles = SceneCircle.oneByOne(events, symbols: options.symbols, scale: options.scale) {
                 projection.project(latitude: $0.latitude, longitude: $0.longitude)
             }
             let order = DrawingOrderTests.reference(diameters: circles.map(\.diameter),
@@ -95,8 +94,9 @@ struct SceneCirclesInPartsTests {
 extension SceneCircle {
     /// Each event's circle where `project` puts it, made one by one: the
     /// plain way the scene's and the tiles' faster paths are checked against.
-    static func oneByOne(_ events: [MapEvent], style: MagnitudeStyle, scale: Double, coloring: SymbolColoring,
+    static func oneByOne(_ events: [MapEvent], symbols: SymbolStyle, scale: Double,
                          project: (MapEvent) -> PixelPoint) -> [SceneCircle] {
+        let style = symbols.sizes, coloring = symbols.coloring
         let reference = coloring.referenceTime(for: events, feedGenerated: nil)
         return events.map { event in
             SceneCircle(center: project(event), diameter: style.diameter(magnitude: event.magnitude) * scale,

@@ -220,8 +220,7 @@ extension TileLayer {
     /// turn east and west, largest first: the straightforward drawing the
     /// tiles are checked against.
     static func referenceCircles(_ events: [MapEvent], projection: WebMercator, options: TileOptions) -> [SceneCircle] {
-        let circles = SceneCircle.oneByOne(events, style: options.style, scale: options.scale,
-                                           coloring: options.coloring) {
+        let circles = SceneCircle.oneByOne(events, symbols: options.symbols, scale: options.scale) {
             projection.project(latitude: $0.latitude, longitude: $0.longitude)
         }
         let order = DrawingOrderTests.reference(diameters: circles.map(\.diameter),

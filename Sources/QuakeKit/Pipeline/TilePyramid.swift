@@ -49,7 +49,7 @@ public struct TilePyramid: Sendable {
     ) throws -> Summary {
         var summary = Summary(tiles: 0, bytes: 0, droppedByLimit: 0)
         var options = self.options
-        options.coloring = options.coloring.resolved(for: events, feedGenerated: feedGenerated)
+        options.symbols.coloring = options.symbols.coloring.resolved(for: events, feedGenerated: feedGenerated)
         // Which events a crowded tile keeps is ranked the same at every zoom: once.
         let ranking = options.tileLimit == nil ? nil : TileLayer.ranking(Array(events.indices), of: events)
         for zoom in zooms {

@@ -19,10 +19,8 @@ public struct MapOptions: Sendable, Hashable {
     public var region: GeoBox?
     /// For a world map: the meridian at the centre (default 0). Ignored with a region.
     public var centerLongitude: Double
-    /// Circle sizes (and the magnitude colours).
-    public var style: MagnitudeStyle
-    /// What the circles' colour tells.
-    public var coloring: SymbolColoring
+    /// Circle sizes and what their colour tells: the initializer's `style` and `coloring`.
+    public var symbols: SymbolStyle
     /// The land under the events.
     public var basemap: BasemapChoice
     /// Ocean, land, coastline and overlay colours.
@@ -59,8 +57,7 @@ public struct MapOptions: Sendable, Hashable {
         self.height = height ?? (natural.isFinite && natural < 1e9 ? max(1, Int(natural)) : 1_000_000_000)
         self.region = region
         self.centerLongitude = centerLongitude
-        self.style = style
-        self.coloring = coloring
+        self.symbols = SymbolStyle(sizes: style, coloring: coloring)
         self.basemap = basemap
         self.palette = palette
         self.showsLegend = showsLegend

@@ -76,14 +76,14 @@ extension SceneBuilder {
         // Measure first, then place: the panel must hold its widest row.
         let bands: [SymbolColoring.Band]
         let colorHeading: String
-        switch options.coloring {
+        switch options.symbols.coloring {
         case .magnitude: bands = []; colorHeading = ""
         case .depth: bands = SymbolColoring.depthBands; colorHeading = "Depth"
         case .age: bands = SymbolColoring.ageBands; colorHeading = "Age"
         }
         let swatch = 10 * s, rowHeight = 15 * s
         let bandWidth = bands.map { swatch + 6 * s + measure.width($0.label, size: labelSize) }.max() ?? 0
-        let diameters = Self.legendMagnitudes.map { options.style.diameter(magnitude: $0) * options.scale }
+        let diameters = Self.legendMagnitudes.map { options.symbols.diameter(magnitude: $0, scale: options.scale) }
         let labels = Self.legendMagnitudes.map { "M\(Int($0))" }
         let slots = zip(diameters, labels).map { max($0, measure.width($1, size: labelSize)) }
         let sizesWidth = slots.reduce(0, +) + gap * Double(slots.count - 1)
@@ -115,8 +115,8 @@ extension SceneBuilder {
         for ((diameter, label), slot) in zip(zip(diameters, labels), slots) {
             let center = PixelPoint(x: x + slot / 2, y: rowCenter)
             let fill: RGBA
-            if case .magnitude = options.coloring {
-                fill = options.style.fill(magnitude: Self.legendMagnitudes[labels.firstIndex(of: label)!])
+            if case .magnitude = options.symbols.coloring {
+                fill = options.symbols.sizes.fill(magnitude: Self.legendMagnitudes[labels.firstIndex(of: label)!])
             } else {
                 fill = RGBA(red: 0.85, green: 0.87, blue: 0.9, alpha: 0.6)
             }

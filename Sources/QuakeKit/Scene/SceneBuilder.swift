@@ -45,7 +45,7 @@ public struct SceneBuilder: Sendable {
             events = events.filter { box.contains(latitude: $0.latitude, longitude: $0.longitude) }
         }
         let land = landLayers(projection)
-        let reference = options.coloring.referenceTime(for: events, feedGenerated: feedGenerated)
+        let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
         let overlay = options.showsLegend ? overlay(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
             : SceneOverlay()
         return MapScene(
@@ -54,7 +54,7 @@ public struct SceneBuilder: Sendable {
             background: options.basemap == .none ? nil : options.palette.ocean,
             polygons: land.polygons,
             lines: graticule(projection) + land.coastlines,
-            circleLayer: circles(for: events, projection: projection, reference: reference),
+            circleLayer: circles(for: events, projection: projection, resolver: resolver),
             overlay: overlay
         )
     }
@@ -62,16 +62,14 @@ public struct SceneBuilder: Sendable {
     /// The circles, largest first, made in drawing order: no second copy of
     /// the layer to reorder (for a million circles, 44 MB of fresh memory
     /// and a fifth of the scene's time), in parts on all cores.
-    private func circles(for events: [MapEvent], projection: PlateCarree, reference: Date) -> CircleLayer {
-        // Worked out again where needed rather than kept: a few multiplications
-        // against 8 MB per million at the scene's peak (which is the process's).
-        func diameter(_ event: MapEvent) -> Double { options.style.diameter(magnitude: event.magnitude) * options.scale }
-        let order = DrawingOrder.indices(diameters: events.map(diameter),
-                                         times: events.map(\.time.timeIntervalSinceReferenceDate))
+    private func circles(for events: [MapEvent], projection: PlateCarree, resolver: CircleResolver) -> CircleLayer {
+        // Diameters are worked out again where needed rather than kept: a few
+        // multiplications against 8 MB per million at the scene's peak (which is the process's).
+        let order = resolver.drawingOrder(events)
         // Where a circle crosses the left or right edge, a copy a turn east
         // (bit 0) or west (bit 1) shows the part cut off.
         let copies: [UInt8] = projection.wraps ? events.map { event in
-            let x = projection.project(latitude: 0, longitude: event.longitude).x, radius = diameter(event) / 2
+            let x = projection.project(latitude: 0, longitude: event.longitude).x, radius = resolver.diameter(event) / 2
             return (x - radius < 0 ? 1 : 0) | (x + radius > projection.width ? 2 : 0)
         } : []
         let parts = events.count >= 50_000 ? ParallelParts.cores : 1
@@ -88,9 +86,7 @@ public struct SceneBuilder: Sendable {
         return CircleLayer(parts: counts) { part, layer in
             for position in bounds[part]..<bounds[part + 1] {
                 let index = Int(order[position]), event = events[index]
-                let center = projection.project(latitude: event.latitude, longitude: event.longitude)
-                let fill = options.coloring.fill(for: event, style: options.style, reference: reference)
-                var circle = SceneCircle(center: center, diameter: diameter(event), fill: fill, eventID: event.id)
+                var circle = resolver.circle(event, at: projection.project(latitude: event.latitude, longitude: event.longitude))
                 layer.append(circle)
                 let flags = copies.isEmpty ? 0 : copies[index], x = circle.center.x
                 if flags & 1 != 0 {

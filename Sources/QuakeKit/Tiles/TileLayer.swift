@@ -17,12 +17,9 @@ public struct TileLayer: Sendable {
     public let droppedByLimit: Int
 
     private let projection: WebMercator
-    // The kept circles in drawing order, in whole-world pixels.
-    private let xs: [Double]
-    private let ys: [Double]
-    private let diameters: [Double]
-    private let fills: [RGBA]
-    private let ids: [String]
+    // The kept circles in drawing order, in whole-world pixels, resolved as a
+    // map's are (``CircleResolver``); a tile is a window onto them.
+    private let circles: CircleLayer
     // Per tile (x << 32 | y): the circles touching it, in drawing order. A
     // circle past the left or right edge of the world also touches tiles on the
     // far side; there it is drawn moved `-turns` world widths.
@@ -51,8 +48,9 @@ public struct TileLayer: Sendable {
         let projection = WebMercator(zoom: zoom, tileSize: options.tileSize)
         let side = projection.tilesPerSide
         let tileSize = Double(options.tileSize)
+        let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
         // Sizes grow with magnitude, so the largest magnitude gives the largest circle.
-        let largest = events.lazy.map(\.magnitude).max().map { options.style.diameter(magnitude: $0) * options.scale } ?? 0
+        let largest = events.lazy.map(\.magnitude).max().map(resolver.diameter(magnitude:)) ?? 0
         // How many tiles away a circle's centre may be and still reach a tile.
         let reach = Int(min((largest / 2 / tileSize).rounded(.up), Double(side)))
 
@@ -74,23 +72,17 @@ public struct TileLayer: Sendable {
 
         let kept = Self.keep(chosen, homes: homes, events: events, ranking: ranking, limit: options.tileLimit)
         self.droppedByLimit = chosen.count - kept.count
-        let reference = options.coloring.referenceTime(for: events, feedGenerated: feedGenerated)
-        let keptDiameters = kept.map { options.style.diameter(magnitude: events[chosen[$0]].magnitude) * options.scale }
-        let order = DrawingOrder.indices(diameters: keptDiameters,
-                                         times: kept.map { events[chosen[$0]].time.timeIntervalSinceReferenceDate })
+        let order = resolver.drawingOrder(kept.lazy.map { events[chosen[$0]] })
 
-        var xs: [Double] = [], ys: [Double] = [], diameters: [Double] = [], fills: [RGBA] = [], ids: [String] = []
+        var circles = CircleLayer()
+        circles.reserveCapacity(order.count)
         var placements: [UInt64: [Placement]] = [:]
         for position in order {
             let slot = kept[Int(position)]
-            let event = events[chosen[slot]]
-            let center = centers[slot], diameter = keptDiameters[Int(position)], radius = diameter / 2
-            let circle = UInt32(xs.count)
-            xs.append(center.x)
-            ys.append(center.y)
-            diameters.append(diameter)
-            fills.append(options.coloring.fill(for: event, style: options.style, reference: reference))
-            ids.append(event.id)
+            let resolved = resolver.circle(events[chosen[slot]], at: centers[slot])
+            let center = resolved.center, radius = resolved.diameter / 2
+            let circle = UInt32(circles.count)
+            circles.append(resolved)
             // Tiles the circle covers: columns without wrapping (a column beyond
             // either edge is a copy a turn away), rows clamped to the world.
             let firstColumn = Int(((center.x - radius) / tileSize).rounded(.down))
@@ -115,11 +107,7 @@ public struct TileLayer: Sendable {
         self.zoom = zoom
         self.options = options
         self.projection = projection
-        self.xs = xs
-        self.ys = ys
-        self.diameters = diameters
-        self.fills = fills
-        self.ids = ids
+        self.circles = circles
         self.placements = placements
     }
 
@@ -163,7 +151,7 @@ public struct TileLayer: Sendable {
     }
 
     /// How many circles are kept at this zoom.
-    public var keptEvents: Int { xs.count }
+    public var keptEvents: Int { circles.count }
 
     /// The tile as a scene: its circles, moved into the tile's pixels, on a
     /// transparent background (tiles are an overlay on the client's base map).
@@ -172,10 +160,10 @@ public struct TileLayer: Sendable {
         let size = Double(options.tileSize)
         var layer = CircleLayer()
         for placement in placements[UInt64(tile.x) << 32 | UInt64(tile.y)] ?? [] {
-            let index = Int(placement.circle)
-            let x = xs[index] - Double(placement.turns) * projection.worldSize - Double(tile.x) * size
-            layer.append(SceneCircle(center: PixelPoint(x: x, y: ys[index] - Double(tile.y) * size),
-                                     diameter: diameters[index], fill: fills[index], eventID: ids[index]))
+            var circle = circles[Int(placement.circle)]
+            circle.center.x = circle.center.x - Double(placement.turns) * projection.worldSize - Double(tile.x) * size
+            circle.center.y -= Double(tile.y) * size
+            layer.append(circle)
         }
         return MapScene(width: options.tileSize, height: options.tileSize, background: nil, polygons: [],
                         circleLayer: layer)

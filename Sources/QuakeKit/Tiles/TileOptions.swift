@@ -10,10 +10,8 @@ public struct TileOptions: Sendable, Hashable {
     /// At most this many events whose centre lies in a tile, keeping the largest
     /// magnitudes; `nil` keeps all.
     public var tileLimit: Int?
-    /// Circle sizes and magnitude colours, as on maps.
-    public var style: MagnitudeStyle
-    /// What the circles' colour tells, as on maps.
-    public var coloring: SymbolColoring
+    /// Circle sizes and what their colour tells, as on maps: the initializer's `style` and `coloring`.
+    public var symbols: SymbolStyle
 
     /// Creates options, checked.
     ///
@@ -24,8 +22,7 @@ public struct TileOptions: Sendable, Hashable {
         if let tileLimit, tileLimit < 1 { throw TileError.invalidTileLimit(tileLimit) }
         self.tileSize = tileSize
         self.tileLimit = tileLimit
-        self.style = style
-        self.coloring = coloring
+        self.symbols = SymbolStyle(sizes: style, coloring: coloring)
     }
 
     /// Circle diameters are multiplied by this: 1 for 256-pixel tiles, 2 for 512.

@@ -1,0 +1,48 @@
+import Foundation
+
+/// What a map and its tiles decide about each event's circle, decided in one
+/// place so both draw the same circles: its diameter in pixels, its fill, and
+/// the order circles are stacked in.
+struct CircleResolver: Sendable {
+    /// Sizes and colouring.
+    let symbols: SymbolStyle
+    /// Multiplies every diameter: a map's ``MapOptions/scale``, 2 for 512-pixel tiles.
+    let scale: Double
+    /// "Now" of ``SymbolColoring/age(reference:)``: one time for all circles.
+    let reference: Date
+
+    /// A resolver for drawing `events`; the age colouring's "now" is the
+    /// style's own, else `feedGenerated`, else the latest of `events`.
+    /// Borrowed, not taken: a scene builder still needs its events after this.
+    init(symbols: SymbolStyle, scale: Double, events: borrowing [MapEvent], feedGenerated: Date?) {
+        self.symbols = symbols
+        self.scale = scale
+        self.reference = symbols.coloring.referenceTime(for: events, feedGenerated: feedGenerated)
+    }
+
+    /// The diameter in pixels of a circle for `magnitude`.
+    func diameter(magnitude: Double) -> Double {
+        symbols.diameter(magnitude: magnitude, scale: scale)
+    }
+
+    /// The diameter in pixels of `event`'s circle.
+    func diameter(_ event: MapEvent) -> Double {
+        diameter(magnitude: event.magnitude)
+    }
+
+    /// The fill of `event`'s circle.
+    func fill(_ event: MapEvent) -> RGBA {
+        symbols.fill(for: event, reference: reference)
+    }
+
+    /// `event`'s circle, centred on `center`.
+    func circle(_ event: MapEvent, at center: PixelPoint) -> SceneCircle {
+        SceneCircle(center: center, diameter: diameter(event), fill: fill(event), eventID: event.id)
+    }
+
+    /// Positions in `events` in drawing order (``DrawingOrder``): largest
+    /// first, the most recent first among equal sizes, then the earlier.
+    func drawingOrder<Events: Collection<MapEvent>>(_ events: Events) -> [UInt32] {
+        DrawingOrder.indices(diameters: events.map(diameter), times: events.map(\.time.timeIntervalSinceReferenceDate))
+    }
+}
