@@ -40,9 +40,9 @@ struct Endpoints: Sendable {
         self.web = web
         gate = RenderGate(width: options.concurrentRenders, queueLimit: options.queuedRenders, timeout: options.renderTimeout)
         cache = ResponseCache(budget: options.cacheBytes)
-        styleKey = "\(options.style.symbolScale) \(options.style.minimumDiameter) \(options.coloring) \(options.tileLimit ?? 0)"
+        styleKey = "\(options.symbols.sizes.symbolScale) \(options.symbols.sizes.minimumDiameter) \(options.symbols.coloring) \(options.tileLimit ?? 0)"
         tiles = Result {
-            let tileOptions = try TileOptions(tileLimit: options.tileLimit, style: options.style, coloring: options.coloring)
+            let tileOptions = try TileOptions(tileLimit: options.tileLimit, style: options.symbols.sizes, coloring: options.symbols.coloring)
             let nothing = TileLayer(events: [], zoom: 0, options: tileOptions)
             return (tileOptions, try MapRenderer().pngData(for: nothing.scene(for: TileID(zoom: 0, x: 0, y: 0))))
         }
@@ -67,8 +67,8 @@ struct Endpoints: Sendable {
         }
         route("/web/config.json") { _, _ in
             json(["maximumZoom": Self.webMapMaximumZoom, "landMaximumZoom": BasemapTiles.maximumZoom,
-                  "symbolScale": options.style.symbolScale, "minimumDiameter": options.style.minimumDiameter,
-                  "coloring": "\(options.coloring)", "refreshSeconds": Self.webMapRefreshSeconds,
+                  "symbolScale": options.symbols.sizes.symbolScale, "minimumDiameter": options.symbols.sizes.minimumDiameter,
+                  "coloring": "\(options.symbols.coloring)", "refreshSeconds": Self.webMapRefreshSeconds,
                   "attribution": "Events: <a href=\"/collections/quakes\">quakemap</a>"])
         }
         route("/tiles/land/:z/:x/:y") { request, context in try await landTile(request, context) }
@@ -174,7 +174,7 @@ struct Endpoints: Sendable {
         let catalogue = await store.catalogue
         let tiles = try self.tiles.get()
         return try await image(request, key: "tile \(id) \(query.query(offset: 0))", catalogue: catalogue,
-                                coloring: options.coloring) {
+                                coloring: options.symbols.coloring) {
             let events = Self.drawable(catalogue, query.filter)
             let layer = TileLayer(events: events, zoom: id.zoom, options: tiles.options, feedGenerated: catalogue.generated,
                                   around: id)
@@ -192,7 +192,7 @@ struct Endpoints: Sendable {
             throw Problem.badParameter("color", "'\(name)' is not \(SymbolColoring.names.joined(separator: ", "))")
         }
         let region = query.filter.bbox
-        let mapOptions = MapOptions(width: width, region: region, style: options.style, coloring: coloring)
+        let mapOptions = MapOptions(width: width, region: region, style: options.symbols.sizes, coloring: coloring)
         guard mapOptions.height <= 4096 else {
             throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over 4096 pixels tall)")
         }

@@ -10,10 +10,9 @@ public struct ServerOptions: Sendable {
     public var host: String
     /// The port; 0 picks a free one (see the `onRunning` callback).
     public var port: Int
-    /// Tiles and maps: circle sizes.
-    public var style: MagnitudeStyle
-    /// Tiles and maps: what the circles' colour tells.
-    public var coloring: SymbolColoring
+    /// Tiles and maps: circle sizes and what their colour tells (the
+    /// initializer's `style` and `coloring`).
+    public var symbols: SymbolStyle
     /// Tiles: the per-tile feature limit (largest magnitudes kept); `nil` keeps all.
     public var tileLimit: Int?
     /// Renders running at once (default: one per core).
@@ -40,8 +39,7 @@ public struct ServerOptions: Sendable {
                 idleTimeout: Duration = .seconds(10), maximumConnections: Int = ServerLimits.connectionCap()) {
         self.host = host
         self.port = port
-        self.style = style
-        self.coloring = coloring
+        self.symbols = SymbolStyle(sizes: style, coloring: coloring)
         self.tileLimit = tileLimit
         self.concurrentRenders = concurrentRenders
         self.queuedRenders = queuedRenders

@@ -25,13 +25,13 @@ struct SmallDisk {
     init(kilobytes: Int) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("quakemap-full-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", folder.path]) else {
+        guard SystemTool.succeeds("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", folder.path]) else {
             throw CocoaError(.fileWriteNoPermission)
         }
     }
 
     func unmount() {
-        _ = Self.run("/bin/umount", [folder.path])
+        _ = SystemTool.succeeds("/bin/umount", [folder.path])
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -40,14 +40,4 @@ struct SmallDisk {
         disk.unmount()
         return true
     }()
-
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
 }

@@ -62,3 +62,17 @@ struct QuakemapProcess {
         return url
     }
 }
+
+/// A system tool (mount, umount) run quietly, for tests that need root's tools.
+enum SystemTool {
+    /// Runs `tool` with `arguments`; whether it exited 0.
+    static func succeeds(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}

@@ -22,23 +22,13 @@ struct RefusedRenameTests {
             let marker = name == "tiles" ? output + "/0/0/0.png" : output
             let before = try Data(contentsOf: URL(fileURLWithPath: marker))
             // The output bound over itself: it is now a mount point.
-            #expect(Self.run("/bin/mount", ["--bind", output, output]))
-            defer { _ = Self.run("/bin/umount", [output]) }
+            #expect(SystemTool.succeeds("/bin/mount", ["--bind", output, output]))
+            defer { _ = SystemTool.succeeds("/bin/umount", [output]) }
             let refused = try QuakemapProcess.run(arguments + ["-o", output])
             #expect(refused.status == 73, "\(name): \(refused.stderr)")
             #expect(refused.stderr.contains("\(output): cannot create: Device or resource busy"), "\(name): \(refused.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: marker)) == before, "\(name)")
         }
         #expect(try Set(FileManager.default.contentsOfDirectory(atPath: folder.path)) == Set(cases.map(\.name)))
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }
