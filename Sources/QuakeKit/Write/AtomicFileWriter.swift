@@ -20,9 +20,21 @@ import Foundation
 public enum AtomicFileWriter {
     /// Writes `data` to `path`, creating missing folders.
     ///
+    /// A path that names a device, a named pipe or a socket (`/dev/null`,
+    /// `/dev/stdout`, a FIFO) is written in place: renaming a file over it
+    /// would replace the device itself, which root may do.
+    ///
     /// - Throws: ``WriteError``; on any failure the temporary file is removed
     ///   and a previous file at `path` is left as it was.
     public static func write(_ data: Data, to path: String) throws {
+        var status = stat()
+        if stat(path, &status) == 0, !Self.isReplaceable(status.st_mode) {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw WriteError(errno: errno, stage: .create, path: path) }
+            defer { close(descriptor) }
+            try writeAll(data, to: descriptor, path: path)
+            return
+        }
         let staged = try StagedOutput(target: path, kind: .file)
         try writeAll(data, to: staged.descriptor, path: path)
         try staged.commit()
@@ -41,6 +53,12 @@ public enum AtomicFileWriter {
                 offset += written
             }
         }
+    }
+
+    /// Whether a file of this mode is replaced by a rename: a regular file,
+    /// or a folder (which the rename refuses, as it should).
+    private static func isReplaceable(_ mode: mode_t) -> Bool {
+        mode & S_IFMT == S_IFREG || mode & S_IFMT == S_IFDIR
     }
 
     /// Removes the temporary files and folders of writes still in progress in
