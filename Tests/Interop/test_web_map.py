@@ -136,8 +136,10 @@ def test_a_click_shows_the_event(sample_server, browser):
         "const map = document.getElementById('map');"
         "for (const type of ['mousedown', 'mouseup', 'click']) map.dispatchEvent(new MouseEvent(type, at));")
     assert box["width"] > 0
-    wait(browser, "document.querySelector('.leaflet-popup-content') !== null")
-    text = browser.find_element(By.CLASS_NAME, "leaflet-popup-content").text
+    # innerText, not Selenium's .text: the popup fades in, and text at opacity 0 counts as hidden.
+    popup_text = "document.querySelector('.leaflet-popup-content')?.innerText ?? ''"
+    wait(browser, f"({popup_text}).length > 0")
+    text = browser.execute_script(f"return {popup_text};")
     properties = event["properties"]
     assert properties["place"] in text
     assert f"M {properties['mag']:.1f}" in text
