@@ -17,8 +17,7 @@ public enum ServerLimits {
     /// connections. Returns the soft limit in force afterwards.
     @discardableResult
     public static func raiseDescriptorLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        guard var limit = current() else { return 1024 }
         if limit.rlim_cur < limit.rlim_max {
             var raised = limit
             raised.rlim_cur = limit.rlim_max
@@ -29,9 +28,12 @@ public enum ServerLimits {
 
     /// The soft limit on open descriptors now in force.
     public static func descriptorLimit() -> Int {
+        current().map { count($0.rlim_cur) } ?? 1024
+    }
+
+    private static func current() -> rlimit? {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-        return count(limit.rlim_cur)
+        return getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 ? limit : nil
     }
 
     /// A limit as a count; "unlimited" (all bits set) is read as `Int32.max`.

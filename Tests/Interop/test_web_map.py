@@ -180,7 +180,7 @@ def test_the_view_lives_in_the_link(sample_server, browser):
     newest = datetime.datetime.fromisoformat(collection["extent"]["temporal"]["interval"][0][1].replace("Z", "+00:00"))
     start = (newest - datetime.timedelta(days=7)).isoformat(timespec="milliseconds")
     wanted = matched(sample_server, filter="mag >= 1 AND depth < 10", datetime=f"{start}/..")
-    assert 0 < wanted < matched(sample_server, filter="mag >= 1 AND depth < 10") or wanted > 0
+    assert wanted > 0, "the week window of the sample should hold some of these events"
     assert count_shown(browser) == wanted
     # The hour window of the same catalogue shows fewer.
     browser.find_element(By.CSS_SELECTOR, "#window option[value='hour']").click()

@@ -52,8 +52,8 @@
       return false;
     }
     problem.hidden = true;
-    const window = view.window === "all" ? "" : " in the " + windowChoice.selectedOptions[0].text.toLowerCase();
-    count.textContent = body.numberMatched.toLocaleString("en") + (body.numberMatched === 1 ? " event" : " events") + window;
+    const suffix = view.window === "all" ? "" : " in the " + windowChoice.selectedOptions[0].text.toLowerCase();
+    count.textContent = body.numberMatched.toLocaleString("en") + (body.numberMatched === 1 ? " event" : " events") + suffix;
     count.dataset.matched = body.numberMatched;
     version = health.version;
     // The version asks again for every tile once the catalogue changes.
