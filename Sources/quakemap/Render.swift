@@ -8,6 +8,8 @@ import QuakeKit
 import Glibc
 #endif
 
+extension MapProjection: ExpressibleByArgument {}
+
 extension Quakemap {
     struct Render: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -53,6 +55,11 @@ extension Quakemap {
         @Option(help: ArgumentHelp("Centre a world map on this meridian (e.g. 150 for the Pacific).", valueName: "degrees"))
         var centerLon: Double = 0
 
+        @Option(help: ArgumentHelp(
+            "The world map's projection: plate-carree (the default; also for --region), equal-earth (equal-area) or robinson.",
+            valueName: "name"))
+        var projection: MapProjection = .plateCarree
+
         @Flag(help: "Draw no legend, title or footer.")
         var noLegend = false
 
@@ -75,7 +82,7 @@ extension Quakemap {
             // The library's check, worded with the options' names.
             do {
                 try MapOptions(width: width, height: height, region: box, centerLongitude: centerLon,
-                               graticuleSpacing: graticule, scale: scale).validate()
+                               mapProjection: projection, graticuleSpacing: graticule, scale: scale).validate()
             } catch {
                 switch error {
                 case .sideOutOfRange:
@@ -84,6 +91,8 @@ extension Quakemap {
                 case .tooLarge: throw ValidationError(error.message)
                 case .centerLongitudeOutOfRange: throw ValidationError("--center-lon must be -180…180")
                 case .graticuleOutOfRange: throw ValidationError("--graticule must be 1…90 degrees")
+                case .projectionNeedsWorld:
+                    throw ValidationError("--projection \(projection.rawValue) draws the whole world: it cannot be used with --region")
                 }
             }
             if ifChanged && (inputOptions.url == nil || output == "-") {
@@ -121,6 +130,7 @@ extension Quakemap {
                     height: height,
                     region: box,
                     centerLongitude: centerLon,
+                    mapProjection: projection,
                     style: symbolOptions.style,
                     coloring: symbolOptions.color.coloring,
                     basemap: try loadBasemap(),

@@ -13,12 +13,16 @@ public enum BasemapChoice: Sendable, Hashable {
 public struct MapOptions: Sendable, Hashable {
     /// Image width in pixels at scale 1. Default 2048.
     public var width: Int
-    /// Image height in pixels at scale 1. Default: the box's aspect ratio (half the width for the world).
+    /// Image height in pixels at scale 1. Default: the box's aspect ratio (half the width for the world),
+    /// or the globe's for Equal Earth and Robinson.
     public var height: Int
     /// The box shown; `nil` is the whole world.
     public var region: GeoBox?
     /// For a world map: the meridian at the centre (default 0). Ignored with a region.
     public var centerLongitude: Double
+    /// How the globe is laid out (default plate carrée). Equal Earth and Robinson
+    /// draw the whole world only: ``validate()`` refuses them with a region.
+    public var mapProjection: MapProjection
     /// Circle sizes and what their colour tells: the initializer's `style` and `coloring`.
     public var symbols: SymbolStyle
     /// The land under the events.
@@ -40,6 +44,7 @@ public struct MapOptions: Sendable, Hashable {
         height: Int? = nil,
         region: GeoBox? = nil,
         centerLongitude: Double = 0,
+        mapProjection: MapProjection = .plateCarree,
         style: MagnitudeStyle = MagnitudeStyle(),
         coloring: SymbolColoring = .magnitude,
         basemap: BasemapChoice = .naturalEarth,
@@ -53,10 +58,12 @@ public struct MapOptions: Sendable, Hashable {
         self.width = width
         // A box thinner than a pixel per degree could ask for more pixels than exist;
         // the height is capped here, and a caller's limits (the CLI's 32767) refuse it.
-        let natural = (Double(width) * box.latitudeSpan / box.longitudeSpan).rounded()
+        let natural = region == nil && mapProjection != .plateCarree ? (Double(width) / mapProjection.aspectRatio).rounded()
+            : (Double(width) * box.latitudeSpan / box.longitudeSpan).rounded()
         self.height = height ?? (natural.isFinite && natural < 1e9 ? max(1, Int(natural)) : 1_000_000_000)
         self.region = region
         self.centerLongitude = centerLongitude
+        self.mapProjection = mapProjection
         self.symbols = SymbolStyle(sizes: style, coloring: coloring)
         self.basemap = basemap
         self.palette = palette
@@ -73,7 +80,8 @@ public struct MapOptions: Sendable, Hashable {
     public static let maximumSide = 32_767
 
     /// Checks that the map can be drawn: its sides, its pixel count and its
-    /// scale, the centre longitude and the graticule spacing. ``MapRenderer``
+    /// scale, the centre longitude, the graticule spacing, and that a
+    /// projection other than plate carrée has no region. ``MapRenderer``
     /// refuses a scene over the same limits; calling this first refuses the
     /// options before any feed is read.
     ///
@@ -90,6 +98,7 @@ public struct MapOptions: Sendable, Hashable {
         if let graticuleSpacing, !(graticuleSpacing.isFinite && graticuleSpacing >= 1 && graticuleSpacing <= 90) {
             throw .graticuleOutOfRange(graticuleSpacing)
         }
+        if let region, mapProjection != .plateCarree { throw .projectionNeedsWorld(mapProjection, region: region) }
     }
 
     /// Whether an image of these pixel sides is within ``maximumSide`` and ``maximumPixels``.
@@ -158,6 +167,8 @@ public enum MapOptionsError: QuakeKitError, Equatable {
     case centerLongitudeOutOfRange(Double)
     /// A graticule spacing outside 1…90 degrees.
     case graticuleOutOfRange(Double)
+    /// A region with a projection that draws only the whole world.
+    case projectionNeedsWorld(MapProjection, region: GeoBox)
 
     /// The message, with the values.
     public var message: String {
@@ -172,6 +183,8 @@ public enum MapOptionsError: QuakeKitError, Equatable {
             return "centre longitude \(longitude): must be -180…180"
         case let .graticuleOutOfRange(spacing):
             return "graticule every \(spacing)°: must be 1…90 degrees"
+        case let .projectionNeedsWorld(projection, region):
+            return "the \(projection.rawValue) projection draws the whole world: it cannot crop to the region \(region.west),\(region.south),\(region.east),\(region.north); use plate-carree for a region"
         }
     }
 }

@@ -44,17 +44,29 @@ public struct SceneBuilder: Sendable {
         if !events.allSatisfy({ box.contains(latitude: $0.latitude, longitude: $0.longitude) }) {
             events = events.filter { box.contains(latitude: $0.latitude, longitude: $0.longitude) }
         }
-        let land = landLayers(projection)
+        let geometry = options.geometry
+        let land: (polygons: [ScenePolygon], coastlines: [SceneLine]), lines: [SceneLine]
+        var background = options.basemap == .none ? nil : options.palette.ocean
+        switch geometry {
+        case .plateCarree:
+            land = landLayers(projection)
+            lines = graticule(projection) + land.coastlines
+        case .globe(let globe):
+            // The ocean fills the globe only; the corners outside it stay transparent.
+            land = globeLayers(globe)
+            lines = globeGraticule(globe) + land.coastlines + [globeOutline(globe)]
+            background = nil
+        }
         let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
         let overlay = options.showsLegend ? overlay(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
             : SceneOverlay()
         return MapScene(
             width: options.pixelWidth,
             height: options.pixelHeight,
-            background: options.basemap == .none ? nil : options.palette.ocean,
+            background: background,
             polygons: land.polygons,
-            lines: graticule(projection) + land.coastlines,
-            circleLayer: circles(for: events, projection: projection, resolver: resolver),
+            lines: lines,
+            circleLayer: circles(for: events, geometry: geometry, resolver: resolver),
             overlay: overlay
         )
     }
@@ -62,16 +74,24 @@ public struct SceneBuilder: Sendable {
     /// The circles, largest first, made in drawing order: no second copy of
     /// the layer to reorder (for a million circles, 44 MB of fresh memory
     /// and a fifth of the scene's time), in parts on all cores.
-    private func circles(for events: [MapEvent], projection: PlateCarree, resolver: CircleResolver) -> CircleLayer {
+    private func circles(for events: [MapEvent], geometry: MapGeometry, resolver: CircleResolver) -> CircleLayer {
         // Diameters are worked out again where needed rather than kept: a few
         // multiplications against 8 MB per million at the scene's peak (which is the process's).
         let order = resolver.drawingOrder(events)
         // Where a circle crosses the left or right edge, a copy a turn east
-        // (bit 0) or west (bit 1) shows the part cut off.
-        let copies: [UInt8] = projection.wraps ? events.map { event in
-            let x = projection.project(latitude: 0, longitude: event.longitude).x, radius = resolver.diameter(event) / 2
-            return (x - radius < 0 ? 1 : 0) | (x + radius > projection.width ? 2 : 0)
-        } : []
+        // (bit 0) or west (bit 1) shows the part cut off. A globe does not wrap.
+        let copies: [UInt8]
+        let wrapWidth: Double
+        if case .plateCarree(let projection) = geometry, projection.wraps {
+            wrapWidth = projection.wrapWidth
+            copies = events.map { event in
+                let x = projection.project(latitude: 0, longitude: event.longitude).x, radius = resolver.diameter(event) / 2
+                return (x - radius < 0 ? 1 : 0) | (x + radius > projection.width ? 2 : 0)
+            }
+        } else {
+            wrapWidth = 0
+            copies = []
+        }
         let parts = events.count >= 50_000 ? ParallelParts.cores : 1
         let bounds = (0...parts).map { events.count * $0 / parts }
         let counts = (0..<parts).map { part in
@@ -82,11 +102,10 @@ public struct SceneBuilder: Sendable {
                 return count + 1 + Int(flags & 1) + Int(flags >> 1)
             }
         }
-        let wrapWidth = projection.wrapWidth
         return CircleLayer(parts: counts) { part, layer in
             for position in bounds[part]..<bounds[part + 1] {
                 let index = Int(order[position]), event = events[index]
-                var circle = resolver.circle(event, at: projection.project(latitude: event.latitude, longitude: event.longitude))
+                var circle = resolver.circle(event, at: geometry.point(latitude: event.latitude, longitude: event.longitude))
                 layer.append(circle)
                 let flags = copies.isEmpty ? 0 : copies[index], x = circle.center.x
                 if flags & 1 != 0 {
