@@ -129,14 +129,10 @@ struct ProjectionTests {
             zip(ring, ring.dropFirst()).map { hypot($0.x - $1.x, $0.y - $1.y) }
         }.max() ?? 0
         #expect(longest < 0.02 * globe.width, "longest edge \(longest) px")
-        for ring in land {
-            for point in ring {
-                #expect(Self.inside(point, outline, tolerance: 0.5), "land at \(point) outside the outline")
-            }
-        }
-        for circle in scene.circles {
-            #expect(Self.inside(circle.center, outline, tolerance: 0.5), "circle at \(circle.center)")
-        }
+        let outside = land.joined().filter { !Self.inside($0, outline, tolerance: 0.5) }
+        #expect(outside.isEmpty, "\(outside.count) land points outside the outline, e.g. \(outside.prefix(3))")
+        let strays = scene.circles.filter { !Self.inside($0.center, outline, tolerance: 0.5) }.map(\.center)
+        #expect(strays.isEmpty, "circles outside the outline at \(strays.prefix(3))")
         #expect(scene.circles.count == Self.events.count, "no wrapped copies")
     }
 
