@@ -57,9 +57,4 @@ struct GlobeProjection: Sendable, Hashable {
         let north = stride(from: -90.0, through: 90, by: 1).map { point(latitude: $0, offset: -180) }
         return south + north + [south[0]]
     }
-
-    /// The centre's offset of a longitude, as ``point(latitude:offset:)`` takes it.
-    func offset(of longitude: Double) -> Double {
-        MapProjection.offset(longitude: longitude, from: centerLongitude)
-    }
 }
