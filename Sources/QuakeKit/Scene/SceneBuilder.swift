@@ -45,6 +45,7 @@ public struct SceneBuilder: Sendable {
             events = events.filter { box.contains(latitude: $0.latitude, longitude: $0.longitude) }
         }
         let land = landLayers(projection)
+        let plates = plateLayers(projection)
         let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
         let overlay = options.showsLegend ? overlay(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
             : SceneOverlay()
@@ -53,7 +54,8 @@ public struct SceneBuilder: Sendable {
             height: options.pixelHeight,
             background: options.basemap == .none ? nil : options.palette.ocean,
             polygons: land.polygons,
-            lines: graticule(projection) + land.coastlines,
+            lines: graticule(projection) + land.coastlines + plates.lines,
+            lineMarks: plates.teeth,
             circleLayer: circles(for: events, projection: projection, resolver: resolver),
             overlay: overlay
         )
