@@ -11,7 +11,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # never call it; lld ignores that warning section). The binary draws the same bytes.
 RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld
 
-.PHONY: map test test-sanitize build deps test-deps clean sample basemap bench load interop api-fuzz examples fuzz
+.PHONY: map test test-sanitize build deps test-deps clean sample basemap plates bench load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -70,6 +70,12 @@ sample:
 ## (Sources/CBasemapData; after editing a GeoJSON by hand, scripts/embed_basemap.py alone does that)
 basemap:
 	scripts/make_basemap.sh
+
+## plates: regenerate the built-in plate boundaries (Sources/CPlateData/pb2002.c) from Peter Bird's
+## PB2002 GeoJSON in PLATES_SOURCE, checking each subduction zone's polarity (Data/plates/README.md)
+PLATES_SOURCE ?= ../shared/data/plates
+plates:
+	python3 scripts/embed_plates.py $(PLATES_SOURCE)
 
 clean:
 	rm -rf .build

@@ -77,6 +77,18 @@ extension Quakemap {
             valueName: "land|none|path"))
         var basemap = "land"
 
+        @Option(help: ArgumentHelp(
+            "Plate boundaries over the land, subduction zones with teeth on the overriding side: 'bird2003' (Peter Bird's PB2002, built in) or 'none'. '--basemap none' draws none either way.",
+            valueName: "bird2003|none"))
+        var plates: PlateChoice = .bird2003
+
+        /// What `--plates` takes.
+        enum PlateChoice: String, ExpressibleByArgument, CaseIterable {
+            case bird2003, none
+
+            var boundaries: PlateBoundaries? { self == .bird2003 ? .bird2003 : nil }
+        }
+
         func validate() throws {
             let box = try regionBox()
             // The library's check, worded with the options' names.
@@ -137,7 +149,8 @@ extension Quakemap {
                     showsLegend: !noLegend,
                     title: title,
                     graticuleSpacing: graticule,
-                    scale: scale
+                    scale: scale,
+                    plateBoundaries: plates.boundaries
                 )
                 var selection = try selectionOptions.selection(filteredBy: filterOptions)
                 selection.region = box

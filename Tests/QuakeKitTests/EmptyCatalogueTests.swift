@@ -119,14 +119,14 @@ struct EmptyCatalogueTests {
             .scene(for: selection.events, feedGenerated: selection.summary.generated, feedTitle: selection.summary.title)
         let texts = scene.overlay.texts.map(\.text)
         #expect(texts.first == "No earthquakes — USGS Significant Earthquakes, Past Day")
-        #expect(texts.contains("Feed generated 2026-11-21 23:58 UTC · 0 events · Data: USGS · Made with Natural Earth"))
+        #expect(texts.contains("Feed generated 2026-11-21 23:58 UTC · 0 events · Data: USGS · Made with Natural Earth · Plate boundaries: Bird (2003)"))
         #expect(texts.contains("Magnitude") && texts.contains("M3") && texts.contains("M7"), "the legend is drawn")
         #expect(scene.circles.isEmpty && !scene.polygons.isEmpty)
 
         // A CSV names neither: the title says only that there is nothing.
         let csv = SceneBuilder(options: MapOptions(width: 1200)).scene(for: [SeismicEvent]())
         #expect(csv.overlay.texts.map(\.text).first == "No earthquakes")
-        #expect(csv.overlay.texts.map(\.text).contains("0 events · Data: USGS · Made with Natural Earth"))
+        #expect(csv.overlay.texts.map(\.text).contains("0 events · Data: USGS · Made with Natural Earth · Plate boundaries: Bird (2003)"))
         // The feed's title is for the empty map only; a map with events keeps its time span.
         let busy = SceneBuilder(options: MapOptions(width: 1200))
             .scene(for: [Fixtures.event("a", magnitude: 5)], feedTitle: "USGS Significant Earthquakes, Past Day")

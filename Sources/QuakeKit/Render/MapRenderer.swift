@@ -96,6 +96,7 @@ public struct MapRenderer: Sendable {
         }
         for polygon in scene.polygons { context.fillPolygon(polygon) }
         for line in scene.lines { context.strokeLine(line) }
+        for mark in scene.lineMarks { context.fillPolygon(mark) }
     }
 
     /// The legend, title and footer: over the circles.

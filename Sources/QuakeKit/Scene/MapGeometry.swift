@@ -24,21 +24,26 @@ enum MapGeometry: Sendable, Hashable {
     /// way round, and where it crosses the map's seam (the edge of a wrapping
     /// world map, a globe's antimeridian) the line ends on one side and goes
     /// on from the other. On a globe, steps longer than a degree are divided
-    /// so that they follow the projection's curves. A plate carrée box draws
-    /// the line continuously from its first point; the image edge clips it.
+    /// so that they follow the projection's curves. In a plate carrée box a
+    /// line is drawn where it lies, a turn east or west too when the box
+    /// crosses 180°; the image edge clips it.
     func pixelLines(_ line: [GeoPoint]) -> [[PixelPoint]] {
         guard let first = line.first else { return [] }
         switch self {
         case .plateCarree(let projection) where !projection.wraps:
-            // Continuous longitudes from the first point's place in the box.
-            var longitude = projection.west + projection.project(latitude: 0, longitude: first.longitude).x
-                / projection.width * projection.longitudeSpan
-            var previous = first.longitude
-            return [line.map { point in
-                longitude += MapProjection.offset(longitude: point.longitude, from: previous)
-                previous = point.longitude
-                return projection.projectUnwrapped(latitude: point.latitude, longitude: longitude)
-            }]
+            // A box: the line's longitudes made continuous (each step the short
+            // way), then drawn once more a turn east or west wherever the box's
+            // longitudes need it (a box across 180°); the image edge clips the rest.
+            var longitudes = [first.longitude]
+            for point in line.dropFirst() {
+                let last = longitudes[longitudes.count - 1]
+                longitudes.append(last + MapProjection.offset(longitude: point.longitude, from: last))
+            }
+            let low = longitudes.min()!, high = longitudes.max()!
+            let west = projection.west, east = projection.west + projection.longitudeSpan
+            return (-2...2).map { Double($0) * 360 }.filter { high + $0 >= west && low + $0 <= east }.map { shift in
+                zip(line, longitudes).map { projection.projectUnwrapped(latitude: $0.latitude, longitude: $1 + shift) }
+            }
         case .plateCarree(let projection):
             let center = projection.west + 180
             return Self.cutAtSeam(line, center: center, densify: false).map { run in

@@ -37,6 +37,10 @@ public struct MapOptions: Sendable, Hashable {
     public var graticuleSpacing: Double?
     /// Multiplies the pixel size of everything (2 for HiDPI). Default 1.
     public var scale: Double
+    /// The plate boundaries drawn over the land, subduction zones with teeth on the
+    /// overriding side; default ``PlateBoundaries/bird2003``, `nil` draws none. A map
+    /// without a basemap (``BasemapChoice/none``) draws none whatever this is.
+    public var plateBoundaries: PlateBoundaries?
 
     /// Creates options. Without `height`, the height follows the box's aspect ratio.
     public init(
@@ -52,7 +56,8 @@ public struct MapOptions: Sendable, Hashable {
         showsLegend: Bool = true,
         title: String? = nil,
         graticuleSpacing: Double? = nil,
-        scale: Double = 1
+        scale: Double = 1,
+        plateBoundaries: PlateBoundaries? = .bird2003
     ) {
         let box = region ?? .world
         self.width = width
@@ -71,6 +76,7 @@ public struct MapOptions: Sendable, Hashable {
         self.title = title
         self.graticuleSpacing = graticuleSpacing
         self.scale = scale
+        self.plateBoundaries = plateBoundaries
     }
 
     /// The most pixels a map may have, scale applied: 100 million (about 400 MB
@@ -136,16 +142,25 @@ public struct MapPalette: Sendable, Hashable {
     public var panel: RGBA
     /// Text.
     public var text: RGBA
+    /// Plate boundary lines and their subduction teeth.
+    public var plateBoundary: RGBA
 
     /// Creates a palette.
-    public init(ocean: RGBA, land: RGBA, coastline: RGBA, graticule: RGBA, panel: RGBA, text: RGBA) {
+    public init(ocean: RGBA, land: RGBA, coastline: RGBA, graticule: RGBA, panel: RGBA, text: RGBA,
+                plateBoundary: RGBA = MapPalette.standardPlateBoundary) {
         self.ocean = ocean
         self.land = land
         self.coastline = coastline
         self.graticule = graticule
         self.panel = panel
         self.text = text
+        self.plateBoundary = plateBoundary
     }
+
+    /// A muted brick red, opaque (where two lines meet, or a tooth sits on its line,
+    /// nothing gets darker): quiet beside the coastline, told apart from the
+    /// yellow-to-red circles by being thin and dull.
+    public static let standardPlateBoundary = RGBA(hex: 0xA0665A)
 
     /// A dark, desaturated blue sea and grey land: the yellow-to-red circles
     /// stand out on both, and land stays legible under translucent fills.

@@ -10,8 +10,10 @@ public struct MapScene: Sendable, Hashable {
     public var background: RGBA?
     /// Filled polygons (land), drawn first, in order.
     public var polygons: [ScenePolygon]
-    /// Stroked lines (graticule, coastline), drawn over the polygons.
+    /// Stroked lines (graticule, coastline, plate boundaries), drawn over the polygons.
     public var lines: [SceneLine]
+    /// Filled shapes that belong to the lines (a subduction zone's teeth), drawn over them.
+    public var lineMarks: [ScenePolygon]
     /// Circles (events), in order: the first is drawn first, at the bottom.
     public var circles: CircleLayer
     /// Panels, circles and text of the legend, title and footer, drawn last.
@@ -19,19 +21,22 @@ public struct MapScene: Sendable, Hashable {
 
     /// Creates a scene.
     public init(width: Int, height: Int, background: RGBA?, polygons: [ScenePolygon],
-                lines: [SceneLine] = [], circles: [SceneCircle], overlay: SceneOverlay = SceneOverlay()) {
+                lines: [SceneLine] = [], lineMarks: [ScenePolygon] = [], circles: [SceneCircle],
+                overlay: SceneOverlay = SceneOverlay()) {
         self.init(width: width, height: height, background: background, polygons: polygons, lines: lines,
-                  circleLayer: CircleLayer(circles), overlay: overlay)
+                  lineMarks: lineMarks, circleLayer: CircleLayer(circles), overlay: overlay)
     }
 
     /// Creates a scene whose circles are already a layer.
     public init(width: Int, height: Int, background: RGBA?, polygons: [ScenePolygon],
-                lines: [SceneLine] = [], circleLayer: CircleLayer, overlay: SceneOverlay = SceneOverlay()) {
+                lines: [SceneLine] = [], lineMarks: [ScenePolygon] = [], circleLayer: CircleLayer,
+                overlay: SceneOverlay = SceneOverlay()) {
         self.width = width
         self.height = height
         self.background = background
         self.polygons = polygons
         self.lines = lines
+        self.lineMarks = lineMarks
         self.circles = circleLayer
         self.overlay = overlay
     }

@@ -41,6 +41,7 @@ extension SceneBuilder {
         credits.append("\(events.count) \(events.count == 1 ? "event" : "events")")
         credits.append("Data: USGS")
         if case .naturalEarth = options.basemap { credits.append("Made with Natural Earth") }
+        if let credit = shownPlates?.credit { credits.append(credit) }
         let footer = credits.joined(separator: " · ")
         // The footer shares the bottom edge with the legend; it shrinks to fit beside it.
         let legendWidth = legend(into: &layout, measure: measure)
@@ -89,10 +90,11 @@ extension SceneBuilder {
         let sizesWidth = slots.reduce(0, +) + gap * Double(slots.count - 1)
         let headingWidth = max(measure.width("Magnitude", size: headingSize, bold: true),
                                measure.width(colorHeading, size: headingSize, bold: true))
-        let contentWidth = max(sizesWidth, bandWidth, headingWidth)
+        let plates = plateLegendSize(measure: measure)
+        let contentWidth = max(sizesWidth, bandWidth, headingWidth, plates.width)
         let colorHeight = bands.isEmpty ? 0 : headingSize * 1.4 + Double(bands.count) * rowHeight + gap
         let sizesHeight = headingSize * 1.4 + (diameters.max() ?? 0) + 4 * s + labelSize * 1.2
-        let width = contentWidth + 2 * padding, height = colorHeight + sizesHeight + 2 * padding
+        let width = contentWidth + 2 * padding, height = colorHeight + sizesHeight + plates.height + 2 * padding
         let left = margin, top = Double(options.pixelHeight) - margin - height
         layout.panel(left, top, width, height)
 
@@ -124,6 +126,7 @@ extension SceneBuilder {
             layout.text(label, center.x, rowCenter + (diameters.max() ?? 0) / 2 + 4 * s + labelSize, labelSize, false, .center)
             x += slot + gap
         }
+        addPlateLegendRows(into: &layout, left: left + padding, top: top + padding + colorHeight + sizesHeight)
         return width
     }
 

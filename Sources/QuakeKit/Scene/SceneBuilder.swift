@@ -57,6 +57,7 @@ public struct SceneBuilder: Sendable {
             lines = globeGraticule(globe) + land.coastlines + [globeOutline(globe)]
             background = nil
         }
+        let plates = plateLayers(geometry)
         let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
         let overlay = options.showsLegend ? overlay(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
             : SceneOverlay()
@@ -65,7 +66,8 @@ public struct SceneBuilder: Sendable {
             height: options.pixelHeight,
             background: background,
             polygons: land.polygons,
-            lines: lines,
+            lines: lines + plates.lines,
+            lineMarks: plates.teeth,
             circleLayer: circles(for: events, geometry: geometry, resolver: resolver),
             overlay: overlay
         )
