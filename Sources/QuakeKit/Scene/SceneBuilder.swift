@@ -69,7 +69,7 @@ public struct SceneBuilder: Sendable {
         // Where a circle crosses the left or right edge, a copy a turn east
         // (bit 0) or west (bit 1) shows the part cut off.
         let copies: [UInt8] = projection.wraps ? events.map { event in
-            let x = projection.project(latitude: 0, longitude: event.longitude).x, radius = resolver.diameter(event) / 2
+            let x = projection.project(latitude: 0, longitude: event.longitude).x, radius = resolver.reach(event)
             return (x - radius < 0 ? 1 : 0) | (x + radius > projection.width ? 2 : 0)
         } : []
         let parts = events.count >= 50_000 ? ParallelParts.cores : 1
