@@ -244,4 +244,21 @@ struct EventTypeSymbolTests {
             #expect(around.scene(for: neighbour).circles.count == (reaches ? 1 : 0))
         }
     }
+
+    /// The real month feeds hold quarry blasts, explosions, ice quakes and more:
+    /// rows straight to map events flag exactly those the whole events' types
+    /// name otherwise, and the map draws each of them as a diamond.
+    @Test(.enabled(if: RealFeeds.available, "../shared/data/usgs is not beside the repository"),
+          arguments: ["all_month_2020-06.csv", "all_month_2022-03.csv", "all_month_2015-12_15col.csv"])
+    func realFeedsOtherTypesBecomeDiamonds(_ file: String) throws {
+        let source = FeedSource.file(RealFeeds.folder + "/" + file)
+        let whole = try QuakeMap.select(from: source, selection: EventSelection(limit: nil), as: SeismicEvent.self).events
+        let others = Set(whole.filter { $0.magnitude != nil && EventType.normalized($0.eventType) != "earthquake" }.map(\.id))
+        #expect(others.count > 50, "\(others.count) other events")
+        let map = try QuakeMap.select(from: source, selection: EventSelection(limit: nil), as: MapEvent.self).events
+        #expect(Set(map.filter { !$0.isEarthquake }.map(\.id)) == others)
+        let scene = SceneBuilder(options: MapOptions(width: 720)).scene(for: map)
+        #expect(Set(scene.circles.filter { $0.shape == .diamond }.map(\.eventID)) == others)
+        #expect(scene.overlay.texts.contains { $0.text == OtherTypesLegendRow.label })
+    }
 }
