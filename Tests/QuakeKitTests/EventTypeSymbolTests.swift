@@ -261,4 +261,23 @@ struct EventTypeSymbolTests {
         #expect(Set(scene.circles.filter { $0.shape == .diamond }.map(\.eventID)) == others)
         #expect(scene.overlay.texts.contains { $0.text == OtherTypesLegendRow.label })
     }
+
+    /// Vector output keeps a diamond as a vector path of its four straight
+    /// edges, at the corners the diamond of the circle's area has.
+    @Test func svgDrawsDiamondsAsFourEdges() throws {
+        let fill = RGBA(red: 1, green: 0.5, blue: 0.2, alpha: 0.6)
+        let diamond = SceneCircle(center: PixelPoint(x: 50, y: 40), diameter: 20, fill: fill, eventID: "d", shape: .diamond)
+        let circle = SceneCircle(center: PixelPoint(x: 20, y: 20), diameter: 20, fill: fill, eventID: "c")
+        let scene = MapScene(width: 100, height: 80, background: nil, polygons: [], circles: [circle, diamond])
+        let svg = String(decoding: try MapRenderer().data(for: scene, format: .svg), as: UTF8.self)
+        let paths = svg.split(separator: " d=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        #expect(paths.count == 2)
+        #expect(paths.filter { $0.contains("C") }.count == 1, "the circle's Bézier arcs")
+        let straight = try #require(paths.first { !$0.contains("C") })
+        let numbers = straight.split(separator: " ").compactMap { Double($0) }
+        let half = SymbolShape.diamondDiagonal(diameter: 20) / 2
+        let expected = [50, 40 - half, 50 + half, 40, 50, 40 + half, 50 - half, 40]
+        #expect(numbers.count >= 8)
+        #expect(zip(numbers.prefix(8), expected).allSatisfy { abs($0 - $1) < 0.01 }, "\(straight)")
+    }
 }
