@@ -14,4 +14,38 @@ public enum EventType {
         default: return spelled
         }
     }
+
+    /// Whether `type` normalizes to `earthquake` (``normalized(_:)``), without
+    /// making strings: a map asks this of every event.
+    public static func isEarthquake(_ type: String) -> Bool {
+        if type == "earthquake" { return true }
+        var type = type
+        if let answer = type.withUTF8({ isEarthquake(ascii: UnsafeRawBufferPointer($0)) }) { return answer }
+        return normalized(type) == "earthquake"
+    }
+
+    /// ``isEarthquake(_:)`` of ASCII bytes, read as they are: blank, `eq` or
+    /// `earthquake` in any case, with spaces or `_` around it; `nil` when a
+    /// byte is not ASCII (lowercasing is then Unicode's, so the string decides).
+    static func isEarthquake(ascii bytes: UnsafeRawBufferPointer) -> Bool? {
+        var start = 0, end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x5F { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x5F { end -= 1 }
+        // Anything but the two words spelled whole is another type, once every byte is known to be ASCII.
+        let word: StaticString
+        switch end - start {
+        case 0: return true
+        case 2: word = "eq"
+        case 10: word = "earthquake"
+        default: return bytes.contains(where: { $0 >= 0x80 }) ? nil : false
+        }
+        var matches = true
+        for offset in 0..<(end - start) {
+            let byte = bytes[start + offset]
+            if byte >= 0x80 { return nil }
+            // ASCII letters differ from their capitals in bit 5 only.
+            if byte | 0x20 != word.utf8Start[offset] { matches = false }
+        }
+        return matches
+    }
 }

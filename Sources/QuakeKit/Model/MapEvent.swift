@@ -17,6 +17,11 @@ public struct MapEvent: Sendable, Hashable {
     public var magnitude: Double
     // Depth in km as a Float, NaN when unknown: depths are given to a metre at best.
     private var storedDepth: Float
+    /// Whether the feed calls it an earthquake (``EventType/normalized(_:)``
+    /// gives `earthquake`: an empty type or `eq` too); quarry blasts,
+    /// explosions, ice quakes and the like are not, and are drawn with their
+    /// own symbol. Kept in the padding after the depth: the stride stays 56 bytes.
+    public var isEarthquake: Bool
 
     /// Depth in km, if known (kept to Float precision: far finer than any feed gives it).
     public var depth: Double? {
@@ -24,26 +29,29 @@ public struct MapEvent: Sendable, Hashable {
         set { storedDepth = newValue.map(Float.init) ?? .nan }
     }
 
-    /// Creates a map event.
-    public init(id: String, time: Date, latitude: Double, longitude: Double, magnitude: Double, depth: Double? = nil) {
+    /// Creates a map event; an earthquake unless `isEarthquake` says otherwise.
+    public init(id: String, time: Date, latitude: Double, longitude: Double, magnitude: Double, depth: Double? = nil,
+                isEarthquake: Bool = true) {
         self.id = id
         self.time = time
         self.latitude = latitude
         self.longitude = longitude
         self.magnitude = magnitude
         self.storedDepth = depth.map(Float.init) ?? .nan
+        self.isEarthquake = isEarthquake
     }
 
     /// The drawable part of `event`; `nil` when it has no magnitude.
     public init?(_ event: SeismicEvent) {
         guard let magnitude = event.magnitude else { return nil }
         self.init(id: event.id, time: event.time, latitude: event.latitude, longitude: event.longitude,
-                  magnitude: magnitude, depth: event.depth)
+                  magnitude: magnitude, depth: event.depth,
+                  isEarthquake: EventType.isEarthquake(event.eventType))
     }
 
     public static func == (lhs: MapEvent, rhs: MapEvent) -> Bool {
         lhs.id == rhs.id && lhs.time == rhs.time && lhs.latitude == rhs.latitude && lhs.longitude == rhs.longitude
-            && lhs.magnitude == rhs.magnitude && lhs.depth == rhs.depth
+            && lhs.magnitude == rhs.magnitude && lhs.depth == rhs.depth && lhs.isEarthquake == rhs.isEarthquake
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -53,5 +61,6 @@ public struct MapEvent: Sendable, Hashable {
         hasher.combine(longitude)
         hasher.combine(magnitude)
         hasher.combine(depth)
+        hasher.combine(isEarthquake)
     }
 }

@@ -213,7 +213,8 @@ final class EventDecoder: Sendable {
             guard numericMapping.admits(latitude: latitude, longitude: longitude, time: time, magnitude: magnitude,
                                         depth: depth) else { return part.append(.notAdmitted(hasMagnitude: true)) }
             let event = MapEvent(id: identifier(record, network: network), time: time, latitude: latitude,
-                                 longitude: longitude, magnitude: magnitude, depth: depth)
+                                 longitude: longitude, magnitude: magnitude, depth: depth,
+                                 isEarthquake: isEarthquake(record))
             return part.append(MapRow(event, updated: updated, idHash: idHash(record) ?? nil))
         }
         let event = SeismicEvent(
@@ -225,7 +226,9 @@ final class EventDecoder: Sendable {
             magnitude: magnitude,
             magnitudeType: decodesDescriptions ? shortText(record, layout.magnitudeType, &texts) : nil,
             place: decodesDescriptions ? text(record, layout.place) ?? "" : "",
-            eventType: decodesDescriptions ? shortText(record, layout.eventType, &texts) ?? "earthquake" : "earthquake",
+            // Without descriptions the type is still told apart from an earthquake: a map draws others differently.
+            eventType: decodesDescriptions || !isEarthquake(record)
+                ? shortText(record, layout.eventType, &texts) ?? "earthquake" : "earthquake",
             network: decodesDescriptions ? network : nil,
             updated: updated,
             status: decodesDescriptions ? shortText(record, layout.status, &texts) : nil
@@ -311,6 +314,14 @@ final class EventDecoder: Sendable {
         if trimmed.isEmpty { return .some(nil) }
         guard !trimmed.contains(where: { $0 >= 0x80 }) else { return nil }
         return FNV1a.id(bytes: trimmed)
+    }
+
+    /// Whether the record's type is an earthquake (``EventType/isEarthquake(_:)``),
+    /// from its bytes: no string for the rows that are.
+    private func isEarthquake(_ record: CSVRecord) -> Bool {
+        guard let column = layout.eventType else { return true }
+        if let answer = EventType.isEarthquake(ascii: record.trimmed(column)) { return answer }
+        return EventType.isEarthquake(record.trimmedString(column) ?? "")
     }
 
     private func identifier(_ record: CSVRecord, network: String?) -> String {

@@ -70,9 +70,18 @@ final class CairoContext {
         cairo_stroke(pointer)
     }
 
+    /// Fills `circle` as its shape: a circle, or the diamond of its area.
     func fillCircle(_ circle: SceneCircle) {
         cairo_new_path(pointer)
-        cairo_arc(pointer, circle.center.x, circle.center.y, circle.diameter / 2, 0, 2 * Double.pi)
+        switch circle.shape {
+        case .circle:
+            cairo_arc(pointer, circle.center.x, circle.center.y, circle.diameter / 2, 0, 2 * Double.pi)
+        case .diamond:
+            let corners = SymbolShape.diamondCorners(center: circle.center, diameter: circle.diameter)
+            cairo_move_to(pointer, corners[0].x, corners[0].y)
+            for corner in corners.dropFirst() { cairo_line_to(pointer, corner.x, corner.y) }
+            cairo_close_path(pointer)
+        }
         setColor(circle.fill)
         cairo_fill(pointer)
     }

@@ -15,6 +15,9 @@ import CCairo
 /// colour goes on with Cairo's OVER through an 8-bit mask, rounded as pixman
 /// rounds. `StampedCirclesTests` holds the result to the bounds.
 ///
+/// Diamonds (``SymbolShape/diamond``, other event types) are polygons already:
+/// their four corners are rasterised the same way, with masks of their own.
+///
 /// Circles overlap and order matters, so the image is cut into bands of rows
 /// instead: each band takes every circle in order, on its own core, and the
 /// bands never touch the same pixel.
@@ -38,14 +41,19 @@ struct CircleStamper {
                 circles.ys.withUnsafeBufferPointer { ys in
                     circles.diameters.withUnsafeBufferPointer { diameters in
                         circles.fillIndices.withUnsafeBufferPointer { fills in
-                            for index in 0..<xs.count {
-                                let radius = diameters[index] / 2, x = xs[index], y = ys[index]
-                                guard radius > 0, x.isFinite, y.isFinite,
-                                      y + radius > Double(rows.lowerBound), y - radius < Double(rows.upperBound),
-                                      x + radius > 0, x - radius < Double(width) else { continue }
-                                let (mask, column, row) = masks.mask(radius: radius, x: x, y: y)
-                                composite(mask, column: column, row: row, color: colors[Int(fills[index])],
-                                          rows: rows, pixels: pixels)
+                            circles.shapes.withUnsafeBufferPointer { shapes in
+                                for index in 0..<xs.count {
+                                    let radius = diameters[index] / 2, x = xs[index], y = ys[index]
+                                    let shape = SymbolShape(rawValue: shapes[index]) ?? .circle
+                                    // How far the shape reaches: a diamond's corners pass the circle.
+                                    let reach = shape == .circle ? radius : shape.reach(diameter: diameters[index])
+                                    guard radius > 0, x.isFinite, y.isFinite,
+                                          y + reach > Double(rows.lowerBound), y - reach < Double(rows.upperBound),
+                                          x + reach > 0, x - reach < Double(width) else { continue }
+                                    let (mask, column, row) = masks.mask(shape, radius: radius, x: x, y: y)
+                                    composite(mask, column: column, row: row, color: colors[Int(fills[index])],
+                                              rows: rows, pixels: pixels)
+                                }
                             }
                         }
                     }
@@ -75,7 +83,7 @@ struct CircleStamper {
     }
 }
 
-/// A circle's coverage of the pixels around it, 0…255 each, row by row.
+/// A circle's (or diamond's) coverage of the pixels around it, 0…255 each, row by row.
 private struct CoverageMask {
     /// The mask's top left, relative to the pixel the centre is in.
     var left = 0, top = 0
@@ -92,21 +100,53 @@ private struct CoverageMask {
 /// Only the current size's table is kept: a scene's circles come largest
 /// first, so each size arrives in one run, and memory stays bounded however
 /// many sizes a catalogue has (magnitudes with many decimals give one each).
+/// Each shape has its own table: circles and diamonds of one size come
+/// mixed in the same run.
 private struct MaskCache {
+    private var circles: ShapeMasks
+    private var diamonds: ShapeMasks
+
+    init() {
+        let outlines = CairoOutlines()
+        circles = ShapeMasks(shape: .circle, outlines: outlines)
+        diamonds = ShapeMasks(shape: .diamond, outlines: outlines)
+    }
+
+    /// The mask of `shape` for a circle of `radius` at (`x`, `y`), and the pixel its top left goes on.
+    mutating func mask(_ shape: SymbolShape, radius: Double, x: Double, y: Double) -> (CoverageMask, column: Int, row: Int) {
+        switch shape {
+        case .circle: circles.mask(radius: radius, x: x, y: y)
+        case .diamond: diamonds.mask(radius: radius, x: x, y: y)
+        }
+    }
+}
+
+/// ``MaskCache``'s table for one shape.
+private struct ShapeMasks {
     static let steps = 32
     static let largestCachedRadius = 8.0
 
+    let shape: SymbolShape
     private var radius = -1.0
     private var table: [CoverageMask?] = []
     private var outline: [PixelPoint] = []
-    private let outlines = CairoOutlines()
+    private let outlines: CairoOutlines
     private var rasterizer = PolygonRasterizer()
 
-    /// The mask of a circle of `radius` at (`x`, `y`), and the pixel its top left goes on.
+    init(shape: SymbolShape, outlines: CairoOutlines) {
+        self.shape = shape
+        self.outlines = outlines
+    }
+
+    /// The mask of the shape of a circle of `radius` at (`x`, `y`), and the pixel its top left goes on.
     mutating func mask(radius: Double, x: Double, y: Double) -> (CoverageMask, column: Int, row: Int) {
         if radius != self.radius {
             self.radius = radius
-            outline = outlines.flattenedArc(radius: radius)
+            switch shape {
+            case .circle: outline = outlines.flattenedArc(radius: radius)
+            // Exact already: Cairo draws the same four straight edges.
+            case .diamond: outline = SymbolShape.diamondCorners(center: PixelPoint(x: 0, y: 0), diameter: 2 * radius)
+            }
             table = radius <= Self.largestCachedRadius ? Array(repeating: nil, count: Self.steps * Self.steps) : []
         }
         var column = Int(x.rounded(.down)), row = Int(y.rounded(.down))

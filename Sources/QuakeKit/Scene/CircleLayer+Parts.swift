@@ -12,6 +12,7 @@ extension CircleLayer {
         let starts = counts.indices.map { counts[..<$0].reduce(0, +) }
         var palettes: [FillPalette] = []
         var fillIndices: [UInt32] = []
+        var shapes: [UInt8] = []
         var ids: [String] = []
         var ys: [Double] = [], diameters: [Double] = []
         let xs = [Double](unsafeUninitializedCapacity: total) { xs, xsCount in
@@ -19,15 +20,19 @@ extension CircleLayer {
                 diameters = [Double](unsafeUninitializedCapacity: total) { diameters, diametersCount in
                     fillIndices = [UInt32](unsafeUninitializedCapacity: total) { fills, fillsCount in
                         ids = [String](unsafeUninitializedCapacity: total) { ids, idsCount in
-                            let columns = CircleLayerPart.Columns(xs: xs.baseAddress, ys: ys.baseAddress,
-                                                                  diameters: diameters.baseAddress,
-                                                                  fills: fills.baseAddress, ids: ids.baseAddress)
-                            palettes = ParallelParts.map(parts: counts.count) { part in
-                                var writer = CircleLayerPart(columns: columns, start: starts[part],
-                                                             end: starts[part] + counts[part])
-                                body(part, &writer)
-                                precondition(writer.isFull, "a part appends exactly its count of circles")
-                                return writer.palette
+                            shapes = [UInt8](unsafeUninitializedCapacity: total) { shapes, shapesCount in
+                                let columns = CircleLayerPart.Columns(xs: xs.baseAddress, ys: ys.baseAddress,
+                                                                      diameters: diameters.baseAddress,
+                                                                      fills: fills.baseAddress, shapes: shapes.baseAddress,
+                                                                      ids: ids.baseAddress)
+                                palettes = ParallelParts.map(parts: counts.count) { part in
+                                    var writer = CircleLayerPart(columns: columns, start: starts[part],
+                                                                 end: starts[part] + counts[part])
+                                    body(part, &writer)
+                                    precondition(writer.isFull, "a part appends exactly its count of circles")
+                                    return writer.palette
+                                }
+                                shapesCount = total
                             }
                             idsCount = total
                         }
@@ -47,7 +52,7 @@ extension CircleLayer {
                 fillIndices[index] = renumbered[Int(fillIndices[index])]
             }
         }
-        self.init(xs: xs, ys: ys, diameters: diameters, fillIndices: fillIndices, fills: fills, ids: ids)
+        self.init(xs: xs, ys: ys, diameters: diameters, fillIndices: fillIndices, shapes: shapes, fills: fills, ids: ids)
     }
 }
 
@@ -56,6 +61,7 @@ struct CircleLayerPart {
     struct Columns {
         let xs, ys, diameters: UnsafeMutablePointer<Double>?
         let fills: UnsafeMutablePointer<UInt32>?
+        let shapes: UnsafeMutablePointer<UInt8>?
         let ids: UnsafeMutablePointer<String>?
     }
 
@@ -80,6 +86,7 @@ struct CircleLayerPart {
         columns.ys.unsafelyUnwrapped[next] = circle.center.y
         columns.diameters.unsafelyUnwrapped[next] = circle.diameter
         columns.fills.unsafelyUnwrapped[next] = palette.index(of: circle.fill)
+        columns.shapes.unsafelyUnwrapped[next] = circle.shape.rawValue
         (columns.ids.unsafelyUnwrapped + next).initialize(to: circle.eventID)
         next += 1
     }

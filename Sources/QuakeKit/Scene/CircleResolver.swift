@@ -1,8 +1,9 @@
 import Foundation
 
 /// What a map and its tiles decide about each event's circle, decided in one
-/// place so both draw the same circles: its diameter in pixels, its fill, and
-/// the order circles are stacked in.
+/// place so both draw the same circles: its diameter in pixels, its fill, its
+/// shape (a diamond for other event types than earthquakes), and the order
+/// circles are stacked in.
 struct CircleResolver: Sendable {
     /// Sizes and colouring.
     let symbols: SymbolStyle
@@ -35,9 +36,19 @@ struct CircleResolver: Sendable {
         symbols.fill(for: event, reference: reference)
     }
 
-    /// `event`'s circle, centred on `center`.
+    /// The outline of `event`'s symbol.
+    func shape(_ event: MapEvent) -> SymbolShape {
+        SymbolShape(event)
+    }
+
+    /// How far `event`'s symbol reaches from its centre along x or y.
+    func reach(_ event: MapEvent) -> Double {
+        shape(event).reach(diameter: diameter(event))
+    }
+
+    /// `event`'s circle (or diamond), centred on `center`.
     func circle(_ event: MapEvent, at center: PixelPoint) -> SceneCircle {
-        SceneCircle(center: center, diameter: diameter(event), fill: fill(event), eventID: event.id)
+        SceneCircle(center: center, diameter: diameter(event), fill: fill(event), eventID: event.id, shape: shape(event))
     }
 
     /// Positions in `events` in drawing order (``DrawingOrder``): largest

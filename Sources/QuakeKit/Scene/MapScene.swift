@@ -59,7 +59,7 @@ public struct SceneOverlay: Sendable, Hashable {
     }
 }
 
-/// A filled circle in pixels.
+/// A filled circle in pixels, or the diamond of the same area (``shape``).
 public struct SceneCircle: Sendable, Hashable {
     /// The centre.
     public var center: PixelPoint
@@ -69,13 +69,16 @@ public struct SceneCircle: Sendable, Hashable {
     public var fill: RGBA
     /// The event it stands for (empty for a legend sample).
     public var eventID: String
+    /// Its outline: a circle, or a diamond of the circle's area.
+    public var shape: SymbolShape
 
-    /// Creates a circle.
-    public init(center: PixelPoint, diameter: Double, fill: RGBA, eventID: String) {
+    /// Creates a circle (or, with `shape`, a diamond of its area).
+    public init(center: PixelPoint, diameter: Double, fill: RGBA, eventID: String, shape: SymbolShape = .circle) {
         self.center = center
         self.diameter = diameter
         self.fill = fill
         self.eventID = eventID
+        self.shape = shape
     }
 }
 

@@ -44,7 +44,8 @@ extension SceneBuilder {
         if let credit = shownPlates?.credit { credits.append(credit) }
         let footer = credits.joined(separator: " · ")
         // The footer shares the bottom edge with the legend; it shrinks to fit beside it.
-        let legendWidth = legend(into: &layout, measure: measure)
+        let legendWidth = legend(into: &layout, measure: measure,
+                                 otherTypes: otherTypesLegendRow(for: events, measure: measure))
         let footerRoom = mapWidth - legendWidth - 3 * margin - padding
         let naturalFooter = measure.width(footer, size: footerSize)
         if naturalFooter > footerRoom { footerSize = max(6 * options.scale, footerSize * footerRoom / naturalFooter) }
@@ -67,9 +68,10 @@ extension SceneBuilder {
     }
 
     /// The legend panel, bottom left: the colour scale (for depth and age), then
-    /// the sizes. Returns its width.
+    /// the sizes, then the other event types' symbol if any. Returns its width.
     @discardableResult
-    private func legend(into layout: inout OverlayLayout, measure: any TextMetrics) -> Double {
+    private func legend(into layout: inout OverlayLayout, measure: any TextMetrics,
+                        otherTypes: OtherTypesLegendRow? = nil) -> Double {
         let s = overlayScale
         let margin = 12 * s, padding = 8 * s, gap = 10 * s
         let headingSize = 11 * s, labelSize = 10 * s
@@ -91,10 +93,11 @@ extension SceneBuilder {
         let headingWidth = max(measure.width("Magnitude", size: headingSize, bold: true),
                                measure.width(colorHeading, size: headingSize, bold: true))
         let plates = plateLegendSize(measure: measure)
-        let contentWidth = max(sizesWidth, bandWidth, headingWidth, plates.width)
+        let contentWidth = max(sizesWidth, bandWidth, headingWidth, otherTypes?.width ?? 0, plates.width)
         let colorHeight = bands.isEmpty ? 0 : headingSize * 1.4 + Double(bands.count) * rowHeight + gap
         let sizesHeight = headingSize * 1.4 + (diameters.max() ?? 0) + 4 * s + labelSize * 1.2
-        let width = contentWidth + 2 * padding, height = colorHeight + sizesHeight + plates.height + 2 * padding
+        let width = contentWidth + 2 * padding
+        let height = colorHeight + sizesHeight + (otherTypes?.height ?? 0) + plates.height + 2 * padding
         let left = margin, top = Double(options.pixelHeight) - margin - height
         layout.panel(left, top, width, height)
 
@@ -126,7 +129,9 @@ extension SceneBuilder {
             layout.text(label, center.x, rowCenter + (diameters.max() ?? 0) / 2 + 4 * s + labelSize, labelSize, false, .center)
             x += slot + gap
         }
-        addPlateLegendRows(into: &layout, left: left + padding, top: top + padding + colorHeight + sizesHeight)
+        otherTypes?.place(into: &layout, left: left + padding, top: top + colorHeight + sizesHeight + padding)
+        addPlateLegendRows(into: &layout, left: left + padding,
+                           top: top + padding + colorHeight + sizesHeight + (otherTypes?.height ?? 0))
         return width
     }
 

@@ -87,7 +87,7 @@ public struct SceneBuilder: Sendable {
         if case .plateCarree(let projection) = geometry, projection.wraps {
             wrapWidth = projection.wrapWidth
             copies = events.map { event in
-                let x = projection.project(latitude: 0, longitude: event.longitude).x, radius = resolver.diameter(event) / 2
+                let x = projection.project(latitude: 0, longitude: event.longitude).x, radius = resolver.reach(event)
                 return (x - radius < 0 ? 1 : 0) | (x + radius > projection.width ? 2 : 0)
             }
         } else {

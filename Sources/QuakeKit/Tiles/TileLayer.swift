@@ -49,10 +49,12 @@ public struct TileLayer: Sendable {
         let side = projection.tilesPerSide
         let tileSize = Double(options.tileSize)
         let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
-        // Sizes grow with magnitude, so the largest magnitude gives the largest circle.
+        // Sizes grow with magnitude, so the largest magnitude gives the largest circle;
+        // a diamond of its area reaches further, at its corners.
         let largest = events.lazy.map(\.magnitude).max().map(resolver.diameter(magnitude:)) ?? 0
+        let widest: SymbolShape = events.contains { !$0.isEarthquake } ? .diamond : .circle
         // How many tiles away a circle's centre may be and still reach a tile.
-        let reach = Int(min((largest / 2 / tileSize).rounded(.up), Double(side)))
+        let reach = Int(min((widest.reach(diameter: largest) / tileSize).rounded(.up), Double(side)))
 
         var centers: [PixelPoint] = []
         var homes: [UInt64] = []
@@ -80,26 +82,26 @@ public struct TileLayer: Sendable {
         for position in order {
             let slot = kept[Int(position)]
             let resolved = resolver.circle(events[chosen[slot]], at: centers[slot])
-            let center = resolved.center, radius = resolved.diameter / 2
+            let center = resolved.center, extent = resolved.shape.reach(diameter: resolved.diameter)
             let circle = UInt32(circles.count)
             circles.append(resolved)
             // Tiles the circle covers: columns without wrapping (a column beyond
             // either edge is a copy a turn away), rows clamped to the world.
-            let firstColumn = Int(((center.x - radius) / tileSize).rounded(.down))
-            let lastColumn = Int(((center.x + radius) / tileSize).rounded(.up)) - 1
-            let firstRow = max(0, Int(((center.y - radius) / tileSize).rounded(.down)))
-            let lastRow = min(side - 1, Int(((center.y + radius) / tileSize).rounded(.up)) - 1)
+            let firstColumn = Int(((center.x - extent) / tileSize).rounded(.down))
+            let lastColumn = Int(((center.x + extent) / tileSize).rounded(.up)) - 1
+            let firstRow = max(0, Int(((center.y - extent) / tileSize).rounded(.down)))
+            let lastRow = min(side - 1, Int(((center.y + extent) / tileSize).rounded(.up)) - 1)
             guard firstRow <= lastRow else { continue }
             // A circle wider than the world (a huge symbol scale at zoom 0) needs no more than its copies.
             for column in firstColumn...min(max(firstColumn, lastColumn), firstColumn + 2 * side) {
                 let wrapped = ((column % side) + side) % side
                 let turns = Int32((column - wrapped) / side)
                 for row in firstRow...lastRow {
-                    // The bounding square may touch a tile the circle itself misses (at a corner).
+                    // The bounding square may touch a tile the symbol itself misses (at a corner).
                     let nearestX = min(max(center.x, Double(column) * tileSize), Double(column + 1) * tileSize)
                     let nearestY = min(max(center.y, Double(row) * tileSize), Double(row + 1) * tileSize)
-                    let dx = center.x - nearestX, dy = center.y - nearestY
-                    guard dx * dx + dy * dy < radius * radius else { continue }
+                    guard resolved.shape.touches(offsetX: center.x - nearestX, offsetY: center.y - nearestY,
+                                                 diameter: resolved.diameter) else { continue }
                     placements[UInt64(wrapped) << 32 | UInt64(row), default: []].append(Placement(circle: circle, turns: turns))
                 }
             }
