@@ -33,6 +33,8 @@ public struct MapOptions: Sendable, Hashable {
     public var graticuleSpacing: Double?
     /// Multiplies the pixel size of everything (2 for HiDPI). Default 1.
     public var scale: Double
+    /// How many of the largest events carry a label (magnitude, place, time); 0 for none.
+    public var labelCount: Int
 
     /// Creates options. Without `height`, the height follows the box's aspect ratio.
     public init(
@@ -47,7 +49,8 @@ public struct MapOptions: Sendable, Hashable {
         showsLegend: Bool = true,
         title: String? = nil,
         graticuleSpacing: Double? = nil,
-        scale: Double = 1
+        scale: Double = 1,
+        labelCount: Int = 3
     ) {
         let box = region ?? .world
         self.width = width
@@ -64,11 +67,15 @@ public struct MapOptions: Sendable, Hashable {
         self.title = title
         self.graticuleSpacing = graticuleSpacing
         self.scale = scale
+        self.labelCount = labelCount
     }
 
     /// The most pixels a map may have, scale applied: 100 million (about 400 MB
     /// of pixels while it is drawn).
     public static let maximumPixels = 100_000_000
+    /// The most labels a map takes (``labelCount``; more are not drawn): past a
+    /// few dozen they hide the map they name.
+    public static let maximumLabelCount = 50
     /// The longest side in pixels, scale applied: Cairo's limit for an image.
     public static let maximumSide = 32_767
 
