@@ -103,7 +103,12 @@ public struct MapRenderer: Sendable {
     private func drawOverlay(_ scene: MapScene, on context: CairoContext) {
         for line in scene.overlay.lines { context.strokeLine(line) }
         for panel in scene.overlay.panels { context.fillPolygon(panel) }
-        for circle in scene.overlay.eventCircles { context.fillCircle(circle) }
+        // Only the part under the panels: outside them the circle is already drawn once.
+        if !scene.overlay.eventCircles.isEmpty {
+            context.clipped(to: scene.overlay.panels) {
+                for circle in scene.overlay.eventCircles { context.fillCircle(circle) }
+            }
+        }
         for circle in scene.overlay.circles { context.fillCircle(circle) }
         for text in scene.overlay.texts { context.showText(text) }
     }

@@ -45,7 +45,8 @@ public struct SceneOverlay: Sendable, Hashable {
     /// Filled rectangles or shapes behind the legend and labels.
     public var panels: [ScenePolygon]
     /// Event circles that a panel covers, drawn again over the panels (in the
-    /// circles' drawing order) so that no selected event is hidden.
+    /// circles' drawing order, and only inside the panels) so that no
+    /// selected event is hidden.
     public var eventCircles: [SceneCircle]
     /// The legend's sample circles.
     public var circles: [SceneCircle]

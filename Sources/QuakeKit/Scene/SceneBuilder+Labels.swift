@@ -53,12 +53,14 @@ extension SceneBuilder {
     /// The labels of the ``MapOptions/labelCount`` largest events, placed
     /// beside their circles, and the rectangles they take.
     ///
-    /// Each label tries eight places around its circle, then the same further
-    /// out (with a thin leader line back to the circle); it takes the first
-    /// that stays inside the map and clear of `occupied` (the panels), of the
-    /// labels placed before it and of the labelled circles. A label with no
-    /// such place is left out. The largest event chooses first.
-    func labelOverlay(for events: [MapEvent], projection: PlateCarree, places: [String: String],
+    /// Each label tries eight places around its circle, then rings of the same
+    /// further out (with a thin leader line back to the circle): of the
+    /// nearest ring with room, the place hiding the fewest of `circles` (the
+    /// first on a tie) that stays inside the map and clear of `occupied`
+    /// (the panels), of the labels placed before it and of the labelled
+    /// circles. A label with no such place is left out. The largest event
+    /// chooses first.
+    func labelOverlay(for events: [MapEvent], circles: CircleLayer, projection: PlateCarree, places: [String: String],
                       avoiding occupied: [PanelRect]) -> (overlay: SceneOverlay, rects: [PanelRect]) {
         let count = min(max(options.labelCount, 0), MapOptions.maximumLabelCount)
         guard count > 0, !events.isEmpty else { return (SceneOverlay(), []) }
@@ -87,15 +89,19 @@ extension SceneBuilder {
             text = Self.fitting(text, into: mapWidth - 2 * inset - 2 * padding) { measure.width($0, size: size) }
             guard !text.isEmpty else { continue }
             let width = measure.width(text, size: size) + 2 * padding, height = size * 1.3 + 2 * padding
-            let spot = Self.labelSpots(center: anchor.center, radius: anchor.radius, width: width, height: height,
-                                       gap: gap).first { spot in
-                spot.rect.isInside(width: mapWidth, height: mapHeight, inset: inset)
-                    && !taken.contains { $0.overlaps(spot.rect, gap: gap / 2) }
-                    && !anchors.contains { spot.rect.intersectsDisc(x: $0.center.x, y: $0.center.y, diameter: 2 * $0.radius + gap) }
-            }
+            let spots = Self.labelSpots(center: anchor.center, radius: anchor.radius, width: width, height: height, gap: gap)
+                .filter { spot in
+                    spot.rect.isInside(width: mapWidth, height: mapHeight, inset: inset)
+                        && !taken.contains { $0.overlaps(spot.rect, gap: gap / 2) }
+                        && !anchors.contains { spot.rect.intersectsDisc(x: $0.center.x, y: $0.center.y, diameter: 2 * $0.radius + gap) }
+                }
+            // The nearest ring that has room; in it, the spot hiding fewest events.
+            let nearest = spots.filter { $0.ring == spots.first?.ring }
+            let costs = PanelPlacement.coverage(of: nearest.map(\.rect), in: circles)
+            let spot = zip(nearest, costs).min { $0.1 < $1.1 }?.0
             guard let spot else { continue }
             let rect = spot.rect
-            if spot.far {
+            if spot.ring > 0 {
                 overlay.lines.append(SceneLine(points: Self.leader(from: anchor.center, radius: anchor.radius, to: rect),
                                                stroke: options.palette.text.withAlpha(0.7), width: 0.8 * s))
             }
@@ -111,10 +117,10 @@ extension SceneBuilder {
 
     /// Where a `width` × `height` label may go around a circle, nearest first:
     /// right, left, the four diagonals, above, below; then the same rings
-    /// further out (`far`, drawn with a leader line).
+    /// further out (`ring` above 0, drawn with a leader line).
     static func labelSpots(center: PixelPoint, radius: Double, width: Double, height: Double,
-                           gap: Double) -> [(rect: PanelRect, far: Bool)] {
-        var spots: [(rect: PanelRect, far: Bool)] = []
+                           gap: Double) -> [(rect: PanelRect, ring: Int)] {
+        var spots: [(rect: PanelRect, ring: Int)] = []
         for ring in 0..<5 {
             let d = radius + gap + Double(ring) * height * 1.5, diagonal = d * 0.7071
             let origins = [
@@ -124,7 +130,7 @@ extension SceneBuilder {
                 (center.x - width / 2, center.y - d - height), (center.x - width / 2, center.y + d),
             ]
             for (x, y) in origins {
-                spots.append((PanelRect(x: x, y: y, width: width, height: height), ring > 0))
+                spots.append((PanelRect(x: x, y: y, width: width, height: height), ring))
             }
         }
         return spots

@@ -25,7 +25,7 @@ extension SceneBuilder {
                 occupied.append(rect)
             }
         }
-        let labels = labelOverlay(for: events, projection: projection, places: places, avoiding: occupied)
+        let labels = labelOverlay(for: events, circles: circles, projection: projection, places: places, avoiding: occupied)
         overlay.append(labels.overlay)
         occupied += labels.rects
         // Events under a panel are drawn again on it, so none is hidden.
