@@ -38,8 +38,8 @@ struct LargestEvents<Payload> {
     /// Whether an event of this magnitude and time, offered next, would be kept:
     /// asked before making its payload.
     func wouldKeep(magnitude: Double, time: Date) -> Bool {
-        guard entries.count >= capacity else { return capacity > 0 }
-        let last = entries[entries.count - 1]
+        guard capacity > 0 else { return false }
+        guard entries.count >= capacity, let last = entries.last else { return true }
         return Self.ranks((magnitude, time, offered), above: (last.magnitude, last.time, last.order))
     }
 
