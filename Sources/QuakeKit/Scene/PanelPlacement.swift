@@ -119,6 +119,25 @@ extension CircleLayer {
     /// Calls `body` with each circle's centre and diameter, in order, without
     /// making ``SceneCircle`` values (a string and a colour each).
     func forEachGeometry(_ body: (_ x: Double, _ y: Double, _ diameter: Double) -> Void) {
-        for index in xs.indices { body(xs[index], ys[index], diameters[index]) }
+        xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                diameters.withUnsafeBufferPointer { diameters in
+                    for index in xs.indices { body(xs[index], ys[index], diameters[index]) }
+                }
+            }
+        }
+    }
+
+    /// The circles, in order, whose disc touches any of `rects`; only those
+    /// are made into ``SceneCircle`` values.
+    func circles(touching rects: [PanelRect]) -> [SceneCircle] {
+        guard !rects.isEmpty else { return [] }
+        var positions: [Int] = []
+        var index = 0
+        forEachGeometry { x, y, diameter in
+            if rects.contains(where: { $0.intersectsDisc(x: x, y: y, diameter: diameter) }) { positions.append(index) }
+            index += 1
+        }
+        return positions.map { self[$0] }
     }
 }

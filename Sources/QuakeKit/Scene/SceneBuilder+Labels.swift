@@ -81,14 +81,33 @@ extension SceneBuilder {
              radius: options.symbols.diameter(magnitude: event.magnitude, scale: options.scale) / 2)
         }
 
+        let texts = zip(chosen, anchors).map { event, anchor -> (text: String, width: Double) in
+            let text = Self.fitting(Self.labelText(magnitude: event.magnitude, time: event.time, place: places[event.id],
+                                                   withYear: withYear),
+                                    into: mapWidth - 2 * inset - 2 * padding) { measure.width($0, size: size) }
+            return (text, measure.width(text, size: size) + 2 * padding)
+        }
+        let height = size * 1.3 + 2 * padding
+        // The circles near each label's spots, found in one pass over a map
+        // of any size; the spots' costs are counted among these alone.
+        let reaches = zip(anchors, texts).map { anchor, text in
+            let reach = Self.labelReach(radius: anchor.radius, width: text.width, height: height, gap: gap)
+            return PanelRect(x: anchor.center.x - reach, y: anchor.center.y - reach, width: 2 * reach, height: 2 * reach)
+        }
+        var nearby = [[SceneCircle]](repeating: [], count: chosen.count)
+        for circle in circles.circles(touching: reaches) {
+            for label in reaches.indices
+            where reaches[label].intersectsDisc(x: circle.center.x, y: circle.center.y, diameter: circle.diameter) {
+                nearby[label].append(circle)
+            }
+        }
+
         var overlay = SceneOverlay()
         var taken = occupied
         var placed: [PanelRect] = []
-        for (event, anchor) in zip(chosen, anchors) {
-            var text = Self.labelText(magnitude: event.magnitude, time: event.time, place: places[event.id], withYear: withYear)
-            text = Self.fitting(text, into: mapWidth - 2 * inset - 2 * padding) { measure.width($0, size: size) }
+        for (label, anchor) in anchors.enumerated() {
+            let (text, width) = texts[label]
             guard !text.isEmpty else { continue }
-            let width = measure.width(text, size: size) + 2 * padding, height = size * 1.3 + 2 * padding
             let spots = Self.labelSpots(center: anchor.center, radius: anchor.radius, width: width, height: height, gap: gap)
                 .filter { spot in
                     spot.rect.isInside(width: mapWidth, height: mapHeight, inset: inset)
@@ -97,7 +116,7 @@ extension SceneBuilder {
                 }
             // The nearest ring that has room; in it, the spot hiding fewest events.
             let nearest = spots.filter { $0.ring == spots.first?.ring }
-            let costs = PanelPlacement.coverage(of: nearest.map(\.rect), in: circles)
+            let costs = PanelPlacement.coverage(of: nearest.map(\.rect), in: CircleLayer(nearby[label]))
             let spot = zip(nearest, costs).min { $0.1 < $1.1 }?.0
             guard let spot else { continue }
             let rect = spot.rect
@@ -121,7 +140,7 @@ extension SceneBuilder {
     static func labelSpots(center: PixelPoint, radius: Double, width: Double, height: Double,
                            gap: Double) -> [(rect: PanelRect, ring: Int)] {
         var spots: [(rect: PanelRect, ring: Int)] = []
-        for ring in 0..<5 {
+        for ring in 0..<labelRings {
             let d = radius + gap + Double(ring) * height * 1.5, diagonal = d * 0.7071
             let origins = [
                 (center.x + d, center.y - height / 2), (center.x - d - width, center.y - height / 2),
@@ -135,6 +154,14 @@ extension SceneBuilder {
         }
         return spots
     }
+
+    /// How far from its circle's centre a label's spots reach (``labelSpots``).
+    static func labelReach(radius: Double, width: Double, height: Double, gap: Double) -> Double {
+        radius + gap + Double(labelRings - 1) * height * 1.5 + width + height
+    }
+
+    /// The rings of ``labelSpots``: the nearest, then four further out.
+    static let labelRings = 5
 
     /// A leader line from the circle's edge to the nearest point of `rect`.
     static func leader(from center: PixelPoint, radius: Double, to rect: PanelRect) -> [PixelPoint] {

@@ -29,13 +29,7 @@ extension SceneBuilder {
         overlay.append(labels.overlay)
         occupied += labels.rects
         // Events under a panel are drawn again on it, so none is hidden.
-        if !occupied.isEmpty {
-            for circle in circles where occupied.contains(where: {
-                $0.intersectsDisc(x: circle.center.x, y: circle.center.y, diameter: circle.diameter)
-            }) {
-                overlay.eventCircles.append(circle)
-            }
-        }
+        overlay.eventCircles = circles.circles(touching: occupied)
         return overlay
     }
 
