@@ -94,11 +94,10 @@ extension SceneBuilder {
             let reach = Self.labelReach(radius: anchor.radius, width: text.width, height: height, gap: gap)
             return PanelRect(x: anchor.center.x - reach, y: anchor.center.y - reach, width: 2 * reach, height: 2 * reach)
         }
-        var nearby = [[SceneCircle]](repeating: [], count: chosen.count)
-        for circle in circles.circles(touching: reaches) {
-            for label in reaches.indices
-            where reaches[label].intersectsDisc(x: circle.center.x, y: circle.center.y, diameter: circle.diameter) {
-                nearby[label].append(circle)
+        var nearby = [[(x: Double, y: Double, diameter: Double)]](repeating: [], count: chosen.count)
+        circles.forEachGeometry { x, y, diameter in
+            for label in reaches.indices where reaches[label].intersectsDisc(x: x, y: y, diameter: diameter) {
+                nearby[label].append((x, y, diameter))
             }
         }
 
@@ -116,7 +115,9 @@ extension SceneBuilder {
                 }
             // The nearest ring that has room; in it, the spot hiding fewest events.
             let nearest = spots.filter { $0.ring == spots.first?.ring }
-            let costs = PanelPlacement.coverage(of: nearest.map(\.rect), in: CircleLayer(nearby[label]))
+            let costs = nearest.map { spot in
+                nearby[label].reduce(0) { $0 + (spot.rect.intersectsDisc(x: $1.x, y: $1.y, diameter: $1.diameter) ? 1 : 0) }
+            }
             let spot = zip(nearest, costs).min { $0.1 < $1.1 }?.0
             guard let spot else { continue }
             let rect = spot.rect
