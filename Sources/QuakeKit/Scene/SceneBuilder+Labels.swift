@@ -81,7 +81,7 @@ extension SceneBuilder {
              radius: options.symbols.diameter(magnitude: event.magnitude, scale: options.scale) / 2)
         }
 
-        let texts = zip(chosen, anchors).map { event, anchor -> (text: String, width: Double) in
+        let texts = chosen.map { event -> (text: String, width: Double) in
             let text = Self.fitting(Self.labelText(magnitude: event.magnitude, time: event.time, place: places[event.id],
                                                    withYear: withYear),
                                     into: mapWidth - 2 * inset - 2 * padding) { measure.width($0, size: size) }
