@@ -114,6 +114,11 @@ struct LabelTests {
         #expect(scene.overlay.texts.contains { $0.text == "M 7.3 · 88 km NE of Big Town, Far Land · 21 Nov 23:58 UTC" })
     }
 
+    @Test func mapEventsStaySmall() {
+        // Places travel beside the events (SelectedEvents.places), not in them.
+        #expect(MemoryLayout<MapEvent>.stride == 56)
+    }
+
     @Test func aFilterReadingTextStillGetsThePlaces() throws {
         // A type filter is not numeric: rows are decoded whole, then reduced.
         let selected = try QuakeMap.select(from: .bytes(Self.csvWithOneBigEvent(), name: "big.csv"),
