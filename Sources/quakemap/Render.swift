@@ -72,6 +72,10 @@ extension Quakemap {
         @Option(help: "Multiply the pixel size of everything (2 for HiDPI).")
         var scale: Double = 1
 
+        @Option(help: ArgumentHelp("Label the N largest events with magnitude, place and time (0: none; at most \(MapOptions.maximumLabelCount)).",
+                                   valueName: "N"))
+        var labels = 3
+
         @Option(help: ArgumentHelp(
             "'land' (built-in Natural Earth land, more detailed for regions and large images), 'none' (transparent background), or a GeoJSON file of polygons.",
             valueName: "land|none|path"))
@@ -90,6 +94,9 @@ extension Quakemap {
         }
 
         func validate() throws {
+            guard (0...MapOptions.maximumLabelCount).contains(labels) else {
+                throw ValidationError("--labels must be 0…\(MapOptions.maximumLabelCount)")
+            }
             let box = try regionBox()
             // The library's check, worded with the options' names.
             do {
@@ -150,7 +157,8 @@ extension Quakemap {
                     title: title,
                     graticuleSpacing: graticule,
                     scale: scale,
-                    plateBoundaries: plates.boundaries
+                    plateBoundaries: plates.boundaries,
+                    labelCount: labels
                 )
                 var selection = try selectionOptions.selection(filteredBy: filterOptions)
                 selection.region = box
@@ -171,7 +179,8 @@ extension Quakemap {
                 loaded.selection.events = []
                 let drawn = events.count
                 let scene = SceneBuilder(options: map).scene(for: consume events, feedGenerated: loaded.generated,
-                                                             feedTitle: loaded.selection.summary.title)
+                                                             feedTitle: loaded.selection.summary.title,
+                                                             places: loaded.selection.places)
                 let bytes = try MapRenderer().data(for: scene, format: try outputFormat())
                 if output == "-" {
                     try AtomicFileWriter.writeAll(bytes, to: STDOUT_FILENO, path: "<stdout>")

@@ -48,6 +48,8 @@ struct MapOptionsCLITests {
             (["--graticule", "0"], "--graticule must be 1…90 degrees"),
             (["--color", "rainbow"], "rainbow"),
             (["--width", "20000", "--scale", "4"], "more than 100 megapixels"),
+            (["--labels", "51"], "--labels must be 0…50"),
+            (["--labels=-1"], "--labels must be 0…50"),
         ]
         for (arguments, message) in cases {
             let result = try QuakemapProcess.run(["render", sample, "-o", "/dev/null"] + arguments)
@@ -67,5 +69,21 @@ struct MapOptionsCLITests {
         let library = try QuakeMap.mapData(for: selected, options: MapOptions(
             width: 500, centerLongitude: 150, showsLegend: false, graticuleSpacing: 30, scale: 2))
         #expect(try RasterImage(png: library) == image)
+    }
+
+    /// Labels name the largest events with their places, with or without a
+    /// limit (without one, places come beside the compact events), as the library draws them.
+    @Test func labelsMatchTheLibraryWithAndWithoutALimit() throws {
+        let path = QuakemapProcess.repositoryRoot.appendingPathComponent(sample).path
+        for (arguments, limit, labels) in [(["--limit", "0"], nil, 3), (["--labels", "0"], 300, 0), (["--labels", "7"], 300, 7)] as [([String], Int?, Int)] {
+            let result = try QuakemapProcess.run(["render", sample, "-o", "-", "--width", "700", "--quiet"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            let selected = try QuakeMap.select(from: .file(path), selection: EventSelection(limit: limit))
+            let library = try QuakeMap.mapData(for: selected, options: MapOptions(width: 700, labelCount: labels))
+            #expect(try RasterImage(png: library) == RasterImage(png: result.stdout), "\(arguments)")
+        }
+        let none = try QuakemapProcess.run(["render", sample, "-o", "-", "--width", "700", "--quiet", "--labels", "0"])
+        let some = try QuakemapProcess.run(["render", sample, "-o", "-", "--width", "700", "--quiet"])
+        #expect(none.stdout != some.stdout)
     }
 }

@@ -28,7 +28,9 @@ struct OverlayTests {
         let custom = SceneBuilder(options: MapOptions(width: 1200, basemap: .none, title: "Nightly")).scene(for: events)
         #expect(custom.overlay.texts.first?.text == "Nightly")
         #expect(custom.overlay.texts.map(\.text).contains("2 events · Data: USGS"), "no Natural Earth credit without its land")
-        #expect(SceneBuilder(options: MapOptions(showsLegend: false)).scene(for: events).overlay == SceneOverlay())
+        #expect(SceneBuilder(options: MapOptions(showsLegend: false, labelCount: 0)).scene(for: events).overlay == SceneOverlay())
+        #expect(SceneBuilder(options: MapOptions(showsLegend: false)).scene(for: events).overlay.texts.count == 2,
+                "labels are asked for apart from the legend")
     }
 
     @Test func colourLegendsListTheirBands() {

@@ -13,7 +13,7 @@ struct VectorOutputTests {
     }
 
     @Test func svgIsWellFormedWithOnePathPerCircle() throws {
-        let scene = SceneBuilder(options: MapOptions(width: 800, basemap: .none, showsLegend: false)).scene(for: events)
+        let scene = SceneBuilder(options: MapOptions(width: 800, basemap: .none, showsLegend: false, labelCount: 0)).scene(for: events)
         let svg = try MapRenderer().data(for: scene, format: .svg)
         let parser = XMLParser(data: svg)
         let counter = ElementCounter()

@@ -13,6 +13,8 @@ final class EventDecoder: Sendable {
     /// strings. A map whose filters read none of them skips them: they are
     /// most of the cost of decoding a row.
     let decodesDescriptions: Bool
+    /// Whether the place is made into a string even without the other descriptions.
+    let decodesPlaces: Bool
     /// When set, valid rows become map rows (``Part/mapped``) if it admits
     /// them, and ``Part/Entry/notAdmitted(hasMagnitude:)`` if not.
     let mapping: RowAdmission?
@@ -21,11 +23,12 @@ final class EventDecoder: Sendable {
     private let numericMapping: NumericAdmission?
 
     init(layout: FeedLayout, source: String, now: Date, decodesDescriptions: Bool = true,
-         mapping: RowAdmission? = nil) {
+         decodesPlaces: Bool = false, mapping: RowAdmission? = nil) {
         self.layout = layout
         self.source = source
         self.now = now
         self.decodesDescriptions = decodesDescriptions
+        self.decodesPlaces = decodesPlaces
         self.mapping = mapping
         numericMapping = mapping?.numeric
     }
@@ -37,6 +40,10 @@ final class EventDecoder: Sendable {
         let updated: Double
         /// ``FNV1a/id(_:)`` of the id; `nil` when it has none.
         let idHash: UInt32?
+        /// The place, only for a row that may be among the largest events
+        /// (a label's candidate): a string per row of a million would cost
+        /// more than the rest of the row.
+        var place: String?
 
         /// What a map keeps of `event`; `nil` when `admission` does not admit it.
         init?(_ event: SeismicEvent, admittedBy admission: RowAdmission) {
@@ -91,6 +98,9 @@ final class EventDecoder: Sendable {
         /// read stops at a rejection anyway.
         var mapped: [MapRow] = []
         var rejections: [FeedRejection] = []
+        /// The largest events this part has mapped, across batches: only rows
+        /// that rank among them bring their place (``MapRow/place``).
+        var largest = LargestEvents<Void>()
         /// How many records the part holds.
         var rows: Int { entries.count + mapped.count }
 
@@ -215,7 +225,9 @@ final class EventDecoder: Sendable {
             let event = MapEvent(id: identifier(record, network: network), time: time, latitude: latitude,
                                  longitude: longitude, magnitude: magnitude, depth: depth,
                                  isEarthquake: isEarthquake(record))
-            return part.append(MapRow(event, updated: updated, idHash: idHash(record) ?? nil))
+            var row = MapRow(event, updated: updated, idHash: idHash(record) ?? nil)
+            row.place = placeCandidate(record, magnitude: magnitude, time: time, part: &part)
+            return part.append(row)
         }
         let event = SeismicEvent(
             id: identifier(record, network: network),
@@ -225,7 +237,7 @@ final class EventDecoder: Sendable {
             depth: depth,
             magnitude: magnitude,
             magnitudeType: decodesDescriptions ? shortText(record, layout.magnitudeType, &texts) : nil,
-            place: decodesDescriptions ? text(record, layout.place) ?? "" : "",
+            place: decodesDescriptions || decodesPlaces ? text(record, layout.place) ?? "" : "",
             // Without descriptions the type is still told apart from an earthquake: a map draws others differently.
             eventType: decodesDescriptions || !isEarthquake(record)
                 ? shortText(record, layout.eventType, &texts) ?? "earthquake" : "earthquake",
@@ -234,10 +246,19 @@ final class EventDecoder: Sendable {
             status: decodesDescriptions ? shortText(record, layout.status, &texts) : nil
         )
         guard let mapping else { return part.append(consume event) }
-        guard let row = MapRow(event, admittedBy: mapping) else {
+        guard var row = MapRow(event, admittedBy: mapping) else {
             return part.append(.notAdmitted(hasMagnitude: event.magnitude != nil))
         }
+        row.place = placeCandidate(record, magnitude: row.event.magnitude, time: time, part: &part)
         part.append(row)
+    }
+
+    /// The record's place when its event ranks among the largest the part has
+    /// mapped (one comparison for most rows); `nil` otherwise.
+    private func placeCandidate(_ record: CSVRecord, magnitude: Double, time: Date, part: inout Part) -> String? {
+        guard part.largest.wouldKeep(magnitude: magnitude, time: time) else { return nil }
+        part.largest.offer(magnitude: magnitude, time: time, ())
+        return text(record, layout.place)
     }
 
     /// The record's time; `nil` when it has none or it is not a time.

@@ -16,6 +16,9 @@ public struct FeedReader: Sendable {
     /// Whether events get their descriptive text (see `EventDecoder`); maps
     /// whose filters read no text turn it off.
     var decodesDescriptions = true
+    /// Whether events get their place even when they get no other
+    /// description: a map's selection keeps the places of its largest events.
+    var decodesPlaces = false
 
     /// Creates a reader.
     public init(options: FeedOptions = FeedOptions()) {
@@ -95,7 +98,7 @@ public struct FeedReader: Sendable {
             if decoder == nil, batch.count > 0 {
                 decoder = try batch.withRecord(0) {
                     try Self.headerDecoder($0, name: name, options: options, decodesDescriptions: decodesDescriptions,
-                                           mapping: mapping)
+                                           decodesPlaces: decodesPlaces, mapping: mapping)
                 }
                 first = 1
             }
@@ -140,7 +143,11 @@ public struct FeedReader: Sendable {
         if let json {
             try GeoJSONFeedDecoder(source: name, options: options).decode(json, into: &summary) { event in
                 guard let mapping else { return try body(event) }
-                if let row = EventDecoder.MapRow(event, admittedBy: mapping) { try mapRows([row]) }
+                // A GeoJSON event has its place already; the collector keeps the largest few.
+                if var row = EventDecoder.MapRow(event, admittedBy: mapping) {
+                    row.place = event.place
+                    try mapRows([row])
+                }
             }
             return summary
         }
@@ -188,7 +195,8 @@ public struct FeedReader: Sendable {
     }
 
     private static func headerDecoder(_ record: CSVRecord, name: String, options: FeedOptions,
-                                      decodesDescriptions: Bool, mapping: RowAdmission?) throws -> EventDecoder {
+                                      decodesDescriptions: Bool, decodesPlaces: Bool,
+                                      mapping: RowAdmission?) throws -> EventDecoder {
         for index in 0..<record.fieldCount {
             let bytes = record.field(index)
             guard String(validating: bytes, as: UTF8.self) != nil,
@@ -198,7 +206,8 @@ public struct FeedReader: Sendable {
         }
         let header = (0..<record.fieldCount).map { record.string($0) }
         return EventDecoder(layout: try FeedLayout(header: header, source: name), source: name,
-                            now: options.now ?? Date(), decodesDescriptions: decodesDescriptions, mapping: mapping)
+                            now: options.now ?? Date(), decodesDescriptions: decodesDescriptions,
+                            decodesPlaces: decodesPlaces, mapping: mapping)
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -13,12 +13,19 @@ public struct SelectedEvents<Event: Sendable & Hashable>: Sendable, Hashable {
     public var summary: FeedSummary
     /// Rows that repeated an event id; only the latest version of each was kept.
     public var duplicates: Int
+    /// Event id → place (`72 km W of Challis, Idaho`) of the largest selected
+    /// events, the ones a map may label (``MapOptions/labelCount``): a
+    /// ``MapEvent`` has no place, and keeping one for each of a million
+    /// events would cost more than the events. Empty for whole events, which
+    /// carry their places.
+    public var places: [String: String]
 
     /// Creates a selection result.
-    public init(events: [Event], summary: FeedSummary, duplicates: Int = 0) {
+    public init(events: [Event], summary: FeedSummary, duplicates: Int = 0, places: [String: String] = [:]) {
         self.events = events
         self.summary = summary
         self.duplicates = duplicates
+        self.places = places
     }
 }
 
@@ -110,15 +117,18 @@ extension MapEvent: SelectableEvent {
         var reader = reader
         reader.decodesDescriptions = selection.filter.readsDescriptions
         guard selection.limit == nil else {
+            // The selected few keep their places, for the labels.
+            reader.decodesPlaces = true
             var accumulator = MostRecentAccumulator(selection: selection)
             let summary = try accumulator.offerAll(from: reader, source)
-            return MapSelection(events: accumulator.result().compactMap(MapEvent.init), summary: summary,
-                                duplicates: accumulator.duplicates)
+            let events = accumulator.result()
+            return MapSelection(events: events.compactMap(MapEvent.init), summary: summary,
+                                duplicates: accumulator.duplicates, places: PlaceCandidates.places(of: events))
         }
         // Feed rows are 100 to 200 bytes; room for rows of 120 errs long, which costs nothing.
         var collector = MapEventCollector(expectedRows: (source.byteCount ?? 0) / 120)
         let summary = try reader.readMapRows(source, admitting: selection.rowAdmission) { collector.append($0) }
         let (events, duplicates) = collector.finish()
-        return MapSelection(events: events, summary: summary, duplicates: duplicates)
+        return MapSelection(events: events, summary: summary, duplicates: duplicates, places: collector.places)
     }
 }

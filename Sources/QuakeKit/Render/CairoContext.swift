@@ -58,6 +58,22 @@ final class CairoContext {
         cairo_fill(pointer)
     }
 
+    /// Runs `body` with drawing confined to the inside of `polygons`.
+    func clipped(to polygons: [ScenePolygon], _ body: () -> Void) {
+        cairo_save(pointer)
+        cairo_new_path(pointer)
+        for ring in polygons.flatMap(\.rings) {
+            guard let first = ring.first else { continue }
+            cairo_move_to(pointer, first.x, first.y)
+            for point in ring.dropFirst() { cairo_line_to(pointer, point.x, point.y) }
+            cairo_close_path(pointer)
+        }
+        cairo_set_fill_rule(pointer, CAIRO_FILL_RULE_WINDING)
+        cairo_clip(pointer)
+        body()
+        cairo_restore(pointer)
+    }
+
     func strokeLine(_ line: SceneLine) {
         guard let first = line.points.first, line.points.count > 1 else { return }
         cairo_new_path(pointer)

@@ -99,9 +99,17 @@ public struct MapRenderer: Sendable {
         for mark in scene.lineMarks { context.fillPolygon(mark) }
     }
 
-    /// The legend, title and footer: over the circles.
+    /// The legend, title, footer and labels over the circles, with the events
+    /// their panels cover drawn again on the panels.
     private func drawOverlay(_ scene: MapScene, on context: CairoContext) {
+        for line in scene.overlay.lines { context.strokeLine(line) }
         for panel in scene.overlay.panels { context.fillPolygon(panel) }
+        // Only the part under the panels: outside them the circle is already drawn once.
+        if !scene.overlay.eventCircles.isEmpty {
+            context.clipped(to: scene.overlay.panels) {
+                for circle in scene.overlay.eventCircles { context.fillCircle(circle) }
+            }
+        }
         for circle in scene.overlay.circles { context.fillCircle(circle) }
         for text in scene.overlay.texts { context.showText(text) }
     }

@@ -41,6 +41,8 @@ public struct MapOptions: Sendable, Hashable {
     /// overriding side; default ``PlateBoundaries/bird2003``, `nil` draws none. A map
     /// without a basemap (``BasemapChoice/none``) draws none whatever this is.
     public var plateBoundaries: PlateBoundaries?
+    /// How many of the largest events carry a label (magnitude, place, time); 0 for none.
+    public var labelCount: Int
 
     /// Creates options. Without `height`, the height follows the box's aspect ratio.
     public init(
@@ -57,7 +59,8 @@ public struct MapOptions: Sendable, Hashable {
         title: String? = nil,
         graticuleSpacing: Double? = nil,
         scale: Double = 1,
-        plateBoundaries: PlateBoundaries? = .bird2003
+        plateBoundaries: PlateBoundaries? = .bird2003,
+        labelCount: Int = 3
     ) {
         let box = region ?? .world
         self.width = width
@@ -77,11 +80,15 @@ public struct MapOptions: Sendable, Hashable {
         self.graticuleSpacing = graticuleSpacing
         self.scale = scale
         self.plateBoundaries = plateBoundaries
+        self.labelCount = labelCount
     }
 
     /// The most pixels a map may have, scale applied: 100 million (about 400 MB
     /// of pixels while it is drawn).
     public static let maximumPixels = 100_000_000
+    /// The most labels a map takes (``labelCount``; more are not drawn): past a
+    /// few dozen they hide the map they name.
+    public static let maximumLabelCount = 50
     /// The longest side in pixels, scale applied: Cairo's limit for an image.
     public static let maximumSide = 32_767
 

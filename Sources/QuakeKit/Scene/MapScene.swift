@@ -42,18 +42,28 @@ public struct MapScene: Sendable, Hashable {
     }
 }
 
-/// What is drawn on top of the map: panels, then their circles, then text.
+/// What is drawn on top of the map: leader lines, panels, the events under
+/// panels again, the legend's circles, then text.
 public struct SceneOverlay: Sendable, Hashable {
+    /// Thin lines from an event to a label set further away.
+    public var lines: [SceneLine]
     /// Filled rectangles or shapes behind the legend and labels.
     public var panels: [ScenePolygon]
+    /// Event circles that a panel covers, drawn again over the panels (in the
+    /// circles' drawing order, and only inside the panels) so that no
+    /// selected event is hidden.
+    public var eventCircles: [SceneCircle]
     /// The legend's sample circles.
     public var circles: [SceneCircle]
     /// Labels.
     public var texts: [SceneText]
 
     /// Creates an overlay; empty by default.
-    public init(panels: [ScenePolygon] = [], circles: [SceneCircle] = [], texts: [SceneText] = []) {
+    public init(lines: [SceneLine] = [], panels: [ScenePolygon] = [], eventCircles: [SceneCircle] = [],
+                circles: [SceneCircle] = [], texts: [SceneText] = []) {
+        self.lines = lines
         self.panels = panels
+        self.eventCircles = eventCircles
         self.circles = circles
         self.texts = texts
     }

@@ -6,35 +6,71 @@ extension SceneBuilder {
     /// so sizes compare across maps.
     static let legendMagnitudes: [Double] = [3, 5, 7]
 
-    func overlay(for events: [MapEvent], feedGenerated: Date?, feedTitle: String? = nil) -> SceneOverlay {
+    /// The title, legend, footer and labels over `circles` (the scene's event
+    /// circles): the panels are measured first, then placed where they hide
+    /// the fewest circles (``PanelPlacement``), then the labels around their
+    /// events; circles a panel still covers are drawn again over it.
+    func overlay(for events: [MapEvent], circles: CircleLayer, geometry: MapGeometry, places: [String: String],
+                 feedGenerated: Date?, feedTitle: String? = nil) -> SceneOverlay {
+        var overlay = SceneOverlay()
+        var occupied: [PanelRect] = []
+        if options.showsLegend {
+            let pieces = panelPieces(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
+            let placement = PanelPlacement(mapWidth: Double(options.pixelWidth), mapHeight: Double(options.pixelHeight),
+                                           margin: 12 * overlayScale)
+            let anchors = placement.place(pieces.map(\.panel)) { PanelPlacement.coverage(of: $0, in: circles) }
+            for (piece, anchor) in zip(pieces, anchors) {
+                let rect = placement.rect(width: piece.panel.width, height: piece.panel.height, at: anchor)
+                overlay.append(piece.content.translated(dx: rect.x, dy: rect.y))
+                occupied.append(rect)
+            }
+        }
+        let labels = labelOverlay(for: events, circles: circles, geometry: geometry, places: places, avoiding: occupied)
+        overlay.append(labels.overlay)
+        occupied += labels.rects
+        // Events under a panel are drawn again on it, so none is hidden.
+        overlay.eventCircles = circles.circles(touching: occupied)
+        return overlay
+    }
+
+    /// A panel measured and drawn at the origin, with the places it may take.
+    struct PanelPiece {
+        var panel: PanelPlacement.Panel
+        var content: SceneOverlay
+    }
+
+    /// The title, the legend and the footer, each laid out at the origin.
+    func panelPieces(for events: [MapEvent], feedGenerated: Date?, feedTitle: String?) -> [PanelPiece] {
         let measure = textMetrics()
         let s = overlayScale
         let margin = 12 * s, padding = 8 * s
         let mapWidth = Double(options.pixelWidth)
-        var layout = OverlayLayout(palette: options.palette)
-        func panel(x: Double, y: Double, width: Double, height: Double) {
-            layout.panel(x, y, width, height)
-        }
-        func text(_ string: String, x: Double, baseline: Double, size: Double, bold: Bool = false,
-                  alignment: SceneText.Alignment = .left) {
-            layout.text(string, x, baseline, size, bold, alignment)
-        }
+        var pieces: [PanelPiece] = []
 
-        // Title, top left.
+        // Title, top left unless that hides events.
         var title = options.title ?? Self.defaultTitle(events, feedTitle: feedTitle)
         if !title.isEmpty {
+            var layout = OverlayLayout(palette: options.palette)
             // Shrink, never overflow: a long title on a small map gets smaller type.
             var titleSize = 15 * s
             let room = mapWidth - 2 * margin - 2 * padding
             let natural = measure.width(title, size: titleSize, bold: true)
             if natural > room { titleSize = max(6 * options.scale, titleSize * room / natural) }
             title = Self.fitting(title, into: room) { measure.width($0, size: titleSize, bold: true) }
-            let width = measure.width(title, size: titleSize, bold: true)
-            panel(x: margin, y: margin, width: width + 2 * padding, height: titleSize * 1.2 + 2 * padding)
-            text(title, x: margin + padding, baseline: margin + padding + titleSize, size: titleSize, bold: true)
+            let width = measure.width(title, size: titleSize, bold: true) + 2 * padding
+            let height = titleSize * 1.2 + 2 * padding
+            layout.panel(0, 0, width, height)
+            layout.text(title, padding, padding + titleSize, titleSize, true, .left)
+            pieces.append(PanelPiece(panel: .init(width: width, height: height,
+                                                  anchors: [.topLeft, .topRight, .topCenter, .bottomCenter, .bottomLeft, .bottomRight]),
+                                     content: layout.overlay))
         }
 
-        // Footer, bottom right.
+        var legendLayout = OverlayLayout(palette: options.palette)
+        let legendSize = legend(into: &legendLayout, measure: measure,
+                                otherTypes: otherTypesLegendRow(for: events, measure: measure))
+
+        // Footer, bottom right unless that hides events.
         var footerSize = 10 * s
         var credits: [String] = []
         if let feedGenerated { credits.append("Feed generated \(Self.minutes(feedGenerated)) UTC") }
@@ -43,21 +79,24 @@ extension SceneBuilder {
         if case .naturalEarth = options.basemap { credits.append("Made with Natural Earth") }
         if let credit = shownPlates?.credit { credits.append(credit) }
         let footer = credits.joined(separator: " · ")
-        // The footer shares the bottom edge with the legend; it shrinks to fit beside it.
-        let legendWidth = legend(into: &layout, measure: measure,
-                                 otherTypes: otherTypesLegendRow(for: events, measure: measure))
-        let footerRoom = mapWidth - legendWidth - 3 * margin - padding
+        // Sized to fit beside the legend on the bottom edge, its usual place.
+        let footerRoom = mapWidth - legendSize.width - 3 * margin - padding
         let naturalFooter = measure.width(footer, size: footerSize)
         if naturalFooter > footerRoom { footerSize = max(6 * options.scale, footerSize * footerRoom / naturalFooter) }
         let fitted = Self.fitting(footer, into: footerRoom) { measure.width($0, size: footerSize) }
-        let footerWidth = measure.width(fitted, size: footerSize)
+        let footerWidth = measure.width(fitted, size: footerSize) + padding
         let footerHeight = footerSize * 1.2 + padding
-        let footerRight = Double(options.pixelWidth) - margin
-        let footerTop = Double(options.pixelHeight) - margin - footerHeight
-        panel(x: footerRight - footerWidth - padding, y: footerTop, width: footerWidth + padding, height: footerHeight)
-        text(fitted, x: footerRight - padding / 2, baseline: footerTop + padding / 2 + footerSize, size: footerSize, alignment: .right)
+        var footerLayout = OverlayLayout(palette: options.palette)
+        footerLayout.panel(0, 0, footerWidth, footerHeight)
+        footerLayout.text(fitted, footerWidth - padding / 2, padding / 2 + footerSize, footerSize, false, .right)
 
-        return layout.overlay
+        pieces.append(PanelPiece(panel: .init(width: legendSize.width, height: legendSize.height,
+                                              anchors: [.bottomLeft, .bottomRight, .topLeft, .topRight]),
+                                 content: legendLayout.overlay))
+        pieces.append(PanelPiece(panel: .init(width: footerWidth, height: footerHeight,
+                                              anchors: [.bottomRight, .bottomLeft, .topRight, .topLeft, .bottomCenter, .topCenter]),
+                                 content: footerLayout.overlay))
+        return pieces
     }
 
     /// The size of labels and panels: the map's scale, smaller on small maps so
@@ -67,13 +106,13 @@ extension SceneBuilder {
         options.scale * min(1, max(0.55, Double(options.width) / 800))
     }
 
-    /// The legend panel, bottom left: the colour scale (for depth and age), then
-    /// the sizes, then the other event types' symbol if any. Returns its width.
-    @discardableResult
+    /// The legend panel at the origin: the colour scale (for depth and age),
+    /// then the sizes, the other event types' symbol if any, and the plate
+    /// boundaries when shown. Returns its size.
     private func legend(into layout: inout OverlayLayout, measure: any TextMetrics,
-                        otherTypes: OtherTypesLegendRow? = nil) -> Double {
+                        otherTypes: OtherTypesLegendRow? = nil) -> (width: Double, height: Double) {
         let s = overlayScale
-        let margin = 12 * s, padding = 8 * s, gap = 10 * s
+        let padding = 8 * s, gap = 10 * s
         let headingSize = 11 * s, labelSize = 10 * s
 
         // Measure first, then place: the panel must hold its widest row.
@@ -98,7 +137,7 @@ extension SceneBuilder {
         let sizesHeight = headingSize * 1.4 + (diameters.max() ?? 0) + 4 * s + labelSize * 1.2
         let width = contentWidth + 2 * padding
         let height = colorHeight + sizesHeight + (otherTypes?.height ?? 0) + plates.height + 2 * padding
-        let left = margin, top = Double(options.pixelHeight) - margin - height
+        let left = 0.0, top = 0.0
         layout.panel(left, top, width, height)
 
         var y = top + padding
@@ -132,7 +171,7 @@ extension SceneBuilder {
         otherTypes?.place(into: &layout, left: left + padding, top: top + colorHeight + sizesHeight + padding)
         addPlateLegendRows(into: &layout, left: left + padding,
                            top: top + padding + colorHeight + sizesHeight + (otherTypes?.height ?? 0))
-        return width
+        return (width, height)
     }
 
     /// `text`, cut short with an ellipsis if even the smallest type cannot hold it.
@@ -159,6 +198,29 @@ extension SceneBuilder {
     static func minutes(_ date: Date) -> String {
         let stamp = CivilTime.iso8601(date)
         return String(stamp.prefix(10)) + " " + String(stamp.dropFirst(11).prefix(5))
+    }
+}
+
+extension SceneOverlay {
+    /// Adds `other`'s shapes on top of each kind of this overlay's.
+    mutating func append(_ other: SceneOverlay) {
+        lines += other.lines
+        panels += other.panels
+        eventCircles += other.eventCircles
+        circles += other.circles
+        texts += other.texts
+    }
+
+    /// The same overlay moved by (`dx`, `dy`) pixels.
+    func translated(dx: Double, dy: Double) -> SceneOverlay {
+        func moved(_ point: PixelPoint) -> PixelPoint { PixelPoint(x: point.x + dx, y: point.y + dy) }
+        var result = self
+        result.lines = lines.map { SceneLine(points: $0.points.map(moved), stroke: $0.stroke, width: $0.width) }
+        result.panels = panels.map { ScenePolygon(rings: $0.rings.map { $0.map(moved) }, fill: $0.fill) }
+        result.eventCircles = eventCircles.map { SceneCircle(center: moved($0.center), diameter: $0.diameter, fill: $0.fill, eventID: $0.eventID) }
+        result.circles = circles.map { SceneCircle(center: moved($0.center), diameter: $0.diameter, fill: $0.fill, eventID: $0.eventID) }
+        result.texts = texts.map { var text = $0; text.position = moved($0.position); return text }
+        return result
     }
 }
 

@@ -32,13 +32,19 @@ public struct SceneBuilder: Sendable {
     ///     in the default title of a map with no events, which has no time span
     ///     to show.
     public func scene(for events: [SeismicEvent], feedGenerated: Date? = nil, feedTitle: String? = nil) -> MapScene {
-        scene(for: events.compactMap(MapEvent.init), feedGenerated: feedGenerated, feedTitle: feedTitle)
+        scene(for: events.compactMap(MapEvent.init), feedGenerated: feedGenerated, feedTitle: feedTitle,
+              places: PlaceCandidates.places(of: events))
     }
 
     /// The scene for events reduced to what a map needs (see ``MapEvent``),
     /// by the same rules as for whole events.
+    ///
+    /// - Parameter places: event id → place (`72 km W of Challis, Idaho`)
+    ///   for the events that may be labelled, the largest
+    ///   (``SelectedEvents/places``); a labelled event missing from it is
+    ///   labelled without a place.
     public func scene(for events: consuming [MapEvent], feedGenerated: Date? = nil,
-                      feedTitle: String? = nil) -> MapScene {
+                      feedTitle: String? = nil, places: [String: String] = [:]) -> MapScene {
         let projection = options.projection
         let box = options.region ?? .world
         if !events.allSatisfy({ box.contains(latitude: $0.latitude, longitude: $0.longitude) }) {
@@ -59,8 +65,9 @@ public struct SceneBuilder: Sendable {
         }
         let plates = plateLayers(geometry)
         let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
-        let overlay = options.showsLegend ? overlay(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
-            : SceneOverlay()
+        let circleLayer = circles(for: events, geometry: geometry, resolver: resolver)
+        let overlay = overlay(for: events, circles: circleLayer, geometry: geometry, places: places,
+                              feedGenerated: feedGenerated, feedTitle: feedTitle)
         return MapScene(
             width: options.pixelWidth,
             height: options.pixelHeight,
@@ -68,9 +75,14 @@ public struct SceneBuilder: Sendable {
             polygons: land.polygons,
             lines: lines + plates.lines,
             lineMarks: plates.teeth,
-            circleLayer: circles(for: events, geometry: geometry, resolver: resolver),
+            circleLayer: circleLayer,
             overlay: overlay
         )
+    }
+
+    /// Where `event` is drawn: the one call that places circles and labels alike.
+    static func pixel(of event: MapEvent, geometry: MapGeometry) -> PixelPoint {
+        geometry.point(latitude: event.latitude, longitude: event.longitude)
     }
 
     /// The circles, largest first, made in drawing order: no second copy of
@@ -107,7 +119,7 @@ public struct SceneBuilder: Sendable {
         return CircleLayer(parts: counts) { part, layer in
             for position in bounds[part]..<bounds[part + 1] {
                 let index = Int(order[position]), event = events[index]
-                var circle = resolver.circle(event, at: geometry.point(latitude: event.latitude, longitude: event.longitude))
+                var circle = resolver.circle(event, at: Self.pixel(of: event, geometry: geometry))
                 layer.append(circle)
                 let flags = copies.isEmpty ? 0 : copies[index], x = circle.center.x
                 if flags & 1 != 0 {

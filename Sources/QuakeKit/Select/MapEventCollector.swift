@@ -16,6 +16,12 @@ struct MapEventCollector {
     private var updated: [Double] = []
     // Id hash in the high half, row in the low half, for rows with an id.
     private var keys: [UInt64] = []
+    /// Id and place of the largest events, for labels: rows bring a place
+    /// only when they may be among them (``EventDecoder/MapRow/place``).
+    private var largest = PlaceCandidates()
+
+    /// Event id → place of the largest events seen.
+    var places: [String: String] { largest.places }
 
     /// A collector with room for about `expectedRows` events, so a big
     /// feed's arrays are made once instead of doubled into fresh memory as
@@ -32,6 +38,9 @@ struct MapEventCollector {
         precondition(events.count + rows.count < Int(UInt32.max), "more than 2^32 events")
         for row in rows {
             if let hash = row.idHash { keys.append(UInt64(hash) << 32 | UInt64(events.count)) }
+            if let place = row.place {
+                largest.offer(magnitude: row.event.magnitude, time: row.event.time, (row.event.id, place))
+            }
             events.append(row.event)
             updated.append(row.updated)
         }
