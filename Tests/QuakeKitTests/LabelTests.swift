@@ -55,7 +55,8 @@ struct LabelTests {
         #expect(labels.count >= 3, "some labels find room")
         #expect(labels.count <= options.labelCount)
         // The title, legend and footer come first; then one panel per label.
-        let panels = scene.overlay.panels.map(rect)
+        // Panels are the overlay's shapes in the panel colour (the legend's plate samples are not).
+        let panels = scene.overlay.panels.filter { $0.fill == options.palette.panel }.map(rect)
         #expect(panels.count == 3 + labels.count)
         for (index, panel) in panels.enumerated() {
             #expect(panel.isInside(width: Double(scene.width), height: Double(scene.height), inset: 1))
@@ -72,7 +73,7 @@ struct LabelTests {
         let events = [Fixtures.event("a", magnitude: 6), Fixtures.event("b", latitude: 30, longitude: 30, magnitude: 5)]
         let none = SceneBuilder(options: MapOptions(width: 800, labelCount: 0)).scene(for: events)
         #expect(!none.overlay.texts.contains { $0.text.hasPrefix("M ") })
-        #expect(none.overlay.panels.count == 3)
+        #expect(none.overlay.panels.filter { $0.fill == MapPalette.standard.panel }.count == 3)
         let some = SceneBuilder(options: MapOptions(width: 800)).scene(for: events)
         #expect(some.overlay.texts.filter { $0.text.hasPrefix("M ") }.map(\.text)
             == ["M 6.0 · 21 Nov 10:00 UTC", "M 5.0 · 21 Nov 10:00 UTC"])

@@ -116,13 +116,18 @@ struct PanelPlacement {
 }
 
 extension CircleLayer {
-    /// Calls `body` with each circle's centre and diameter, in order, without
-    /// making ``SceneCircle`` values (a string and a colour each).
+    /// Calls `body` with each symbol's centre and the diameter of the disc
+    /// that holds it (a diamond's corners reach past its circle's), in
+    /// order, without making ``SceneCircle`` values (a string and a colour each).
     func forEachGeometry(_ body: (_ x: Double, _ y: Double, _ diameter: Double) -> Void) {
         xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
                 diameters.withUnsafeBufferPointer { diameters in
-                    for index in xs.indices { body(xs[index], ys[index], diameters[index]) }
+                    for index in xs.indices {
+                        let diameter = diameters[index]
+                        body(xs[index], ys[index], shapes[index] == SymbolShape.circle.rawValue
+                             ? diameter : 2 * (SymbolShape(rawValue: shapes[index]) ?? .circle).reach(diameter: diameter))
+                    }
                 }
             }
         }

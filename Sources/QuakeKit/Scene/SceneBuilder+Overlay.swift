@@ -217,8 +217,9 @@ extension SceneOverlay {
         var result = self
         result.lines = lines.map { SceneLine(points: $0.points.map(moved), stroke: $0.stroke, width: $0.width) }
         result.panels = panels.map { ScenePolygon(rings: $0.rings.map { $0.map(moved) }, fill: $0.fill) }
-        result.eventCircles = eventCircles.map { SceneCircle(center: moved($0.center), diameter: $0.diameter, fill: $0.fill, eventID: $0.eventID) }
-        result.circles = circles.map { SceneCircle(center: moved($0.center), diameter: $0.diameter, fill: $0.fill, eventID: $0.eventID) }
+        // Copies moved, not made afresh, so every other property (a symbol's shape) stays.
+        result.eventCircles = eventCircles.map { var circle = $0; circle.center = moved($0.center); return circle }
+        result.circles = circles.map { var circle = $0; circle.center = moved($0.center); return circle }
         result.texts = texts.map { var text = $0; text.position = moved($0.position); return text }
         return result
     }
