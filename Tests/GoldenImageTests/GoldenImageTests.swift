@@ -64,6 +64,19 @@ struct GoldenImageTests {
         try GoldenFiles.check(image, named: "world-none-720-scale2")
     }
 
+    /// With plates, labels and panels off, plate carrée is exactly what it was
+    /// before they existed: `frozen-*` references were drawn by that code and
+    /// are never re-recorded; the comparison is byte for byte, no tolerance.
+    @Test(arguments: [("frozen-world-bare-720", 0.0, nil as Double?), ("frozen-world-bare-center150-720", 150, 30)])
+    func plateCarreeUnchangedWithTheNewLayersOff(_ name: String, center: Double, graticule: Double?) throws {
+        let options = MapOptions(width: 720, centerLongitude: center, showsLegend: false, graticuleSpacing: graticule,
+                                 plateBoundaries: nil, labelCount: 0)
+        let actual = try MapRenderer().image(for: SceneBuilder(options: options).scene(for: Self.events, feedGenerated: Self.feedGenerated))
+        let expected = try RasterImage(png: Data(contentsOf: GoldenFiles.references.appendingPathComponent(name + ".png")))
+        #expect(actual.width == expected.width && actual.height == expected.height)
+        #expect(actual.rgba == expected.rgba, "\(name) differs from the frozen plate carrée")
+    }
+
     /// A quiet day's feed: no circles; land, legend, footer, and a title that says so and names the feed.
     @Test func emptyCatalogue() throws {
         let scene = SceneBuilder(options: MapOptions(width: 720))

@@ -79,6 +79,9 @@ struct LabelTests {
             == ["M 6.0 · 21 Nov 10:00 UTC", "M 5.0 · 21 Nov 10:00 UTC"])
         let bare = SceneBuilder(options: MapOptions(width: 800, showsLegend: false, labelCount: 0)).scene(for: events)
         #expect(bare.overlay == SceneOverlay())
+        // A map without a basemap is the events alone, whatever the label count.
+        let overlayOnly = SceneBuilder(options: MapOptions(width: 800, basemap: .none, showsLegend: false)).scene(for: events)
+        #expect(overlayOnly.overlay == SceneOverlay() && overlayOnly.lines.isEmpty && overlayOnly.lineMarks.isEmpty)
     }
 
     @Test func theYearIsShownWhenTheEventsSpanTwoYears() {

@@ -42,6 +42,8 @@ public struct MapOptions: Sendable, Hashable {
     /// without a basemap (``BasemapChoice/none``) draws none whatever this is.
     public var plateBoundaries: PlateBoundaries?
     /// How many of the largest events carry a label (magnitude, place, time); 0 for none.
+    /// Default 3. A map without a basemap (``BasemapChoice/none``), a bare overlay of
+    /// the events, carries none whatever this is; ``showsLegend`` does not change it.
     public var labelCount: Int
 
     /// Creates options. Without `height`, the height follows the box's aspect ratio.

@@ -59,11 +59,12 @@ extension SceneBuilder {
     /// first on a tie) that stays inside the map and clear of `occupied`
     /// (the panels), of the labels placed before it and of the labelled
     /// circles. A label with no such place is left out. The largest event
-    /// chooses first.
+    /// chooses first. A map without a basemap is a bare overlay of the events
+    /// (for layering over other maps) and carries none, as it carries no plates.
     func labelOverlay(for events: [MapEvent], circles: CircleLayer, geometry: MapGeometry, places: [String: String],
                       avoiding occupied: [PanelRect]) -> (overlay: SceneOverlay, rects: [PanelRect]) {
         let count = min(max(options.labelCount, 0), MapOptions.maximumLabelCount)
-        guard count > 0, !events.isEmpty else { return (SceneOverlay(), []) }
+        guard count > 0, !events.isEmpty, options.basemap != .none else { return (SceneOverlay(), []) }
         let chosen = Self.largest(events, count: count)
         var earliest = events[0].time, latest = events[0].time
         for event in events {
