@@ -84,6 +84,7 @@ clean:
 examples: build test-deps
 	.build/release/quakemap render $(SAMPLE) -o docs/world.png --width 1200 --graticule 30
 	.build/release/quakemap render $(SAMPLE) -o docs/pacific.png --width 1200 --region 120,-60,-60,60 --color depth
+	.build/release/quakemap render $(SAMPLE) -o docs/equal-earth.png --width 1200 --projection equal-earth --center-lon 150 --graticule 30
 	QUAKEMAP_WRITE_EXAMPLES=1 $(SWIFT) test --filter ReportExampleTests
 	pdftoppm -png -r 110 -singlefile docs/report.pdf docs/report-page
 	$(SWIFT) build $(RELEASE) --product quakemap-server
