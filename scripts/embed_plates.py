@@ -163,12 +163,20 @@ def plate_at(plates, lon, lat):
     return found[0] if len(found) == 1 else None
 
 
+def wrapped(longitude):
+    """The longitude in −180…180."""
+    return (longitude + 180) % 360 - 180
+
+
 def plates_beside(boundary, plates):
     """For each step of the line: (plate on its left, plate on its right), None where a
     probe point is in no plate or in a third one at every probe distance."""
     found = []
     coordinates = boundary["coordinates"]
     for (x0, y0), (x1, y1) in zip(coordinates, coordinates[1:]):
+        # A step beside ±180° is taken the short way round, so its middle is beside it too.
+        if abs(x1 - x0) > 180:
+            x1 += -360 if x1 > x0 else 360
         mid_lon, mid_lat = (x0 + x1) / 2, (y0 + y1) / 2
         scale = math.cos(math.radians(mid_lat))
         east, north = (x1 - x0) * scale, y1 - y0
@@ -180,8 +188,8 @@ def plates_beside(boundary, plates):
         for probe in PROBES:
             # The left normal of (east, north) is (−north, east).
             d_east, d_north = -north / length * probe, east / length * probe
-            left = plate_at(plates, mid_lon + d_east / scale, mid_lat + d_north)
-            right = plate_at(plates, mid_lon - d_east / scale, mid_lat - d_north)
+            left = plate_at(plates, wrapped(mid_lon + d_east / scale), mid_lat + d_north)
+            right = plate_at(plates, wrapped(mid_lon - d_east / scale), mid_lat - d_north)
             best = (left, right)
             if {left, right} == named:
                 break

@@ -201,7 +201,12 @@ struct Endpoints: Sendable {
                                 coloring: coloring) {
             // Newest first already: the limit keeps the most recent.
             let events = Array(Self.drawable(catalogue, query.filter).prefix(query.limit))
-            let scene = SceneBuilder(options: mapOptions).scene(for: events, feedGenerated: catalogue.generated)
+            // The labels' places, looked up by id: the catalogue keeps whole events.
+            let places = Dictionary(events.compactMap { event in
+                catalogue.event(id: event.id).flatMap { $0.place.isEmpty ? nil : (event.id, $0.place) }
+            }, uniquingKeysWith: { first, _ in first })
+            let scene = SceneBuilder(options: mapOptions).scene(for: events, feedGenerated: catalogue.generated,
+                                                                places: places)
             return try MapRenderer().pngData(for: scene)
         }
     }

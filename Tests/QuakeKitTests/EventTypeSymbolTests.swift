@@ -214,6 +214,8 @@ struct EventTypeSymbolTests {
         let overlay = SceneBuilder(options: MapOptions(width: 800)).scene(for: events).overlay
         #expect(overlay.texts.contains { $0.text == OtherTypesLegendRow.label } == withBlast)
         #expect(overlay.circles.contains { $0.shape == .diamond } == withBlast)
+        // A title that counts a quarry blast does not call it an earthquake.
+        #expect(overlay.texts.contains { $0.text.hasPrefix(withBlast ? "3 events, " : "2 earthquakes, ") })
         // The row sits inside the legend panel (the lowest-left panel).
         if withBlast, let sample = overlay.circles.first(where: { $0.shape == .diamond }) {
             let panel = overlay.panels.map { $0.rings[0] }.first { ring in

@@ -122,7 +122,10 @@ struct PanelPlacementTests {
                       ("4.5_week_2020-04.csv", MapOptions(region: try! GeoBox(west: 120, south: -60, east: -60, north: 60))),
                       ("all_month_2020-06.csv", MapOptions(region: try! GeoBox(west: 120, south: -60, east: -60, north: 60))),
                       ("all_month_2020-06.csv", MapOptions(centerLongitude: 150, coloring: .depth)),
-                      ("all_month_2022-03.csv", MapOptions())])
+                      ("all_month_2022-03.csv", MapOptions()),
+                      // Globes: the panels sit in the corners outside the outline when those hide least.
+                      ("4.5_week_2020-04.csv", MapOptions(centerLongitude: 150, mapProjection: .equalEarth, coloring: .depth)),
+                      ("all_month_2020-06.csv", MapOptions(width: 1200, mapProjection: .robinson))])
     func realMapsHideNoSelectedEvent(file: String, options: MapOptions) throws {
         let selected = try QuakeMap.select(from: .file(RealFeeds.folder + "/" + file),
                                            selection: EventSelection(region: options.region), as: MapEvent.self)

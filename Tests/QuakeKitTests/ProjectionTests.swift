@@ -185,6 +185,15 @@ struct ProjectionTests {
         #expect(box.pixelLines(line).count == 1)
     }
 
+    @Test(arguments: [MapProjection.equalEarth, .robinson])
+    func withoutABasemapAGlobeIsTheEventsAlone(_ projection: MapProjection) {
+        let events = [Fixtures.event("a", magnitude: 6), Fixtures.event("b", latitude: 30, longitude: 170, magnitude: 5)]
+        let scene = SceneBuilder(options: MapOptions(width: 600, mapProjection: projection, basemap: .none, showsLegend: false))
+            .scene(for: events)
+        #expect(scene.background == nil && scene.polygons.isEmpty && scene.lines.isEmpty && scene.lineMarks.isEmpty)
+        #expect(scene.overlay == SceneOverlay() && scene.circles.count == 2)
+    }
+
     // MARK: Helpers
 
     static func signedArea(_ ring: [PixelPoint]) -> Double {

@@ -94,6 +94,12 @@ struct RenderTests {
             try Basemap(geoJSON: Data(#"{"type":"Polygon","coordinates":[[["a","b"]]]}"#.utf8), name: "b")
         }
         #expect((try? Basemap(geoJSON: Data(#"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]]]}"#.utf8), name: "b"))?.land.count == 1)
+        // A latitude past the pole is refused with the position, not projected into nonsense.
+        #expect(throws: BasemapError.notGeoJSON(source: "b", reason: "position [10.0, 1e+300] is off the globe (latitude −90…90, longitude −540…540)")) {
+            try Basemap(geoJSON: Data(#"{"type":"Polygon","coordinates":[[[0,0],[10,1e300],[1,1],[0,0]]]}"#.utf8), name: "b")
+        }
+        // Data in 0…360 stays readable.
+        #expect((try? Basemap(geoJSON: Data(#"{"type":"Polygon","coordinates":[[[350,0],[359,0],[359,1],[350,0]]]}"#.utf8), name: "b"))?.land.count == 1)
     }
 }
 

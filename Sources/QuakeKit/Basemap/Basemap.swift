@@ -112,6 +112,11 @@ public struct Basemap: Sendable, Hashable {
                 guard position.count >= 2, position[0].isFinite, position[1].isFinite else {
                     throw BasemapError.notGeoJSON(source: source, reason: "a position without two finite numbers")
                 }
+                // Longitudes past ±180 are kept (some data run 0…360); a latitude past a pole is no place.
+                guard abs(position[1]) <= 90, abs(position[0]) <= 540 else {
+                    throw BasemapError.notGeoJSON(source: source,
+                                                  reason: "position [\(position[0]), \(position[1])] is off the globe (latitude −90…90, longitude −540…540)")
+                }
                 return GeoPoint(longitude: position[0], latitude: position[1])
             }
         })

@@ -44,7 +44,8 @@ struct GlobeProjection: Sendable, Hashable {
     }
 
     /// The pixel position of a geographic point; a longitude on the seam is
-    /// drawn on the map's right edge.
+    /// drawn on the edge its sign gives (−180° from the centre on the left,
+    /// +180° on the right).
     func project(latitude: Double, longitude: Double) -> PixelPoint {
         point(latitude: latitude, offset: MapProjection.offset(longitude: longitude, from: centerLongitude))
     }

@@ -65,7 +65,9 @@ enum MapGeometry: Sendable, Hashable {
         for point in line.dropFirst() {
             let start = run[run.count - 1]
             let delta = MapProjection.offset(longitude: point.longitude, from: start.offset + center)
-            let pieces = densify ? max(1, Int((max(abs(delta), abs(point.latitude - start.latitude)) / step).rounded(.up))) : 1
+            // Capped: a latitude far out of range (a caller's bad line) must not ask for endless pieces.
+            let span = min(max(abs(delta), abs(point.latitude - start.latitude)) / step, 1_000)
+            let pieces = densify && span.isFinite ? max(1, Int(span.rounded(.up))) : 1
             // Once the step has crossed the seam, its offsets are a turn back.
             var shift = 0.0
             for piece in 1...pieces {

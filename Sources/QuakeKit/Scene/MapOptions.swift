@@ -128,7 +128,9 @@ public struct MapOptions: Sendable, Hashable {
     /// The image height in pixels, scale applied.
     public var pixelHeight: Int { max(1, Int((Double(height) * scale).rounded())) }
 
-    /// The projection of this map onto its pixels.
+    /// The plate carrée projection of this map's box onto its pixels: what a
+    /// plate carrée map (``MapProjection/plateCarree``, the default) draws
+    /// with. An Equal Earth or Robinson map is not drawn with it.
     public var projection: PlateCarree {
         if let region {
             return PlateCarree(region: region, width: Double(pixelWidth), height: Double(pixelHeight))

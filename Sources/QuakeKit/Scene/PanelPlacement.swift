@@ -68,7 +68,7 @@ struct PanelPlacement {
 
     /// One anchor for each of `panels`. `cover` says how much of the map's
     /// events each candidate rectangle hides (``coverage(of:in:)``); it is
-    /// asked once per candidate.
+    /// asked once, for all candidates together.
     func place(_ panels: [Panel], cover: ([PanelRect]) -> [Double]) -> [Anchor] {
         let candidates = panels.map { panel in panel.anchors.map { rect(width: panel.width, height: panel.height, at: $0) } }
         let flat = candidates.flatMap { $0 }

@@ -142,7 +142,9 @@ extension SceneBuilder {
         guard let first = ring.first else { return ([], []) }
         var points = [first], starts = [0]
         for (a, b) in zip(ring, ring.dropFirst()) {
-            let pieces = Int((max(abs(b.longitude - a.longitude), abs(b.latitude - a.latitude)) / MapGeometry.step).rounded(.up))
+            // Capped, as in MapGeometry: a wild latitude in a caller's basemap must not ask for endless pieces.
+            let span = min(max(abs(b.longitude - a.longitude), abs(b.latitude - a.latitude)) / MapGeometry.step, 1_000)
+            let pieces = span.isFinite ? Int(span.rounded(.up)) : 1
             if pieces > 1 {
                 for piece in 1..<pieces {
                     let fraction = Double(piece) / Double(pieces)

@@ -79,7 +79,8 @@ extension SceneBuilder {
         let mapWidth = Double(options.pixelWidth), mapHeight = Double(options.pixelHeight)
         let anchors = chosen.map { event in
             (center: Self.pixel(of: event, geometry: geometry),
-             radius: options.symbols.diameter(magnitude: event.magnitude, scale: options.scale) / 2)
+             // How far the symbol reaches: a diamond's corners go past its circle's radius.
+             radius: SymbolShape(event).reach(diameter: options.symbols.diameter(magnitude: event.magnitude, scale: options.scale)))
         }
 
         let texts = chosen.map { event -> (text: String, width: Double) in

@@ -182,7 +182,8 @@ extension SceneBuilder {
         return kept.isEmpty ? "" : kept + "…"
     }
 
-    /// `300 earthquakes, 2026-11-20 23:59 – 2026-11-21 23:56 UTC`; with no
+    /// `300 earthquakes, 2026-11-20 23:59 – 2026-11-21 23:56 UTC` (`300 events`
+    /// when some are not earthquakes); with no
     /// events, `No earthquakes`, followed by the feed's title when it gives one
     /// (`No earthquakes — USGS Significant Earthquakes, Past Day`): without a
     /// time span the title would not say what was looked at.
@@ -190,7 +191,9 @@ extension SceneBuilder {
         guard let first = events.map(\.time).min(), let last = events.map(\.time).max() else {
             return feedTitle.map { "No earthquakes — \($0)" } ?? "No earthquakes"
         }
-        let noun = events.count == 1 ? "earthquake" : "earthquakes"
+        // Quarry blasts and explosions are not earthquakes: a mixed map counts events.
+        let kind = events.allSatisfy(\.isEarthquake) ? "earthquake" : "event"
+        let noun = events.count == 1 ? kind : kind + "s"
         return "\(events.count) \(noun), \(minutes(first)) – \(minutes(last)) UTC"
     }
 

@@ -48,7 +48,7 @@ extension SceneBuilder {
         let steps = zip(line, line.dropFirst()).map { a, b in (a, b, hypot(b.x - a.x, b.y - a.y)) }
         let length = steps.reduce(0) { $0 + $1.2 }
         let base = toothBase * scale, height = toothHeight * scale
-        guard length >= base else { return [] }
+        guard length >= base, length.isFinite else { return [] }
         let count = max(1, Int((length / (toothSpacing * scale)).rounded()))
         let interval = length / Double(count)
         var teeth: [[PixelPoint]] = []
@@ -92,7 +92,7 @@ extension SceneBuilder {
         let fill = options.palette.plateBoundary, lineWidth = plateLineWidth
         for (row, label) in Self.plateLegendLabels.enumerated() {
             let y = top + 4 * s + (Double(row) + 0.5) * rowHeight
-            // The line as a thin filled bar: the overlay has panels, circles and text, no strokes.
+            // The line as a thin filled bar among the legend's shapes (overlay lines are labels' leaders, drawn over the panels).
             let bar = [PixelPoint(x: left, y: y - lineWidth / 2), PixelPoint(x: left + sample, y: y - lineWidth / 2),
                        PixelPoint(x: left + sample, y: y + lineWidth / 2), PixelPoint(x: left, y: y + lineWidth / 2)]
             layout.overlay.panels.append(ScenePolygon(rings: [bar], fill: fill))

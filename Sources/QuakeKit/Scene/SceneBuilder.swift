@@ -19,8 +19,9 @@ public struct SceneBuilder: Sendable {
     ///
     /// Circles are ordered largest first so small ones stay visible on top;
     /// among equal sizes the most recent comes first, then the earlier in
-    /// `events`. On a world map a circle that crosses the left or right edge
-    /// appears on the other side too. Events without a magnitude are not drawn.
+    /// `events`. On a plate carrée world map a circle that crosses the left or
+    /// right edge appears on the other side too (a globe has no such copies).
+    /// Events without a magnitude are not drawn.
     ///
     /// No events is a map too: land, legend and footer, under a title that
     /// says there are none.
@@ -32,8 +33,12 @@ public struct SceneBuilder: Sendable {
     ///     in the default title of a map with no events, which has no time span
     ///     to show.
     public func scene(for events: [SeismicEvent], feedGenerated: Date? = nil, feedTitle: String? = nil) -> MapScene {
-        scene(for: events.compactMap(MapEvent.init), feedGenerated: feedGenerated, feedTitle: feedTitle,
-              places: PlaceCandidates.places(of: events))
+        // Candidates from the events the map shows: larger ones outside its box would crowd them out.
+        let box = options.region ?? .world
+        let shown = events.allSatisfy { box.contains(latitude: $0.latitude, longitude: $0.longitude) } ? events
+            : events.filter { box.contains(latitude: $0.latitude, longitude: $0.longitude) }
+        return scene(for: shown.compactMap(MapEvent.init), feedGenerated: feedGenerated, feedTitle: feedTitle,
+                     places: PlaceCandidates.places(of: shown))
     }
 
     /// The scene for events reduced to what a map needs (see ``MapEvent``),
@@ -60,7 +65,8 @@ public struct SceneBuilder: Sendable {
         case .globe(let globe):
             // The ocean fills the globe only; the corners outside it stay transparent.
             land = globeLayers(globe)
-            lines = globeGraticule(globe) + land.coastlines + [globeOutline(globe)]
+            // Without a basemap the map is the events alone: no outline either.
+            lines = globeGraticule(globe) + land.coastlines + (options.basemap == .none ? [] : [globeOutline(globe)])
             background = nil
         }
         let plates = plateLayers(geometry)
