@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import QuakeFetch
 import QuakeKit
@@ -13,6 +16,8 @@ package struct LoadedFeed<Event: Sendable & Hashable> {
     package var staleFrom: Date?
     /// `Last-Modified` of the body that was read (the cached entry's when stale).
     package var lastModified: Date?
+    /// How `--fdsn` got the body, when it did (not when the cache stood in).
+    package var fdsn: FDSNClient.Result?
 
     /// The feed's own time: GeoJSON `metadata.generated`, else HTTP `Last-Modified`.
     package var generated: Date? { selection.summary.generated ?? lastModified }
@@ -33,13 +38,18 @@ package struct FeedLoader {
     package let log: Logger
     /// `--now`: also the "now" against which events in the future are rejected.
     package var now: Date?
+    /// The filters as typed: `--fdsn` keys its cache by `--since`/`--until` as
+    /// given, so that `--since 30d` finds yesterday's body.
+    package var filters: FilterOptions?
 
-    package init(input: InputOptions, fetch: FetchArguments, selection: EventSelection, log: Logger, now: Date? = nil) {
+    package init(input: InputOptions, fetch: FetchArguments, selection: EventSelection, log: Logger, now: Date? = nil,
+                 filters: FilterOptions? = nil) {
         self.input = input
         self.fetch = fetch
         self.selection = selection
         self.log = log
         self.now = now
+        self.filters = filters
     }
 
     private var feedOptions: FeedOptions {
@@ -63,6 +73,9 @@ package struct FeedLoader {
             let selected = try select(source)
             return .loaded(LoadedFeed(selection: selected))
         }
+        if let query = try input.fdsnQuery(selection: selection, now: now ?? Date()) {
+            return try await loadFDSN(query, ifChangedOutput: ifChangedOutput, select: select)
+        }
         let url = input.url ?? ""
         // Read once: the request is conditional on it, it is the stale body, and
         // it says what was last rendered where.
@@ -81,6 +94,50 @@ package struct FeedLoader {
         switch retrieved.source {
         case .fresh(let fetched), .notModified(let fetched):
             loaded.fetched = fetched
+        case let .stale(cached, _, response):
+            loaded.fetched = response
+            loaded.staleFrom = cached.fetchedAt
+        }
+        return .loaded(loaded)
+    }
+
+    /// `--fdsn`: every slice fetched into one body, cached and falling back
+    /// like a `--url` feed under the whole query's key.
+    private func loadFDSN<Event>(_ query: FDSNQuery, ifChangedOutput: String?,
+                                 select: (FeedSource) throws -> SelectedEvents<Event>) async throws -> Outcome<Event> {
+        let format = query.format ?? query.service.formats.first ?? .xml
+        let key = query.cacheKey(since: filters?.since, until: filters?.until, format: format)
+        let cached = fetch.cache?.entry(for: key)
+        let client = FDSNClient(fetch: fetch.options)
+        let progress = ProgressLine(enabled: !input.quiet && isatty(STDERR_FILENO) == 1)
+        let log = log
+        var result: FDSNClient.Result?
+        let retrieved = try await retrieval.retrieve(key, previous: cached, fetching: { _ in
+            defer { progress.clear() }
+            let got = try await client.events(for: query) { report in
+                switch report {
+                case .request(let url): log.debug("GET \(url)")
+                case let .progress(done, known): progress.show("\(query.service.name ?? query.service.baseURL): \(done) of \(known) slices")
+                }
+            }
+            result = got
+            return FetchedFeed(body: got.body, url: key, status: 200, fromCache: false, entityTag: nil, lastModified: nil,
+                               lastModifiedDate: nil, attempts: got.requests, seconds: got.seconds)
+        }, fallingBack: { cached, error in
+            log.warning("\(error.message); using the cached answer fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
+        }) { body, _ -> SelectedEvents<Event>? in
+            if let output = ifChangedOutput, let cached, cached.body == body,
+               cached.renderedOutput == Self.absolute(output), FileManager.default.fileExists(atPath: output) {
+                return nil
+            }
+            return try select(.bytes(body, name: query.service.name ?? query.service.queryURL))
+        }
+        guard let selected = retrieved.parsed else { return .unchanged(url: key) }
+        var loaded = LoadedFeed(selection: selected)
+        switch retrieved.source {
+        case .fresh(let fetched), .notModified(let fetched):
+            loaded.fetched = fetched
+            loaded.fdsn = result
         case let .stale(cached, _, response):
             loaded.fetched = response
             loaded.staleFrom = cached.fetchedAt

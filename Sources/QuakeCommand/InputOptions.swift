@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import QuakeFetch
 import QuakeKit
 
@@ -7,6 +8,7 @@ import Glibc
 #endif
 
 extension LogFormat: ExpressibleByArgument {}
+extension FDSNFormat: ExpressibleByArgument {}
 
 /// The input and how it is judged; shared by every subcommand.
 package struct InputOptions: ParsableArguments {
@@ -20,6 +22,19 @@ package struct InputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Fetch the feed from this http(s) URL instead.", valueName: "url"))
     package var url: String?
 
+    @Option(help: ArgumentHelp(
+        "Query this FDSN event web service instead: a short name (usgs, emsc, geofon, isc) or a base URL such as https://earthquake.usgs.gov/fdsnws/event/1/. The window is --since (default: 30 days back) to --until (default: now).",
+        valueName: "service"))
+    package var fdsn: String?
+
+    @Option(help: ArgumentHelp("With --fdsn: the most events asked per request (default: the service's cap, 20000 for usgs, else 10000).",
+                               valueName: "n"))
+    package var fdsnPageSize: Int?
+
+    @Option(help: ArgumentHelp("With --fdsn: the format asked: text, csv or xml (default: the service's preferred; see docs/fdsn.md).",
+                               valueName: "format"))
+    package var fdsnFormat: FDSNFormat?
+
     @Flag(help: "Stop at the first bad row (exit 65) instead of skipping it.")
     package var strict = false
 
@@ -29,15 +44,37 @@ package struct InputOptions: ParsableArguments {
     @Option(help: "How lines on standard error look: text, or json (one object per line).")
     package var logFormat: LogFormat = .text
 
+    @Flag(help: "Also log debug lines (each request URL of --fdsn).")
+    package var verbose = false
+
     package func validate() throws {
         if url != nil && input != nil {
             throw ValidationError("give either an input file or --url, not both")
         }
+        if fdsn != nil && (url != nil || input != nil) {
+            throw ValidationError("--fdsn queries a service: give no input file and no --url with it")
+        }
+        if fdsn == nil && (fdsnPageSize != nil || fdsnFormat != nil) {
+            throw ValidationError("--fdsn-page-size and --fdsn-format need --fdsn")
+        }
+        if let size = fdsnPageSize, size < 1 || size > 1_000_000 {
+            throw ValidationError("--fdsn-page-size must be 1…1000000")
+        }
+        if let fdsn {
+            do { _ = try FDSNService.named(fdsn) } catch { throw ValidationError(error.message) }
+        }
     }
 
-    /// The local source; `nil` when the feed comes from `--url`.
+    /// The FDSN query for `--fdsn`, or `nil` without it.
+    package func fdsnQuery(selection: EventSelection, now: Date) throws -> FDSNQuery? {
+        guard let fdsn else { return nil }
+        return FDSNQuery(service: try FDSNService.named(fdsn), format: fdsnFormat, filter: selection.filter,
+                         region: selection.region, limit: selection.limit, now: now, pageSize: fdsnPageSize)
+    }
+
+    /// The local source; `nil` when the feed comes from `--url` or `--fdsn`.
     package func localSource() throws -> FeedSource? {
-        if url != nil { return nil }
+        if url != nil || fdsn != nil { return nil }
         switch input {
         case "-":
             return .standardInput
@@ -45,7 +82,7 @@ package struct InputOptions: ParsableArguments {
             return .file(path)
         case nil:
             guard isatty(STDIN_FILENO) == 0 else {
-                throw ValidationError("no input: give a feed file or --url, or pipe one in (e.g. 'cat all_day.csv | quakemap render -o map.png')")
+                throw ValidationError("no input: give a feed file, --url or --fdsn, or pipe one in (e.g. 'cat all_day.csv | quakemap render -o map.png')")
             }
             return .standardInput
         }

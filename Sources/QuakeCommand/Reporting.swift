@@ -16,7 +16,7 @@ package enum Reporting {
         let format = options.logFormat
         LoggingSystem.bootstrap { _ in StderrLogHandler(format: format) }
         var logger = Logger(label: "quakemap")
-        logger.logLevel = options.quiet ? .error : .info
+        logger.logLevel = options.quiet ? .error : options.verbose ? .debug : .info
         return logger
     }
 
@@ -32,7 +32,10 @@ package enum Reporting {
     package static func describe<Event>(_ loaded: LoadedFeed<Event>) -> String {
         let summary = loaded.selection.summary
         var text: String
-        if let fetched = loaded.fetched, loaded.staleFrom == nil {
+        if let fdsn = loaded.fdsn, loaded.staleFrom == nil {
+            text = "fetched \(summary.rows) rows from \(fdsn.requests == 1 ? fdsn.firstURL : fdsn.queryURL) in \(String(format: "%.1f", fdsn.seconds)) s"
+                + " (\(fdsn.format.rawValue), \(fdsn.requests) \(fdsn.requests == 1 ? "request" : "requests"), \(fdsn.slices) \(fdsn.slices == 1 ? "slice" : "slices"))"
+        } else if let fetched = loaded.fetched, loaded.staleFrom == nil {
             var how = "\(fetched.status)"
             if fetched.fromCache { how += ", from cache" }
             if fetched.attempts > 1 { how += ", \(fetched.attempts) attempts" }
@@ -84,6 +87,11 @@ package enum Reporting {
             metadata["attempts"] = .stringConvertible(fetched.attempts)
             metadata["fetchSeconds"] = .stringConvertible(fetched.seconds)
         }
+        if let fdsn = loaded.fdsn {
+            metadata["requests"] = .stringConvertible(fdsn.requests)
+            metadata["slices"] = .stringConvertible(fdsn.slices)
+            metadata["format"] = .string(fdsn.format.rawValue)
+        }
         if let stale = loaded.staleFrom { metadata["staleFrom"] = .string(QuakeMap.timestamp(stale)) }
         if let generated = loaded.generated { metadata["generated"] = .string(QuakeMap.timestamp(generated)) }
         return metadata
@@ -117,6 +125,9 @@ package enum Reporting {
             case .invalidSize: return 64
             case .cairo, .notPNG: return 70
             }
+        case let error as FDSNError:
+            if case .unknownService = error { return 64 }
+            return 69
         case let error as FetchError:
             switch error {
             case .invalidURL: return 64

@@ -27,6 +27,7 @@ package struct StderrLogHandler: LogHandler {
         switch format {
         case .text:
             switch event.level {
+            case .debug, .trace: line = "debug: \(event.message)"
             case .warning: line = "warning: \(event.message)"
             case .error, .critical: line = "quakemap: \(event.message)"
             default: line = "\(event.message)"

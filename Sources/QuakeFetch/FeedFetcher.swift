@@ -23,6 +23,20 @@ public struct FetchedFeed: Sendable, Hashable {
     public var attempts: Int
     /// Wall time of the whole fetch, in seconds.
     public var seconds: Double
+
+    /// Creates a fetched feed (also for a body gathered by many requests, as an FDSN query's).
+    public init(body: Data, url: String, status: Int, fromCache: Bool, entityTag: String?, lastModified: String?,
+                lastModifiedDate: Date?, attempts: Int, seconds: Double) {
+        self.body = body
+        self.url = url
+        self.status = status
+        self.fromCache = fromCache
+        self.entityTag = entityTag
+        self.lastModified = lastModified
+        self.lastModifiedDate = lastModifiedDate
+        self.attempts = attempts
+        self.seconds = seconds
+    }
 }
 
 /// Fetches a feed over HTTP(S) the way a cron job needs: bounded in time and
@@ -39,9 +53,12 @@ public struct FeedFetcher: Sendable {
     /// Fetches `url`. With a `cached` body and validators, the request is
     /// conditional, and a `304` returns the cached body.
     ///
+    /// A status in `passing` (an FDSN service's 400 that says why) is returned
+    /// with its body instead of thrown.
+    ///
     /// - Throws: ``FetchError`` once the retries or the time run out, or at
     ///   once for an error that retrying cannot mend (4xx but 429, too large).
-    public func fetch(_ url: String, cached: CachedFeed? = nil) async throws -> FetchedFeed {
+    public func fetch(_ url: String, cached: CachedFeed? = nil, passing: Set<Int> = []) async throws -> FetchedFeed {
         guard let target = URL(string: url), let scheme = target.scheme?.lowercased(),
               scheme == "http" || scheme == "https", target.host != nil else {
             throw FetchError.invalidURL(url)
@@ -64,7 +81,7 @@ public struct FeedFetcher: Sendable {
             attempt += 1
             let remaining = options.timeout - elapsed()
             guard remaining > 0 else { throw FetchError.timedOut(url: url, seconds: options.timeout, attempts: attempt - 1) }
-            let outcome = await HTTPTransfer.get(request, url: url, options: options, deadline: remaining)
+            let outcome = await HTTPTransfer.get(request, url: url, options: options, deadline: remaining, passing: passing)
             switch outcome {
             case let .response(status, headers, body):
                 if status == 304 {

@@ -88,12 +88,36 @@ public struct FeedRetrieval: Sendable {
         fallingBack: (_ cached: CachedFeed, _ because: any QuakeKitError) -> Void = { _, _ in },
         parse: (_ body: Data, _ source: Source) throws -> Parsed
     ) async throws -> Retrieved<Parsed> {
-        let known = previous ?? cache?.entry(for: url)
+        let options = fetch
+        return try await retrieve(url, previous: previous, fetching: { known in
+            try await FeedFetcher(options: options).fetch(url, cached: known)
+        }, fallingBack: fallingBack, parse: parse)
+    }
+
+    /// Like ``retrieve(_:previous:fallingBack:parse:)``, with the body got by
+    /// `fetching` (told the known entry, for a conditional request) and kept
+    /// under `key`: an FDSN query's many requests make one body, cached and
+    /// falling back under one rule with the URL feeds'. A ``FetchError`` or
+    /// ``FDSNError`` from `fetching` is the failure the cache stands in for,
+    /// but for a mistake (an invalid URL, an unknown service).
+    public func retrieve<Parsed>(
+        _ key: String,
+        previous: CachedFeed? = nil,
+        fetching: (_ known: CachedFeed?) async throws -> FetchedFeed,
+        fallingBack: (_ cached: CachedFeed, _ because: any QuakeKitError) -> Void = { _, _ in },
+        parse: (_ body: Data, _ source: Source) throws -> Parsed
+    ) async throws -> Retrieved<Parsed> {
+        let known = previous ?? cache?.entry(for: key)
         let fetched: FetchedFeed
         do {
-            fetched = try await FeedFetcher(options: fetch).fetch(url, cached: known)
+            fetched = try await fetching(known)
         } catch let error as FetchError {
-            guard staleOk, let known, error != .invalidURL(url) else { throw error }
+            if case .invalidURL = error { throw error }
+            guard staleOk, let known else { throw error }
+            return try stale(known, because: error, response: nil, fallingBack: fallingBack, parse: parse)
+        } catch let error as FDSNError {
+            if case .unknownService = error { throw error }
+            guard staleOk, let known else { throw error }
             return try stale(known, because: error, response: nil, fallingBack: fallingBack, parse: parse)
         }
         let source: Source = fetched.fromCache ? .notModified(fetched) : .fresh(fetched)

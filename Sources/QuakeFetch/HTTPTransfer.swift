@@ -23,20 +23,25 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private let lock = NSLock()
     private let url: String
     private let options: FetchOptions
+    /// Error statuses answered like a success, with their body (a caller that reads the message).
+    private let passing: Set<Int>
     private var body = Data()
     private var response: HTTPURLResponse?
     private var redirects = 0
     private var failure: FetchError?
     private var continuation: CheckedContinuation<HTTPAttempt.Outcome, Never>?
 
-    private init(url: String, options: FetchOptions) {
+    private init(url: String, options: FetchOptions, passing: Set<Int>) {
         self.url = url
         self.options = options
+        self.passing = passing
     }
 
-    /// Performs the request, giving up after `deadline` seconds.
-    static func get(_ request: URLRequest, url: String, options: FetchOptions, deadline: Double) async -> HTTPAttempt.Outcome {
-        let transfer = HTTPTransfer(url: url, options: options)
+    /// Performs the request, giving up after `deadline` seconds; a status in
+    /// `passing` is a response, not a failure.
+    static func get(_ request: URLRequest, url: String, options: FetchOptions, deadline: Double,
+                    passing: Set<Int> = []) async -> HTTPAttempt.Outcome {
+        let transfer = HTTPTransfer(url: url, options: options, passing: passing)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
@@ -116,7 +121,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable 
             if (300..<400).contains(status) && status != 304 {
                 return .failed(.tooManyRedirects(url: url, limit: options.maximumRedirects), retryAfter: nil)
             }
-            guard (200..<300).contains(status) || status == 304 else {
+            guard (200..<300).contains(status) || status == 304 || passing.contains(status) else {
                 return .failed(.httpStatus(url: url, status: status, attempts: 1),
                                retryAfter: headers["retry-after"].flatMap(Self.retryAfterSeconds))
             }

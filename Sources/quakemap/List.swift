@@ -31,7 +31,7 @@ extension Quakemap {
             try await reportingErrors(log) {
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments,
                                         selection: try selectionOptions.selection(filteredBy: filterOptions), log: log,
-                                        now: try filterOptions.pinnedNow())
+                                        now: try filterOptions.pinnedNow(), filters: filterOptions)
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let data = try EventListEncoder().encode(loaded.selection.events, as: format)
                 try AtomicFileWriter.writeAll(data, to: STDOUT_FILENO, path: "<stdout>")

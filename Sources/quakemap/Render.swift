@@ -114,8 +114,8 @@ extension Quakemap {
                     throw ValidationError("--projection \(projection.rawValue) draws the whole world: it cannot be used with --region")
                 }
             }
-            if ifChanged && (inputOptions.url == nil || output == "-") {
-                throw ValidationError("--if-changed needs --url and an output file")
+            if ifChanged && ((inputOptions.url == nil && inputOptions.fdsn == nil) || output == "-") {
+                throw ValidationError("--if-changed needs --url or --fdsn, and an output file")
             }
             _ = try outputFormat()
         }
@@ -163,7 +163,7 @@ extension Quakemap {
                 var selection = try selectionOptions.selection(filteredBy: filterOptions)
                 selection.region = box
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
-                                        now: try filterOptions.pinnedNow())
+                                        now: try filterOptions.pinnedNow(), filters: filterOptions)
                 var loaded: LoadedFeed<MapEvent>
                 switch try await loader.load(ifChangedOutput: ifChanged ? output : nil, as: MapEvent.self) {
                 case .unchanged(let url):

@@ -37,7 +37,7 @@ extension Quakemap {
             try await reportingErrors(log) {
                 let selection = try SelectionOptions.selection(limit: limit, filteredBy: filterOptions)
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
-                                        now: try filterOptions.pinnedNow())
+                                        now: try filterOptions.pinnedNow(), filters: filterOptions)
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let statistics = CatalogStatistics(loaded.selection.events)
                 let data: Data

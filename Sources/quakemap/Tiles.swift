@@ -99,7 +99,7 @@ extension Quakemap {
             try await reportingErrors(log) {
                 let selection = try SelectionOptions.selection(limit: limit, filteredBy: filterOptions)
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
-                                        now: try filterOptions.pinnedNow())
+                                        now: try filterOptions.pinnedNow(), filters: filterOptions)
                 guard case .loaded(let loaded) = try await loader.load(as: MapEvent.self) else { return }
                 let zooms = try zooms()
                 // Opened before drawing, so a refused output fails at once.

@@ -64,6 +64,13 @@ public final class LoopbackServer: Sendable {
         core.route(path, replies)
     }
 
+    /// Every request to `path` is answered by `handler` (called on the
+    /// connection's thread, so it may compute its reply from the query);
+    /// it takes precedence over ``route(_:_:)``. `nil` removes it.
+    public func handle(_ path: String, _ handler: (@Sendable (RecordedRequest) -> Reply)?) {
+        core.handle(path, handler)
+    }
+
     /// All requests received so far, in order. Requests whose head couldn't be parsed
     /// (answered with 400) are not included.
     public var requests: [RecordedRequest] {
@@ -147,6 +154,7 @@ final class ServerCore: @unchecked Sendable {
     private var listenerOpen = true
     private var connections = Set<Int32>()
     private var routes: [String: Route] = [:]
+    private var handlers: [String: @Sendable (RecordedRequest) -> Reply] = [:]
     private var recorded: [RecordedRequest] = []
 
     init(listenFD: Int32) {
@@ -163,6 +171,10 @@ final class ServerCore: @unchecked Sendable {
         }
         thread.name = "LoopbackServer.accept"
         thread.start()
+    }
+
+    func handle(_ path: String, _ handler: (@Sendable (RecordedRequest) -> Reply)?) {
+        locked { handlers[path] = handler }
     }
 
     func route(_ path: String, _ replies: [Reply]) {
@@ -296,8 +308,13 @@ final class ServerCore: @unchecked Sendable {
     /// Records the request and picks its reply (advancing the route's sequence).
     private func reply(for request: RecordedRequest) -> Reply {
         let path = RequestParser.routePath(request.path)
-        return locked {
+        let handler = locked { () -> (@Sendable (RecordedRequest) -> Reply)? in
             recorded.append(request)
+            return handlers[path]
+        }
+        // Outside the lock: a handler may take its time (and its own locks).
+        if let handler { return handler(request) }
+        return locked {
             guard var route = routes[path] else {
                 return .response(
                     status: 404, headers: [("Content-Type", "text/plain; charset=utf-8")],

@@ -1,0 +1,249 @@
+import Foundation
+import QuakeKit
+
+/// Fetches an ``FDSNQuery`` however many requests it takes, each under the
+/// rules of ``FeedFetcher`` (time limit, retries with backoff and
+/// `Retry-After`, `maximumBytes` per response), and hands back one body.
+///
+/// The N most recent events of a query the service filters wholly take one
+/// request (`orderby=time&limit=N`). Otherwise the window is paged: `count`
+/// where the service has it says how many slices are needed; without it a
+/// full page (`limit` = the cap) or a "too many" 400 splits the slice.
+/// Slices are fetched at most ``maximumConcurrentRequests`` at once.
+public struct FDSNClient: Sendable {
+    /// Limits and retry policy of each request.
+    public var fetch: FetchOptions
+    /// Requests in flight at once: services are shared, be polite. Default 3.
+    public var maximumConcurrentRequests: Int
+
+    /// Creates a client.
+    public init(fetch: FetchOptions = FetchOptions(), maximumConcurrentRequests: Int = 3) {
+        self.fetch = fetch
+        self.maximumConcurrentRequests = max(1, maximumConcurrentRequests)
+    }
+
+    /// What happens while fetching, for the caller's log and progress line.
+    public enum Report: Sendable {
+        /// A request is sent to this URL.
+        case request(String)
+        /// `done` of the `known` slices are fetched (more may be found).
+        case progress(done: Int, known: Int)
+    }
+
+    /// The events of a query as one body, with how it was got.
+    public struct Result: Sendable, Hashable {
+        /// Every slice's events in one body of ``format`` (an empty catalogue: a CSV header).
+        public var body: Data
+        /// The format of the body.
+        public var format: FDSNFormat
+        /// The service's `query` URL.
+        public var queryURL: String
+        /// The first request's URL (the only one for a single request).
+        public var firstURL: String
+        /// Requests sent, counts and retries included.
+        public var requests: Int
+        /// Slices whose events make the body.
+        public var slices: Int
+        /// Wall time, in seconds.
+        public var seconds: Double
+    }
+
+    /// Fetches `query`.
+    ///
+    /// - Throws: ``FetchError`` when a request fails for good, ``FDSNError``
+    ///   when the service refuses the query or one instant holds more events
+    ///   than a response may.
+    public func events(for query: FDSNQuery, report: @escaping @Sendable (Report) -> Void = { _ in }) async throws -> Result {
+        let start = ContinuousClock.now
+        let chosen = query.format ?? query.service.formats.first ?? .xml
+        var result: Result
+        do {
+            result = try await events(for: query, format: chosen, report: report)
+        } catch let refusal as FormatRefused {
+            // Only a format quakemap chose is replaced, by QuakeML, which every service offers.
+            guard query.format == nil, chosen != .xml else {
+                throw FDSNError.refused(url: refusal.url, status: refusal.status, reason: refusal.reason)
+            }
+            result = try await events(for: query, format: .xml, report: report)
+            result.requests += 1
+        }
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        result.seconds = Double(seconds) + Double(attoseconds) / 1e18
+        return result
+    }
+
+    /// The service refused the format: 400 or 413 with "format" in the reason.
+    struct FormatRefused: Error {
+        let url: String
+        let status: Int
+        let reason: String
+    }
+
+    /// One part of the work: a time window within one longitude range.
+    private struct Slice: Sendable {
+        var window: FDSNWindow
+        var longitudes: (west: Double, east: Double)?
+        /// The count the service gave, when it did.
+        var counted: Int?
+    }
+
+    private enum Outcome: Sendable {
+        case body(Slice, Data, requests: Int, url: String)
+        case split([Slice], requests: Int, url: String)
+        case noCount(Slice, requests: Int, url: String)
+    }
+
+    private func events(for query: FDSNQuery, format: FDSNFormat, report: @escaping @Sendable (Report) -> Void) async throws -> Result {
+        let parts = query.longitudeParts
+        if let limit = query.limit, limit <= query.cap, query.isWhollyPushed {
+            // The N most recent: the service orders and cuts; one request per longitude range.
+            var bodies: [Data] = []
+            var firstURL = ""
+            for longitudes in parts {
+                let url = query.queryURL(window: query.window, longitudes: longitudes, limit: limit, format: format)
+                if firstURL.isEmpty { firstURL = url }
+                report(.request(url))
+                switch try await answer(url) {
+                case .events(let body): bodies.append(body)
+                case .empty: break
+                case .tooMany(let reason): throw FDSNError.refused(url: url, status: 400, reason: reason)
+                }
+            }
+            return Result(body: FDSNBody.merge(bodies, format: format), format: format, queryURL: query.service.queryURL, firstURL: firstURL,
+                          requests: parts.count, slices: parts.count, seconds: 0)
+        }
+
+        var queue = parts.map { Slice(window: query.window, longitudes: $0) }.reversed() as [Slice]
+        var useCount = query.service.hasCount != false
+        var bodies: [(Slice, Data)] = []
+        var requests = 0
+        var firstURL = ""
+        var known = queue.count
+        try await withThrowingTaskGroup(of: Outcome.self) { group in
+            var running = 0
+            while true {
+                while running < maximumConcurrentRequests, let slice = queue.popLast() {
+                    let counting = useCount && slice.counted == nil
+                    group.addTask { try await self.process(slice, query: query, format: format, counting: counting, report: report) }
+                    running += 1
+                }
+                guard running > 0, let outcome = try await group.next() else { break }
+                running -= 1
+                switch outcome {
+                case let .body(slice, body, sent, url):
+                    requests += sent
+                    if firstURL.isEmpty { firstURL = url }
+                    bodies.append((slice, body))
+                case let .split(slices, sent, url):
+                    requests += sent
+                    if firstURL.isEmpty { firstURL = url }
+                    known += slices.count - 1
+                    queue.insert(contentsOf: slices.reversed(), at: 0)
+                case let .noCount(slice, sent, url):
+                    requests += sent
+                    if firstURL.isEmpty { firstURL = url }
+                    useCount = false
+                    queue.append(slice)
+                }
+                report(.progress(done: bodies.count, known: known))
+            }
+        }
+        bodies.sort { $0.0.window.startMilliseconds < $1.0.window.startMilliseconds }
+        return Result(body: FDSNBody.merge(bodies.map(\.1), format: format), format: format, queryURL: query.service.queryURL, firstURL: firstURL,
+                      requests: requests, slices: bodies.count, seconds: 0)
+    }
+
+    /// Counts (when asked) and fetches one slice, or says how to split it.
+    private func process(_ slice: Slice, query: FDSNQuery, format: FDSNFormat, counting: Bool,
+                         report: @Sendable (Report) -> Void) async throws -> Outcome {
+        let cap = query.cap
+        var slice = slice
+        var requests = 0
+        if counting {
+            let url = query.countURL(window: slice.window, longitudes: slice.longitudes)
+            report(.request(url))
+            requests += 1
+            guard let count = try await count(url, required: query.service.hasCount == true) else {
+                return .noCount(slice, requests: requests, url: url)
+            }
+            if count == 0 { return .body(slice, Data(), requests: requests, url: url) }
+            if count > cap {
+                // Enough slices for each to fit, with room for events added meanwhile.
+                let parts = min(64, max(2, Int((Double(count) * 1.25 / Double(cap)).rounded(.up))))
+                return .split(try split(slice, into: parts, query: query, url: url), requests: requests, url: url)
+            }
+            slice.counted = count
+        }
+        let url = query.queryURL(window: slice.window, longitudes: slice.longitudes, limit: cap, format: format)
+        report(.request(url))
+        requests += 1
+        switch try await answer(url) {
+        case .empty:
+            return .body(slice, Data(), requests: requests, url: url)
+        case .tooMany:
+            return .split(try split(slice, into: 2, query: query, url: url), requests: requests, url: url)
+        case .events(let body):
+            // A full page without a count may be a cut one: the service stops at `limit`.
+            if slice.counted == nil, FDSNBody.eventCount(body, format: format) >= cap {
+                return .split(try split(slice, into: 2, query: query, url: url), requests: requests, url: url)
+            }
+            return .body(slice, body, requests: requests, url: url)
+        }
+    }
+
+    private func split(_ slice: Slice, into parts: Int, query: FDSNQuery, url: String) throws -> [Slice] {
+        guard slice.window.isSplittable else {
+            throw FDSNError.tooDense(url: url, at: slice.window.start, pageSize: query.cap)
+        }
+        return slice.window.split(into: parts).map { Slice(window: $0, longitudes: slice.longitudes) }
+    }
+
+    private enum Answer {
+        case events(Data)
+        case empty
+        case tooMany(String)
+    }
+
+    /// A `query` request's answer: events, none (204, or 404 saying no data), or too many.
+    private func answer(_ url: String) async throws -> Answer {
+        let fetched = try await FeedFetcher(options: fetch).fetch(url, passing: [400, 404, 413])
+        switch fetched.status {
+        case 204: return .empty
+        case 400, 404, 413:
+            let reason = FDSNError.reason(from: fetched.body)
+            let lowered = String(decoding: fetched.body.prefix(4096), as: UTF8.self).lowercased()
+            if fetched.status == 404 {
+                guard lowered.contains("no data") || lowered.contains("nodata") || lowered.contains("no event") else {
+                    throw FDSNError.refused(url: url, status: 404, reason: reason)
+                }
+                return .empty
+            }
+            if ["exceed", "too many", "too large", "limit of", "maximum"].contains(where: lowered.contains) {
+                return .tooMany(reason)
+            }
+            if lowered.contains("format") { throw FormatRefused(url: url, status: fetched.status, reason: reason) }
+            if fetched.status == 413 { return .tooMany(reason) }
+            throw FDSNError.refused(url: url, status: fetched.status, reason: reason)
+        default:
+            return fetched.body.isEmpty ? .empty : .events(fetched.body)
+        }
+    }
+
+    /// The `count` answer; `nil` when the service has no such method (an HTTP
+    /// error other than a temporary one) and it was not `required`.
+    private func count(_ url: String, required: Bool) async throws -> Int? {
+        let fetched: FetchedFeed
+        do {
+            fetched = try await FeedFetcher(options: fetch).fetch(url, passing: required ? [] : [400, 404, 405, 501])
+        } catch let error as FetchError where !required && !error.isTemporary {
+            if case .httpStatus = error { return nil }
+            throw error
+        }
+        if fetched.status == 204 { return 0 }
+        guard (200..<300).contains(fetched.status) else { return nil }
+        let text = String(decoding: fetched.body.prefix(256), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if let count = Int(text), count >= 0 { return count }
+        guard required else { return nil }
+        throw FDSNError.badCount(url: url, answer: String(text.prefix(40)))
+    }
+}

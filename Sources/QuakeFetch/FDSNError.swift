@@ -1,0 +1,41 @@
+import Foundation
+import QuakeKit
+
+/// Why an FDSN event query could not be answered (network failures stay
+/// ``FetchError``s).
+public enum FDSNError: QuakeKitError, Equatable {
+    /// SERVICE is neither a known short name nor an http(s) base URL.
+    case unknownService(String, known: [String])
+    /// More events than one response may hold share one instant: splitting the
+    /// time window further cannot help.
+    case tooDense(url: String, at: Date, pageSize: Int)
+    /// The service refused the query (HTTP 4xx) and said why.
+    case refused(url: String, status: Int, reason: String)
+    /// The `count` method answered something that is not a number.
+    case badCount(url: String, answer: String)
+
+    /// The message.
+    public var message: String {
+        switch self {
+        case let .unknownService(text, known):
+            return "--fdsn: '\(text)' is neither a known service (\(known.joined(separator: ", "))) nor an http(s) base URL such as https://earthquake.usgs.gov/fdsnws/event/1/"
+        case let .tooDense(url, at, pageSize):
+            return "\(url): more than \(pageSize) events within one second at \(QuakeMap.timestamp(at)); narrow the filters or raise --fdsn-page-size"
+        case let .refused(url, status, reason):
+            return "\(url): HTTP \(status): \(reason)"
+        case let .badCount(url, answer):
+            return "\(url): the count is not a number: '\(answer)'"
+        }
+    }
+
+    /// The first meaningful line of an FDSN error document (`Error 400: Bad
+    /// Request` is followed by the detail), cut short and without control characters.
+    static func reason(from body: Data) -> String {
+        let text = String(decoding: body.prefix(4096), as: UTF8.self)
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        let detail = lines.first { !$0.lowercased().hasPrefix("error ") } ?? lines.first ?? "no reason given"
+        let clean = String(detail.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        return clean.count > 200 ? String(clean.prefix(200)) + "…" : clean
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import QuakeKit
+
+/// What to ask an FDSN event service for: the service, the selection's
+/// filters (those it understands become parameters; every one is applied
+/// locally again after), the selection's limit and the time window.
+public struct FDSNQuery: Sendable, Hashable {
+    /// How far back the window reaches when no `since` is given: 30 days.
+    public static let defaultWindow: TimeInterval = 30 * 86_400
+
+    /// The service.
+    public var service: FDSNService
+    /// The format asked; `nil`: the service's first (``FDSNService/formats``),
+    /// with one fall back to `xml` if the service refuses it.
+    public var format: FDSNFormat?
+    /// The selection's filter.
+    public var filter: EventFilter
+    /// The selection's region (a map's box), asked as the box when no `bbox` is given.
+    public var region: GeoBox?
+    /// The selection's limit (the N most recent); `nil`: every event.
+    public var limit: Int?
+    /// The end of the window when the filter has no `until`.
+    public var now: Date
+    /// The most events asked per request; `nil`: the service's.
+    public var pageSize: Int?
+
+    /// Creates a query.
+    public init(service: FDSNService, format: FDSNFormat? = nil, filter: EventFilter = EventFilter(), region: GeoBox? = nil,
+                limit: Int? = EventSelection.defaultLimit, now: Date = Date(), pageSize: Int? = nil) {
+        self.service = service
+        self.format = format
+        self.filter = filter
+        self.region = region
+        self.limit = limit
+        self.now = now
+        self.pageSize = pageSize
+    }
+
+    /// The cap on one response.
+    public var cap: Int { max(1, pageSize ?? service.pageSize) }
+
+    /// The window: `since` (default: ``defaultWindow`` before ``now``) to `until` (default ``now``).
+    public var window: FDSNWindow {
+        let end = filter.until ?? now
+        return FDSNWindow(start: filter.since ?? end.addingTimeInterval(-Self.defaultWindow), end: end)
+    }
+
+    /// The box sent: `bbox`, else the region.
+    var box: GeoBox? { filter.bbox ?? region }
+
+    /// Whether the service filters everything the selection does, so its `limit`
+    /// can stand for the selection's (the one-request default).
+    public var isWhollyPushed: Bool {
+        filter.cql == nil && filter.excludedTypes.isEmpty
+            && (filter.types.isEmpty || service.filtersEventType)
+            && !(filter.bbox != nil && region != nil)
+    }
+
+    /// The longitude ranges asked: one, or two for a box across 180° when the
+    /// service takes no longitude beyond it.
+    var longitudeParts: [(west: Double, east: Double)?] {
+        guard let box else { return [nil] }
+        if box.west <= box.east { return [(box.west, box.east)] }
+        if service.acceptsWrappedLongitudes { return [(box.west, box.east + 360)] }
+        return [(box.west, 180), (-180, box.east)]
+    }
+
+    /// The filter parameters, in a fixed order: times, box, depth, magnitude, type.
+    func filterParameters(window: FDSNWindow, longitudes: (west: Double, east: Double)?) -> [(String, String)] {
+        var items: [(String, String)] = [("starttime", Self.time(window.start)), ("endtime", Self.time(window.end))]
+        if let box, let longitudes {
+            items += [("minlatitude", Self.number(box.south)), ("maxlatitude", Self.number(box.north)),
+                      ("minlongitude", Self.number(longitudes.west)), ("maxlongitude", Self.number(longitudes.east))]
+        }
+        if let value = filter.minimumDepth { items.append(("mindepth", Self.number(value))) }
+        if let value = filter.maximumDepth { items.append(("maxdepth", Self.number(value))) }
+        if let value = filter.minimumMagnitude { items.append(("minmagnitude", Self.number(value))) }
+        if let value = filter.maximumMagnitude { items.append(("maxmagnitude", Self.number(value))) }
+        if service.filtersEventType, !filter.types.isEmpty {
+            items.append(("eventtype", filter.types.sorted().joined(separator: ",")))
+        }
+        return items
+    }
+
+    /// The `query` URL for a window and longitude range, asking at most `limit` events.
+    func queryURL(window: FDSNWindow, longitudes: (west: Double, east: Double)?, limit: Int, format: FDSNFormat) -> String {
+        Self.url(service.queryURL, filterParameters(window: window, longitudes: longitudes)
+                 + [("orderby", "time"), ("limit", String(limit)), ("format", format.rawValue)])
+    }
+
+    /// The `count` URL for a window and longitude range.
+    func countURL(window: FDSNWindow, longitudes: (west: Double, east: Double)?) -> String {
+        Self.url(service.countURL, filterParameters(window: window, longitudes: longitudes))
+    }
+
+    /// The whole query as one URL, with `since` and `until` spelled as given
+    /// (`30d` stays `30d`): the cache key, the same from one run to the next.
+    public func cacheKey(since: String?, until: String?, format: FDSNFormat) -> String {
+        var items = filterParameters(window: window, longitudes: longitudeParts.first ?? nil).filter {
+            $0.0 != "starttime" && $0.0 != "endtime"
+        }
+        items.insert(("since", since ?? "30d"), at: 0)
+        items.insert(("until", until ?? "now"), at: 1)
+        if longitudeParts.count > 1, let box { items.append(("bbox", "\(box.west),\(box.south),\(box.east),\(box.north)")) }
+        items += [("limit", limit.map(String.init) ?? "all"), ("format", format.rawValue)]
+        return Self.url(service.queryURL, items)
+    }
+
+    static func url(_ base: String, _ items: [(String, String)]) -> String {
+        var components = URLComponents(string: base) ?? URLComponents()
+        components.queryItems = items.map { URLQueryItem(name: $0.0, value: $0.1) }
+        return components.string ?? base
+    }
+
+    /// A time as FDSN services read it: UTC without a zone letter, with
+    /// milliseconds only when there are some (`2024-05-01T12:00:00`).
+    static func time(_ date: Date) -> String {
+        var text = QuakeMap.timestamp(date)
+        if text.hasSuffix("Z") { text.removeLast() }
+        if text.hasSuffix(".000") { text.removeLast(4) }
+        return text
+    }
+
+    /// A number without a needless `.0`.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+}
+
+/// A closed time window, both ends included, kept in whole milliseconds so
+/// that slices neither overlap nor leave gaps.
+public struct FDSNWindow: Sendable, Hashable {
+    /// The first millisecond.
+    public let startMilliseconds: Int64
+    /// The last millisecond.
+    public let endMilliseconds: Int64
+
+    /// A window from `start` to `end`, rounded to milliseconds.
+    public init(start: Date, end: Date) {
+        startMilliseconds = Int64((start.timeIntervalSince1970 * 1000).rounded(.down))
+        endMilliseconds = max(startMilliseconds, Int64((end.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    init(startMilliseconds: Int64, endMilliseconds: Int64) {
+        self.startMilliseconds = startMilliseconds
+        self.endMilliseconds = endMilliseconds
+    }
+
+    /// The start.
+    public var start: Date { Date(timeIntervalSince1970: Double(startMilliseconds) / 1000) }
+    /// The end.
+    public var end: Date { Date(timeIntervalSince1970: Double(endMilliseconds) / 1000) }
+
+    /// Whether splitting may still help: slices shorter than a second are not made.
+    public var isSplittable: Bool { endMilliseconds - startMilliseconds >= 1000 }
+
+    /// `parts` adjacent slices covering the window exactly, earliest first
+    /// (fewer when the window is too short for that many whole milliseconds).
+    public func split(into parts: Int) -> [FDSNWindow] {
+        let length = endMilliseconds - startMilliseconds + 1
+        let count = Int64(max(1, min(parts, Int(min(length, Int64(Int.max))))))
+        return (0..<count).map { index in
+            FDSNWindow(startMilliseconds: startMilliseconds + length * index / count,
+                       endMilliseconds: startMilliseconds + length * (index + 1) / count - 1)
+        }
+    }
+}

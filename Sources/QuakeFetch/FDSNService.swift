@@ -1,0 +1,91 @@
+import Foundation
+
+/// A format an FDSN event service can answer in (`format=`).
+public enum FDSNFormat: String, Sendable, Hashable, CaseIterable {
+    /// The FDSN text format (`#EventID|Time|Latitude|…`).
+    case text
+    /// The USGS CSV columns (the summary feeds' CSV).
+    case csv
+    /// QuakeML 1.2; every service offers it.
+    case xml
+}
+
+/// An FDSN event web service: where it is and what it is known to offer.
+///
+/// Capabilities of the short-named services come from their own documentation
+/// (see docs/fdsn.md); an unknown base URL is assumed to offer `text` and `xml`,
+/// a `count` method is tried once, and responses are assumed capped at
+/// ``defaultPageSize``.
+public struct FDSNService: Sendable, Hashable {
+    /// The largest page asked of a service whose cap is not documented.
+    public static let defaultPageSize = 10_000
+
+    /// The short name (`usgs`), or `nil` for a base URL given as such.
+    public var name: String?
+    /// The base URL, ending in `/` (`https://earthquake.usgs.gov/fdsnws/event/1/`).
+    public var baseURL: String
+    /// Formats in order of preference; the first is asked, `xml` is the fallback.
+    public var formats: [FDSNFormat]
+    /// Whether the service has the `count` method; `nil`: unknown, try once.
+    public var hasCount: Bool?
+    /// The most events one response holds: above it the service refuses (USGS,
+    /// HTTP 400) or truncates at its `limit`.
+    public var pageSize: Int
+    /// Whether `eventtype=` filters (FDSN 1.2, implemented by USGS).
+    public var filtersEventType: Bool
+    /// Whether longitudes beyond ±180 are accepted, so a box across 180° is one
+    /// request (`minlongitude=170&maxlongitude=190`); otherwise two.
+    public var acceptsWrappedLongitudes: Bool
+
+    /// Creates a service description.
+    public init(name: String?, baseURL: String, formats: [FDSNFormat], hasCount: Bool?, pageSize: Int,
+                filtersEventType: Bool, acceptsWrappedLongitudes: Bool) {
+        self.name = name
+        self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+        self.formats = formats
+        self.hasCount = hasCount
+        self.pageSize = pageSize
+        self.filtersEventType = filtersEventType
+        self.acceptsWrappedLongitudes = acceptsWrappedLongitudes
+    }
+
+    /// The services known by a short name.
+    public static let known: [String: FDSNService] = [
+        // 20,000 events per query (HTTP 400 above, and `count` says `maxAllowed`).
+        "usgs": FDSNService(name: "usgs", baseURL: "https://earthquake.usgs.gov/fdsnws/event/1/",
+                            formats: [.csv, .text, .xml], hasCount: true, pageSize: 20_000,
+                            filtersEventType: true, acceptsWrappedLongitudes: true),
+        // xml, text and json; longitudes -360…360; no documented cap.
+        "emsc": FDSNService(name: "emsc", baseURL: "https://www.seismicportal.eu/fdsnws/event/1/",
+                            formats: [.text, .xml], hasCount: false, pageSize: defaultPageSize,
+                            filtersEventType: false, acceptsWrappedLongitudes: true),
+        // SeisComP fdsnws: QuakeML and text.
+        "geofon": FDSNService(name: "geofon", baseURL: "https://geofon.gfz-potsdam.de/fdsnws/event/1/",
+                              formats: [.text, .xml], hasCount: false, pageSize: defaultPageSize,
+                              filtersEventType: false, acceptsWrappedLongitudes: false),
+        // The ISC Bulletin: QuakeML (and ISF, which quakemap does not read).
+        "isc": FDSNService(name: "isc", baseURL: "https://www.isc.ac.uk/fdsnws/event/1/",
+                           formats: [.xml], hasCount: false, pageSize: defaultPageSize,
+                           filtersEventType: false, acceptsWrappedLongitudes: false),
+    ]
+
+    /// The service `text` names: a short name or an http(s) base URL (with or
+    /// without the trailing `/`, or ending in `/query`).
+    public static func named(_ text: String) throws(FDSNError) -> FDSNService {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let known = known[trimmed.lowercased()] { return known }
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host != nil, url.query == nil else {
+            throw .unknownService(text, known: known.keys.sorted())
+        }
+        var base = trimmed
+        for suffix in ["/query", "/query/"] where base.hasSuffix(suffix) { base.removeLast(suffix.count) }
+        return FDSNService(name: nil, baseURL: base, formats: [.text, .xml], hasCount: nil,
+                           pageSize: defaultPageSize, filtersEventType: false, acceptsWrappedLongitudes: false)
+    }
+
+    /// `base` + `query`.
+    public var queryURL: String { baseURL + "query" }
+    /// `base` + `count`.
+    public var countURL: String { baseURL + "count" }
+}
