@@ -105,6 +105,7 @@ let package = Package(
                 "QuakeKit",
                 "QuakeServer",
                 "QuakeCommand",
+                "QuakeFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

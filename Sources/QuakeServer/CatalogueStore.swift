@@ -9,13 +9,23 @@ public enum FeedOrigin: Sendable, CustomStringConvertible {
     case local(FeedSource)
     /// An http(s) URL, fetched at start and again every refresh interval.
     case url(String)
+    /// An FDSN event query, fetched like a URL; its window ends at each fetch's
+    /// "now" unless it has an end. `cacheKey` keeps its last good answer.
+    case fdsn(FDSNQuery, cacheKey: String)
 
     /// The path or URL.
     public var description: String {
         switch self {
         case .local(let source): return source.displayName
         case .url(let url): return url
+        case .fdsn(let query, _): return query.service.queryURL
         }
+    }
+
+    /// Whether it is fetched again on refresh.
+    var isRemote: Bool {
+        if case .local = self { return false }
+        return true
     }
 }
 
@@ -90,26 +100,48 @@ public actor CatalogueStore {
                 let selected = try select(source)
                 return (Feed(events: selected.events, generated: selected.summary.generated), true)
             case .url(let url):
-                let retrieved = try await retrieval.retrieve(url, previous: previous?.cached, fallingBack: { cached, error in
-                    log.warning("\(error); serving the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
-                }) { body, source -> FeedSelection? in
-                    if case .notModified = source, previous != nil { return nil }  // `previous`'s events stand
-                    return try select(.bytes(body, name: url))
+                let options = retrieval.fetch
+                return try await remote(url, previous: previous) { known in
+                    try await FeedFetcher(options: options).fetch(url, cached: known)
                 }
-                if let fetched = retrieved.fetched {
-                    // No rendered output: a `render --if-changed` sharing this cache must not
-                    // take a body the server fetched for one it has drawn.
-                    do { try retrieval.remember(fetched, renderedOutput: .none) } catch {
-                        log.warning("cache \(retrieval.cache?.directory ?? ""): not updated: \(error)")
+            case .fdsn(var query, let key):
+                if query.filter.until == nil { query.now = Date() }
+                let client = FDSNClient(fetch: retrieval.fetch)
+                let log = log
+                return try await remote(key, previous: previous) { _ in
+                    let answer = try await client.events(for: query) { report in
+                        if case .request(let url) = report { log.debug("GET \(url)") }
                     }
+                    return FetchedFeed(body: answer.body, url: key, status: 200, fromCache: false, entityTag: nil,
+                                       lastModified: nil, lastModifiedDate: nil, attempts: answer.requests,
+                                       seconds: answer.seconds)
                 }
-                guard let selected = retrieved.parsed else {
-                    // Only a 304 answering `previous` goes unparsed: its events stand, with the new validators.
-                    return (Feed(events: previous?.events ?? [], generated: previous?.generated, cached: retrieved.entry), false)
-                }
-                return (Feed(events: selected.events, generated: selected.summary.generated ?? retrieved.lastModified,
-                             cached: retrieved.entry), true)
             }
+        }
+
+        /// A feed got by `fetching` under `url` (a URL, or an FDSN query's cache
+        /// key), with the stale-feed rule and the cache.
+        private func remote(_ url: String, previous: Feed?,
+                            fetching: (CachedFeed?) async throws -> FetchedFeed) async throws -> (feed: Feed, changed: Bool) {
+            let retrieved = try await retrieval.retrieve(url, previous: previous?.cached, fetching: fetching, fallingBack: { cached, error in
+                log.warning("\(error); serving the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
+            }) { body, source -> FeedSelection? in
+                if case .notModified = source, previous != nil { return nil }  // `previous`'s events stand
+                return try select(.bytes(body, name: url))
+            }
+            if let fetched = retrieved.fetched {
+                // No rendered output: a `render --if-changed` sharing this cache must not
+                // take a body the server fetched for one it has drawn.
+                do { try retrieval.remember(fetched, renderedOutput: .none) } catch {
+                    log.warning("cache \(retrieval.cache?.directory ?? ""): not updated: \(error)")
+                }
+            }
+            guard let selected = retrieved.parsed else {
+                // Only a 304 answering `previous` goes unparsed: its events stand, with the new validators.
+                return (Feed(events: previous?.events ?? [], generated: previous?.generated, cached: retrieved.entry), false)
+            }
+            return (Feed(events: selected.events, generated: selected.summary.generated ?? retrieved.lastModified,
+                         cached: retrieved.entry), true)
         }
     }
 
@@ -135,7 +167,7 @@ public actor CatalogueStore {
         let reader = reader(staleOk: false)
         var changed = false
         for (index, origin) in origins.enumerated() {
-            guard case .url = origin else { continue }
+            guard origin.isRemote else { continue }
             do {
                 let (fresh, eventsChanged) = try await reader.read(origin, previous: lastGood[index])
                 lastGood[index] = fresh

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import QuakeCommand
+import QuakeFetch
 import QuakeKit
 import QuakeServer
 
@@ -37,10 +38,10 @@ struct ServerCommand: AsyncParsableCommand {
             origin (CORS: the data is public and read-only). A connection idle for
             --idle-timeout, or whose request head has not arrived by then, is closed.
 
-            Several feeds (the input, --url, and each --feed) are served as one
-            collection; a repeated event id keeps its latest update. URL feeds are
-            fetched again every --refresh; a failed refresh keeps serving the last
-            good feed.
+            Several feeds (the input, --url, --fdsn, and each --feed) are served as
+            one collection; a repeated event id keeps its latest update. URL feeds
+            and FDSN queries are fetched again every --refresh; a failed refresh
+            keeps serving the last good feed.
 
             EXIT STATUS
               0   stopped by SIGTERM or SIGINT
@@ -114,7 +115,12 @@ struct ServerCommand: AsyncParsableCommand {
     private func origins() throws -> [FeedOrigin] {
         var origins: [FeedOrigin] = []
         if let url = inputOptions.url { origins.append(.url(url)) }
-        if inputOptions.input != nil || (inputOptions.url == nil && feeds.isEmpty) {
+        let selection = EventSelection(limit: nil, filter: try filterOptions.filter())
+        if let query = try inputOptions.fdsnQuery(selection: selection, now: try filterOptions.pinnedNow() ?? Date()) {
+            let format = query.format ?? query.service.formats.first ?? .xml
+            origins.append(.fdsn(query, cacheKey: query.cacheKey(since: filterOptions.since, until: filterOptions.until, format: format)))
+        }
+        if inputOptions.input != nil || (inputOptions.url == nil && inputOptions.fdsn == nil && feeds.isEmpty) {
             if let source = try inputOptions.localSource() { origins.append(.local(source)) }
         }
         for feed in feeds {
@@ -152,7 +158,7 @@ struct ServerCommand: AsyncParsableCommand {
                          metadata: ["outcome": "listening", "port": .stringConvertible(bound), "events": .stringConvertible(count)])
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
-                if origins.contains(where: { if case .url = $0 { return true } else { return false } }) {
+                if origins.contains(where: { if case .local = $0 { return false } else { return true } }) {
                     group.addTask { await store.refreshForever(every: interval) }
                 }
                 group.addTask {

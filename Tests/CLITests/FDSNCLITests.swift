@@ -1,0 +1,181 @@
+import FeedTestServer
+import Foundation
+import QuakeKit
+import Testing
+
+/// `quakemap render|list|stats --fdsn` against a loopback FDSN event service
+/// whose cap (500) is far below its catalogue.
+@Suite("quakemap --fdsn, against a loopback FDSN service", .serialized)
+struct FDSNCLITests {
+    static let now = "2026-11-20T00:00:00Z"
+    static let end = Date(timeIntervalSince1970: 1_795_132_800)  // 2026-11-20T00:00:00Z
+    static let catalogue = SyntheticEvent.catalogue(count: 1_300, start: end.addingTimeInterval(-20 * 86_400),
+                                                    end: end.addingTimeInterval(-60))
+
+    /// A service, a scratch folder and a private cache.
+    struct Fixture {
+        let service: FDSNTestService
+        let folder: URL
+
+        init(_ events: [SyntheticEvent] = FDSNCLITests.catalogue) throws {
+            service = try FDSNTestService(catalogue: events)
+            folder = try QuakemapProcess.temporaryFolder()
+        }
+
+        func run(_ command: String, _ extra: [String]) throws -> QuakemapProcess.Outcome {
+            try QuakemapProcess.run([command, "--fdsn", service.baseURL, "--now", FDSNCLITests.now, "--since", "30d",
+                                     "--cache-dir", folder.appendingPathComponent("cache").path] + extra)
+        }
+
+        func finish() {
+            service.server.stop()
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// The ids of a `list` CSV, in order.
+    static func ids(_ outcome: QuakemapProcess.Outcome) -> [String] {
+        outcome.stdoutText.split(separator: "\n").dropFirst().map { line in
+            let header = EventListEncoder.csvHeader.split(separator: ",")
+            let column = header.firstIndex(of: "id")!
+            return String(line.split(separator: ",", omittingEmptySubsequences: false)[column])
+        }
+    }
+
+    @Test(arguments: ["csv", "xml"])
+    func listReturnsEveryEventOnceInOrder(format: String) throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        let outcome = try fixture.run("list", ["--limit", "0", "--fdsn-format", format, "--verbose"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(Self.ids(outcome) == Self.catalogue.map(\.id))
+        // Paged: the 400 above the cap split the window; every request logged at debug level.
+        let queries = fixture.service.parameters(of: "query")
+        #expect(queries.count > 3)
+        #expect(outcome.stderr.components(separatedBy: "debug: GET ").count - 1 == fixture.service.server.requests.count)
+        #expect(outcome.stderr.contains("fetched 1300 rows from \(fixture.service.baseURL)query in "), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(" slices)"))
+    }
+
+    @Test func aTruncatingServiceWithoutCountPagedToo() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        fixture.service.overCap = .truncate
+        fixture.service.hasCount = false
+        let outcome = try fixture.run("list", ["--limit", "0", "--fdsn-format", "csv", "--fdsn-page-size", "500"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(Self.ids(outcome) == Self.catalogue.map(\.id))
+    }
+
+    @Test func renderAndStatsDrawTheWholeCatalogue() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        let map = fixture.folder.appendingPathComponent("out/map.png")
+        let render = try fixture.run("render", ["--limit", "0", "--fdsn-format", "csv", "-o", map.path, "--width", "256"])
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(render.stderr.contains("1300 events"), "\(render.stderr)")
+        #expect(try RasterImage(png: Data(contentsOf: map)).width == 256)
+        let stats = try fixture.run("stats", ["--limit", "0", "--fdsn-format", "csv"])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        #expect(stats.stdoutText.contains("1300"), "\(stats.stdoutText)")
+    }
+
+    @Test func theDefaultIsOneRequestForTheMostRecent() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        let outcome = try fixture.run("list", ["--fdsn-format", "csv", "--min-mag", "4.5"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let expected = Self.catalogue.filter { $0.magnitude >= 4.5 && $0.time >= Self.end.addingTimeInterval(-30 * 86_400) }
+        #expect(Self.ids(outcome) == Array(expected.prefix(300).map(\.id)))
+        let queries = fixture.service.parameters(of: "query")
+        #expect(queries.count == 1 && fixture.service.parameters(of: "count").isEmpty)
+        #expect(queries.first?["limit"] == "300" && queries.first?["orderby"] == "time" && queries.first?["minmagnitude"] == "4.5")
+        #expect(queries.first?["starttime"] == "2026-10-21T00:00:00" && queries.first?["endtime"] == "2026-11-20T00:00:00")
+    }
+
+    @Test func eachFilterBecomesItsParameterAndLocalFiltersStillApply() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        let outcome = try fixture.run("list", [
+            "--fdsn-format", "csv", "--limit", "0", "--until", "2026-11-15", "--min-mag", "3", "--max-mag", "6.5",
+            "--min-depth", "10", "--max-depth", "400", "--bbox", "170,-80,-170,80", "--type", "earthquake",
+            "--where", "mag >= 3.5",
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let query = try #require(fixture.service.parameters(of: "query").first)
+        #expect(query["starttime"] == "2026-10-21T00:00:00" && query["endtime"] == "2026-11-15T00:00:00")
+        #expect(query["minmagnitude"] == "3" && query["maxmagnitude"] == "6.5")
+        #expect(query["mindepth"] == "10" && query["maxdepth"] == "400")
+        #expect(query["minlatitude"] == "-80" && query["maxlatitude"] == "80")
+        // An unknown service: the box across 180° is two requests; no eventtype.
+        let longitudes = Set(fixture.service.parameters(of: "query").map { "\($0["minlongitude"]!),\($0["maxlongitude"]!)" })
+        #expect(longitudes == ["170,180", "-180,-170"])
+        #expect(query["eventtype"] == nil)
+        // Type and CQL are applied locally.
+        let until = Date(timeIntervalSince1970: 1_795_132_800 - 5 * 86_400)
+        let expected = Self.catalogue.filter {
+            $0.time >= Self.end.addingTimeInterval(-30 * 86_400) && $0.time <= until && $0.magnitude >= 3.5 && $0.magnitude <= 6.5
+                && $0.depth >= 10 && $0.depth <= 400 && abs($0.latitude) <= 80 && ($0.longitude >= 170 || $0.longitude <= -170) && $0.type == "earthquake"
+        }
+        #expect(!expected.isEmpty)
+        #expect(Self.ids(outcome) == expected.map(\.id))
+    }
+
+    @Test func noDataIsAnEmptyMap() throws {
+        for nodata in [204, 404] {
+            let fixture = try Fixture([])
+            defer { fixture.finish() }
+            fixture.service.nodata = nodata
+            let map = fixture.folder.appendingPathComponent("empty.png")
+            let outcome = try fixture.run("render", ["--fdsn-format", "csv", "-o", map.path, "--width", "200"])
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("0 events"), "\(outcome.stderr)")
+            #expect(try RasterImage(png: Data(contentsOf: map)).width == 200)
+        }
+    }
+
+    @Test func faultsRetryThenFailWithTheFetchCodes() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        fixture.service.faults = [FDSNTestService.errorReply(503, retryAfter: 1),
+                                  .truncated(status: 200, body: "time,lat", declaredLength: 900)]
+        let retried = try fixture.run("list", ["--fdsn-format", "csv", "--limit", "5"])
+        #expect(retried.status == 0, "\(retried.stderr)")
+        #expect(Self.ids(retried).count == 5)
+
+        fixture.service.faults = Array(repeating: .stall(seconds: 5), count: 3)
+        let stalled = try fixture.run("list", ["--fdsn-format", "csv", "--limit", "5", "--timeout", "1", "--no-cache"])
+        #expect(stalled.status == 75, "\(stalled.stderr)")
+        #expect(stalled.stderr.contains("no complete answer within 1 s"), "\(stalled.stderr)")
+    }
+
+    @Test func staleOkServesTheLastGoodAnswer() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        let good = try fixture.run("list", ["--fdsn-format", "csv", "--limit", "7"])
+        #expect(good.status == 0, "\(good.stderr)")
+        fixture.service.faults = Array(repeating: FDSNTestService.errorReply(503), count: 10)
+        let stale = try fixture.run("list", ["--fdsn-format", "csv", "--limit", "7", "--retries", "0", "--stale-ok"])
+        #expect(stale.status == 0, "\(stale.stderr)")
+        #expect(stale.stderr.contains("HTTP 503; using the cached answer fetched "), "\(stale.stderr)")
+        #expect(Self.ids(stale) == Self.ids(good))
+        let failed = try fixture.run("list", ["--fdsn-format", "csv", "--limit", "7", "--retries", "0"])
+        #expect(failed.status == 75, "\(failed.stderr)")
+    }
+
+    @Test func usageMistakesExit64() throws {
+        let fixture = try Fixture([])
+        defer { fixture.finish() }
+        for arguments in [["list", "--fdsn", "usgs", "--url", "http://127.0.0.1:1/x"],
+                          ["list", "--fdsn", "usgs", "feed.csv"],
+                          ["list", "--fdsn", "nowhere"],
+                          ["list", "--fdsn-page-size", "10", "feed.csv"]] {
+            let outcome = try QuakemapProcess.run(arguments)
+            #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
+        }
+        let unknown = try QuakemapProcess.run(["list", "--fdsn", "nowhere"])
+        #expect(unknown.stderr.contains("'nowhere' is neither a known service"), "\(unknown.stderr)")
+        let both = try QuakemapProcess.run(["render", "--fdsn", "usgs", "--url", "http://127.0.0.1:1/x"])
+        #expect(both.stderr.contains("--fdsn queries a service: give no input file and no --url with it"), "\(both.stderr)")
+    }
+}
