@@ -105,7 +105,6 @@ let package = Package(
                 "QuakeKit",
                 "QuakeServer",
                 "QuakeCommand",
-                "QuakeFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

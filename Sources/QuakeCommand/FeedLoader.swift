@@ -73,8 +73,10 @@ package struct FeedLoader {
             let selected = try select(source)
             return .loaded(LoadedFeed(selection: selected))
         }
-        if let query = try input.fdsnQuery(selection: selection, now: now ?? Date()) {
-            return try await loadFDSN(query, ifChangedOutput: ifChangedOutput, select: select)
+        if let fdsn = try input.fdsnFeed(selection: selection, filters: filters) {
+            var query = fdsn.query
+            if let now { query.now = now }
+            return try await loadFDSN(query, key: fdsn.cacheKey, ifChangedOutput: ifChangedOutput, select: select)
         }
         let url = input.url ?? ""
         // Read once: the request is conditional on it, it is the stale body, and
@@ -103,10 +105,8 @@ package struct FeedLoader {
 
     /// `--fdsn`: every slice fetched into one body, cached and falling back
     /// like a `--url` feed under the whole query's key.
-    private func loadFDSN<Event>(_ query: FDSNQuery, ifChangedOutput: String?,
+    private func loadFDSN<Event>(_ query: FDSNQuery, key: String, ifChangedOutput: String?,
                                  select: (FeedSource) throws -> SelectedEvents<Event>) async throws -> Outcome<Event> {
-        let format = query.format ?? query.service.formats.first ?? .xml
-        let key = query.cacheKey(since: filters?.since, until: filters?.until, format: format)
         let cached = fetch.cache?.entry(for: key)
         let client = FDSNClient(fetch: fetch.options)
         let progress = ProgressLine(enabled: !input.quiet && isatty(STDERR_FILENO) == 1)

@@ -65,6 +65,14 @@ package struct InputOptions: ParsableArguments {
         }
     }
 
+    /// The FDSN query for `--fdsn` with the key its answer is cached under
+    /// (`--since`/`--until` as typed), or `nil` without it.
+    package func fdsnFeed(selection: EventSelection, filters: FilterOptions?) throws -> (query: FDSNQuery, cacheKey: String)? {
+        guard let query = try fdsnQuery(selection: selection, now: try filters?.pinnedNow() ?? Date()) else { return nil }
+        let format = query.format ?? query.service.formats.first ?? .xml
+        return (query, query.cacheKey(since: filters?.since, until: filters?.until, format: format))
+    }
+
     /// The FDSN query for `--fdsn`, or `nil` without it.
     package func fdsnQuery(selection: EventSelection, now: Date) throws -> FDSNQuery? {
         guard let fdsn else { return nil }

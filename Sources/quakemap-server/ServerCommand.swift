@@ -3,7 +3,6 @@ import Foundation
 import Hummingbird
 import Logging
 import QuakeCommand
-import QuakeFetch
 import QuakeKit
 import QuakeServer
 
@@ -116,9 +115,8 @@ struct ServerCommand: AsyncParsableCommand {
         var origins: [FeedOrigin] = []
         if let url = inputOptions.url { origins.append(.url(url)) }
         let selection = EventSelection(limit: nil, filter: try filterOptions.filter())
-        if let query = try inputOptions.fdsnQuery(selection: selection, now: try filterOptions.pinnedNow() ?? Date()) {
-            let format = query.format ?? query.service.formats.first ?? .xml
-            origins.append(.fdsn(query, cacheKey: query.cacheKey(since: filterOptions.since, until: filterOptions.until, format: format)))
+        if let fdsn = try inputOptions.fdsnFeed(selection: selection, filters: filterOptions) {
+            origins.append(.fdsn(fdsn.query, cacheKey: fdsn.cacheKey))
         }
         if inputOptions.input != nil || (inputOptions.url == nil && inputOptions.fdsn == nil && feeds.isEmpty) {
             if let source = try inputOptions.localSource() { origins.append(.local(source)) }

@@ -93,6 +93,20 @@ struct FDSNCLITests {
         #expect(queries.first?["starttime"] == "2026-10-21T00:00:00" && queries.first?["endtime"] == "2026-11-20T00:00:00")
     }
 
+    @Test func aBaseURLIsAskedForTextThenQuakeMLOnce() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        let text = try fixture.run("list", ["--limit", "10"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(Self.ids(text) == Array(Self.catalogue.prefix(10).map(\.id)))
+        fixture.service.formats = ["xml"]
+        let xml = try fixture.run("list", ["--limit", "10", "--no-cache"])
+        #expect(xml.status == 0, "\(xml.stderr)")
+        #expect(Self.ids(xml) == Self.ids(text))
+        #expect(fixture.service.parameters(of: "query").map { $0["format"] } == ["text", "text", "xml"])
+        #expect(xml.stderr.contains("(xml, 2 requests, 1 slice)"), "\(xml.stderr)")
+    }
+
     @Test func eachFilterBecomesItsParameterAndLocalFiltersStillApply() throws {
         let fixture = try Fixture()
         defer { fixture.finish() }
