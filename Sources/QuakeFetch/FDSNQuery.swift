@@ -39,10 +39,14 @@ public struct FDSNQuery: Sendable, Hashable {
     /// The cap on one response.
     public var cap: Int { max(1, pageSize ?? service.pageSize) }
 
-    /// The window: `since` (default: ``defaultWindow`` before ``now``) to `until` (default ``now``).
+    /// The window: `since` (default: ``defaultWindow`` before ``now``) to `until`
+    /// (default ``now``), widened to whole seconds (the local filter trims the
+    /// edges again): tidy URLs, and the same URL within one second.
     public var window: FDSNWindow {
         let end = filter.until ?? now
-        return FDSNWindow(start: filter.since ?? end.addingTimeInterval(-Self.defaultWindow), end: end)
+        let start = filter.since ?? end.addingTimeInterval(-Self.defaultWindow)
+        return FDSNWindow(start: Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down)),
+                          end: Date(timeIntervalSince1970: end.timeIntervalSince1970.rounded(.up)))
     }
 
     /// The box sent: `bbox`, else the region.

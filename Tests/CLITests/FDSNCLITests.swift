@@ -78,6 +78,11 @@ struct FDSNCLITests {
         let stats = try fixture.run("stats", ["--limit", "0", "--fdsn-format", "csv"])
         #expect(stats.status == 0, "\(stats.stderr)")
         #expect(stats.stdoutText.contains("1300"), "\(stats.stdoutText)")
+        let tiles = fixture.folder.appendingPathComponent("tiles")
+        let tiled = try fixture.run("tiles", ["--limit", "0", "--fdsn-format", "csv", "-o", tiles.path, "--zoom", "0-1"])
+        #expect(tiled.status == 0, "\(tiled.stderr)")
+        #expect(tiled.stderr.contains("1300 events"), "\(tiled.stderr)")
+        #expect(FileManager.default.fileExists(atPath: tiles.appendingPathComponent("0/0/0.png").path))
     }
 
     @Test func theDefaultIsOneRequestForTheMostRecent() throws {
