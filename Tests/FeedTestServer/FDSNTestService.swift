@@ -64,6 +64,9 @@ public final class FDSNTestService: @unchecked Sendable {
     private var _formats: Set<String> = ["csv", "text", "xml"]
     private var _nodata = 204
     private var _faults: [Reply] = []
+    private var _delay: Double = 0
+    private var inFlight = 0
+    private var _peakInFlight = 0
 
     /// The path of the service, ending in `/`.
     public static let path = "/fdsnws/event/1/"
@@ -117,6 +120,14 @@ public final class FDSNTestService: @unchecked Sendable {
         set { locked { _faults = newValue } }
     }
 
+    /// Seconds each answer takes (at most 5), so that requests overlap. Default 0.
+    public var delay: Double {
+        get { locked { _delay } }
+        set { locked { _delay = min(5, max(0, newValue)) } }
+    }
+    /// The most requests that were being answered at once.
+    public var peakInFlight: Int { locked { _peakInFlight } }
+
     /// The query parameters of every recorded request to `method` (`query` or `count`).
     public func parameters(of method: String) -> [[String: String]] {
         server.requests.filter { RequestParser.routePath($0.path) == Self.path + method }.map { Self.query($0.path) }
@@ -129,6 +140,13 @@ public final class FDSNTestService: @unchecked Sendable {
     }
 
     private func answer(_ request: RecordedRequest, counting: Bool) -> Reply {
+        let delay = locked { () -> Double in
+            inFlight += 1
+            _peakInFlight = max(_peakInFlight, inFlight)
+            return _delay
+        }
+        defer { locked { inFlight -= 1 } }
+        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
         let state = locked { () -> (fault: Reply?, events: [SyntheticEvent], cap: Int, overCap: OverCap, hasCount: Bool,
                                     formats: Set<String>, nodata: Int) in
             let fault = _faults.isEmpty ? nil : _faults.removeFirst()

@@ -152,6 +152,17 @@ struct FDSNClientTests {
         #expect(queries.allSatisfy { $0["limit"] == "500" })
     }
 
+    @Test func atMostThreeRequestsAtOnce() async throws {
+        let service = try FDSNTestService(catalogue: Self.catalogue(3_000))
+        defer { service.server.stop() }
+        service.delay = 0.2
+        // Count says 3000 with a cap of 500: about eight slices, counted and fetched three at a time.
+        let result = try await FDSNClient(fetch: Self.fast).events(for: try Self.query(service, pageSize: 500))
+        #expect(try Set(Self.ids(result.body)).count == 3_000)
+        #expect(result.slices >= 6)
+        #expect(service.peakInFlight == 3)
+    }
+
     @Test func duplicatesKeepTheLatestUpdate() async throws {
         var events = Self.catalogue(600)
         var older = events[10]
