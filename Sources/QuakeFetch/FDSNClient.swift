@@ -230,17 +230,14 @@ public struct FDSNClient: Sendable {
     }
 
     /// The `count` answer; `nil` when the service has no such method (an HTTP
-    /// error other than a temporary one) and it was not `required`.
+    /// 4xx or 501) and it was not `required`.
     private func count(_ url: String, required: Bool) async throws -> Int? {
-        let fetched: FetchedFeed
-        do {
-            fetched = try await FeedFetcher(options: fetch).fetch(url, passing: required ? [] : [400, 404, 405, 501])
-        } catch let error as FetchError where !required && !error.isTemporary {
-            if case .httpStatus = error { return nil }
-            throw error
-        }
+        let fetched = try await FeedFetcher(options: fetch).fetch(url, passing: [400, 404, 405, 501])
         if fetched.status == 204 { return 0 }
-        guard (200..<300).contains(fetched.status) else { return nil }
+        guard (200..<300).contains(fetched.status) else {
+            guard required else { return nil }
+            throw FDSNError.refused(url: url, status: fetched.status, reason: FDSNError.reason(from: fetched.body))
+        }
         let text = String(decoding: fetched.body.prefix(256), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if let count = Int(text), count >= 0 { return count }
         guard required else { return nil }

@@ -207,6 +207,25 @@ struct FDSNClientTests {
         await #expect(throws: FDSNError.self) { try await FDSNClient(fetch: Self.fast).events(for: query) }
     }
 
+    @Test func aRefusedQuerySaysWhy() async throws {
+        let service = try FDSNTestService(catalogue: Self.catalogue(10))
+        defer { service.server.stop() }
+        let known = FDSNService(name: "test", baseURL: service.baseURL, formats: [.csv], hasCount: true, pageSize: 500,
+                                filtersEventType: true, acceptsWrappedLongitudes: true)
+        let query = FDSNQuery(service: known, filter: EventFilter(since: Self.start, until: Self.end), limit: nil)
+        service.faults = [.response(status: 400, body: "Error 400: Bad Request\n\nUnknown parameter 'x'\n")]
+        do {
+            _ = try await FDSNClient(fetch: Self.fast).events(for: query)
+            Issue.record("no error")
+        } catch let error as FDSNError {
+            #expect(error.message.hasSuffix("/count?starttime=2026-11-08T11:06:40&endtime=2026-11-18T11:06:40: HTTP 400: Unknown parameter 'x'"),
+                    "\(error.message)")
+        }
+        // The same service answering: counted once, fetched once.
+        let result = try await FDSNClient(fetch: Self.fast).events(for: query)
+        #expect(try Self.ids(result.body).count == 10 && result.requests == 2)
+    }
+
     @Test func tooManyEventsInOneInstantIsAClearError() async throws {
         let instant = Self.end.addingTimeInterval(-100)
         let crowd = (0..<20).map { SyntheticEvent(id: "c\($0)", time: instant, latitude: 0, longitude: 0, depth: 1, magnitude: 3) }
@@ -228,7 +247,10 @@ struct FDSNClientTests {
         defer { service.server.stop() }
         service.faults = [FDSNTestService.errorReply(503, retryAfter: 1),
                           .truncated(status: 200, body: "time,lat", declaredLength: 500)]
-        let result = try await FDSNClient(fetch: Self.fast).events(for: try Self.query(service, limit: 20))
+        // A wait that would outlast the time limit is not waited: leave room for a loaded machine.
+        var patient = Self.fast
+        patient.timeout = 120
+        let result = try await FDSNClient(fetch: patient).events(for: try Self.query(service, limit: 20))
         #expect(try Self.ids(result.body).count == 20)
         #expect(service.server.requests.count == 3)
 
