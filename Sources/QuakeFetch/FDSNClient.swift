@@ -89,7 +89,8 @@ public struct FDSNClient: Sendable {
 
     private enum Outcome: Sendable {
         case body(Slice, Data, requests: Int, url: String)
-        case split([Slice], requests: Int, url: String)
+        /// `cap`: a lower cap the service named ("exceeds search limit of 500").
+        case split([Slice], requests: Int, url: String, cap: Int?)
         case noCount(Slice, requests: Int, url: String)
     }
 
@@ -115,6 +116,7 @@ public struct FDSNClient: Sendable {
 
         var queue = parts.map { Slice(window: query.window, longitudes: $0) }.reversed() as [Slice]
         var useCount = query.service.hasCount != false
+        var cap = query.cap
         var bodies: [(Slice, Data)] = []
         var requests = 0
         var firstURL = ""
@@ -124,7 +126,9 @@ public struct FDSNClient: Sendable {
             while true {
                 while running < maximumConcurrentRequests, let slice = queue.popLast() {
                     let counting = useCount && slice.counted == nil
-                    group.addTask { try await self.process(slice, query: query, format: format, counting: counting, report: report) }
+                    group.addTask { [cap] in
+                        try await self.process(slice, query: query, cap: cap, format: format, counting: counting, report: report)
+                    }
                     running += 1
                 }
                 guard running > 0, let outcome = try await group.next() else { break }
@@ -134,8 +138,9 @@ public struct FDSNClient: Sendable {
                     requests += sent
                     if firstURL.isEmpty { firstURL = url }
                     bodies.append((slice, body))
-                case let .split(slices, sent, url):
+                case let .split(slices, sent, url, named):
                     requests += sent
+                    if let named { cap = min(cap, named) }
                     if firstURL.isEmpty { firstURL = url }
                     known += slices.count - 1
                     queue.insert(contentsOf: slices.reversed(), at: 0)
@@ -154,9 +159,8 @@ public struct FDSNClient: Sendable {
     }
 
     /// Counts (when asked) and fetches one slice, or says how to split it.
-    private func process(_ slice: Slice, query: FDSNQuery, format: FDSNFormat, counting: Bool,
+    private func process(_ slice: Slice, query: FDSNQuery, cap: Int, format: FDSNFormat, counting: Bool,
                          report: @Sendable (Report) -> Void) async throws -> Outcome {
-        let cap = query.cap
         var slice = slice
         var requests = 0
         if counting {
@@ -168,9 +172,8 @@ public struct FDSNClient: Sendable {
             }
             if count == 0 { return .body(slice, Data(), requests: requests, url: url) }
             if count > cap {
-                // Enough slices for each to fit, with room for events added meanwhile.
-                let parts = min(64, max(2, Int((Double(count) * 1.25 / Double(cap)).rounded(.up))))
-                return .split(try split(slice, into: parts, query: query, url: url), requests: requests, url: url)
+                return .split(try split(slice, into: Self.parts(count, cap: cap), cap: cap, url: url), requests: requests,
+                              url: url, cap: nil)
             }
             slice.counted = count
         }
@@ -180,20 +183,36 @@ public struct FDSNClient: Sendable {
         switch try await answer(url) {
         case .empty:
             return .body(slice, Data(), requests: requests, url: url)
-        case .tooMany:
-            return .split(try split(slice, into: 2, query: query, url: url), requests: requests, url: url)
+        case .tooMany(let reason):
+            // USGS names its cap: later slices are cut to it, this one by its count when known.
+            let named = Self.namedCap(reason).flatMap { $0 < cap ? $0 : nil }
+            let parts = named.flatMap { named in slice.counted.map { Self.parts($0, cap: named) } } ?? 2
+            return .split(try split(slice, into: parts, cap: named ?? cap, url: url), requests: requests, url: url, cap: named)
         case .events(let body):
             // A full page without a count may be a cut one: the service stops at `limit`.
             if slice.counted == nil, FDSNBody.eventCount(body, format: format) >= cap {
-                return .split(try split(slice, into: 2, query: query, url: url), requests: requests, url: url)
+                return .split(try split(slice, into: 2, cap: cap, url: url), requests: requests, url: url, cap: nil)
             }
             return .body(slice, body, requests: requests, url: url)
         }
     }
 
-    private func split(_ slice: Slice, into parts: Int, query: FDSNQuery, url: String) throws -> [Slice] {
+    /// Enough slices for `count` events to fit under `cap` in each, with room
+    /// for events added meanwhile; at most 64 at a time.
+    static func parts(_ count: Int, cap: Int) -> Int {
+        min(64, max(2, Int((Double(count) * 1.25 / Double(max(1, cap))).rounded(.up))))
+    }
+
+    /// The cap a "too many" message names: "… exceeds search limit of 20000".
+    static func namedCap(_ reason: String) -> Int? {
+        guard let range = reason.range(of: "limit of ", options: .caseInsensitive) else { return nil }
+        let digits = reason[range.upperBound...].prefix { $0.isNumber }
+        return Int(digits).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    private func split(_ slice: Slice, into parts: Int, cap: Int, url: String) throws -> [Slice] {
         guard slice.window.isSplittable else {
-            throw FDSNError.tooDense(url: url, at: slice.window.start, pageSize: query.cap)
+            throw FDSNError.tooDense(url: url, at: slice.window.start, pageSize: cap)
         }
         return slice.window.split(into: parts).map { Slice(window: $0, longitudes: slice.longitudes) }
     }

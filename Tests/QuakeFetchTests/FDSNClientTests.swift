@@ -132,9 +132,14 @@ struct FDSNClientTests {
         let ids = try Self.ids(result.body)
         #expect(ids.count == 1_300 && Set(ids) == Set(Self.catalogue().map(\.id)))
         #expect(result.slices >= 3)
-        // No query ever asked for more than the page.
-        #expect(service.parameters(of: "query").allSatisfy { $0["limit"] == "2000" && $0["orderby"] == "time" })
+        // The 400 named the cap: every later query asks for at most 500.
+        let queries = service.parameters(of: "query")
+        #expect(queries.first?["limit"] == "2000")
+        #expect(queries.dropFirst().allSatisfy { $0["limit"] == "500" && $0["orderby"] == "time" })
+        #expect(queries.count == 1 + result.slices)
         #expect(!service.parameters(of: "count").isEmpty)
+        #expect(FDSNClient.namedCap("21000 matching events exceeds search limit of 20000. Modify the search") == 20_000)
+        #expect(FDSNClient.namedCap("Too many events") == nil)
     }
 
     @Test func aTruncatingServiceWithoutCountIsPagedByFullPages() async throws {
