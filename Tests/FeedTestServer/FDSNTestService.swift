@@ -2,15 +2,24 @@ import Foundation
 
 /// One event of ``FDSNTestService``'s synthetic catalogue.
 public struct SyntheticEvent: Sendable, Hashable {
+    /// The event id.
     public var id: String
+    /// The origin time.
     public var time: Date
+    /// Degrees north.
     public var latitude: Double
+    /// Degrees east.
     public var longitude: Double
+    /// Kilometres.
     public var depth: Double
+    /// The magnitude (`ml`).
     public var magnitude: Double
+    /// The event type (`earthquake`, `quarry blast`…).
     public var type: String
+    /// When this version was made; of two versions of an id, the later one counts.
     public var updated: Date
 
+    /// Creates an event; `updated` defaults to `time`.
     public init(id: String, time: Date, latitude: Double, longitude: Double, depth: Double, magnitude: Double,
                 type: String = "earthquake", updated: Date? = nil) {
         self.id = id
