@@ -259,6 +259,12 @@ struct QuakeMLTests {
         let summary = try FeedReader(options: FeedOptions(strict: true)).read(.bytes(data, name: "written.xml")) { again.append($0) }
         #expect(summary.rows == 3)
         #expect(again == events)
+        // A magnitude type without a magnitude has no QuakeML magnitude to go in.
+        var typed = events[1]
+        typed.magnitudeType = "ml"
+        let written = try EventListEncoder().encode([typed], as: .quakeml)
+        #expect(!String(decoding: written, as: UTF8.self).contains("<magnitude"))
+        #expect(try Self.read(String(decoding: written, as: UTF8.self)).events == [events[1]])
     }
 
     @Test(.enabled(if: Xmllint.path != nil, "xmllint (libxml2-utils) is not installed: the written QuakeML is not validated"))
@@ -292,10 +298,11 @@ struct QuakeMLTests {
             var again: [SeismicEvent] = []
             let summary = try FeedReader(options: FeedOptions(strict: true)).read(.bytes(data, name: file + ".xml")) { again.append($0) }
             #expect(summary.rows == events.count, "\(file)")
-            // The review status is not written.
+            // The review status is not written, nor the magnitude type of an event without a magnitude.
             let expected = events.map { event -> SeismicEvent in
                 var event = event
                 event.status = nil
+                if event.magnitude == nil { event.magnitudeType = nil }
                 return event
             }
             #expect(again == expected, "\(file): \(zip(expected, again).first { $0 != $1 }.map { "\($0) became \($1)" } ?? "counts differ")")

@@ -100,7 +100,12 @@ final class QuakeMLDecoder {
         } while offset < bytes.count
     }
 
+    /// libxml2's global state, set up once before any thread parses: its
+    /// initialisation is not reentrant.
+    private static let libraryInitialized: Void = xmlInitParser()
+
     private func start(with head: UnsafeRawBufferPointer) throws {
+        Self.libraryInitialized
         handler.initialized = UInt32(truncatingIfNeeded: XML_SAX2_MAGIC)
         handler.startElementNs = { context, localName, _, uri, _, _, attributeCount, _, attributes in
             QuakeMLDecoder.from(context).startElement(localName, uri, Int(attributeCount), attributes)
