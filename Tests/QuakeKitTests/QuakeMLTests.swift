@@ -209,11 +209,19 @@ struct QuakeMLTests {
     }
 
     @Test func otherXMLIsNotQuakeML() throws {
-        for text in ["<html><body>Service unavailable</body></html>",
+        for text in ["<?xml version=\"1.0\"?><html><body>Service unavailable</body></html>",
                      #"<q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.1"/>"#, "<?xml version=\"1.0\"?>"] {
             let error = try #require(Self.error(reading: text), "\(text)")
             guard case .malformedQuakeML = error else { Issue.record("\(error)"); continue }
         }
+    }
+
+    @Test func theFormatIsToldByTheDocumentsOpening() {
+        func opens(_ text: String) -> Bool { Array(text.utf8).withUnsafeBytes { QuakeMLDecoder.opensDocument($0) } }
+        #expect(opens("<?xml version=\"1.0\"?>") && opens("\u{FEFF}\n <q:quakeml xmlns:q=\"x\">") && opens("<quakeml>"))
+        #expect(opens("<qml:quakeml\nxmlns:qml=\"x\"/>"))
+        #expect(!opens("<!DOCTYPE html><html>") && !opens("<html>") && !opens("<q:quakemlx>") && !opens("<q:quakeml"))
+        #expect(!opens("time,latitude,longitude\n"))
     }
 
     @Test func emptyEventParametersAreAnEmptyCatalogue() throws {

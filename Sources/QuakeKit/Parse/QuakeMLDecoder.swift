@@ -144,6 +144,20 @@ final class QuakeMLDecoder {
         if let failure { throw failure }
     }
 
+    /// Whether `bytes`, after blanks and a byte order mark, open an XML
+    /// declaration (`<?xml`) or a `quakeml` root element, with or without a prefix.
+    static func opensDocument(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var start = 0
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[start]) { start += 1 }
+        let head = bytes[start..<min(bytes.count, start + 64)]
+        guard head.first == UInt8(ascii: "<") else { return false }
+        if head.starts(with: "<?xml".utf8) { return true }
+        // `<quakeml`, `<q:quakeml`: a name, then the local name, then a blank, '>' or '/'.
+        let name = head.dropFirst().prefix { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != UInt8(ascii: ">") && $0 != UInt8(ascii: "/") }
+        let local = name.split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false).last ?? name
+        return local.elementsEqual("quakeml".utf8) && name.endIndex < head.endIndex
+    }
+
     private static func from(_ context: UnsafeMutableRawPointer?) -> QuakeMLDecoder {
         Unmanaged<QuakeMLDecoder>.fromOpaque(context!).takeUnretainedValue()
     }
