@@ -93,8 +93,9 @@ final class QuakeMLDecoder {
                 failure = error(line: Int(parser.pointee.input?.pointee.line ?? 0),
                                 column: Int(parser.pointee.input?.pointee.col ?? 0), reason: "not well-formed XML")
             }
-            let ready = outcomes
-            outcomes.removeAll(keepingCapacity: true)
+            // Taken out whole rather than copied and emptied (which would copy the array).
+            var ready: [Outcome] = []
+            swap(&ready, &outcomes)
             for outcome in ready { try body(outcome) }
             if let failure { throw failure }
         } while offset < bytes.count
