@@ -32,12 +32,12 @@ build: deps
 	$(SWIFT) build $(RELEASE) --product quakemap
 
 ## deps: Debian packages the build needs, installed only when missing: Cairo, zlib (the
-## PNG encoder), libcurl's headers (the static release build links Foundation's HTTP
+## PNG encoder), libxml2 (the QuakeML reader), libcurl's headers (the static release build links Foundation's HTTP
 ## client), pkg-config, the DejaVu font every label uses (so text renders the same everywhere),
 ## and Leaflet, which the server's web map loads from where Debian puts it
-DEBIAN_PACKAGES := libcairo2-dev zlib1g-dev libsqlite3-dev libcurl4-openssl-dev pkg-config fonts-dejavu-core libjs-leaflet
+DEBIAN_PACKAGES := libcairo2-dev zlib1g-dev libxml2-dev libsqlite3-dev libcurl4-openssl-dev pkg-config fonts-dejavu-core libjs-leaflet
 deps:
-	@if ! pkg-config --exists cairo zlib libcurl sqlite3 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
+	@if ! pkg-config --exists cairo zlib libxml-2.0 libcurl sqlite3 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
 		|| [ ! -f /usr/share/javascript/leaflet/leaflet.js ]; then \
 		echo "Installing $(DEBIAN_PACKAGES) (Debian packages)…"; \
 		$(SUDO) apt-get update -qq && \

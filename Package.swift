@@ -23,6 +23,12 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // libxml2's SAX2 push parser, for QuakeML: streamed, so a file of any size reads in bounded memory.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // A small PNG writer over zlib: faster settings than Cairo's PNG writer allows,
         // and stripes deflated on every core.
         .target(
@@ -41,6 +47,7 @@ let package = Package(
             name: "QuakeKit",
             dependencies: [
                 "CCairo",
+                "CLibXML2",
                 "CByteScan",
                 "CPNGEncoder",
                 "CBasemapData",

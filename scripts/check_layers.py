@@ -33,13 +33,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LAYERS = ["Support", "Model", "Parse", "Query", "Select", "Style", "Project", "Basemap",
           "Scene", "Tiles", "Render", "Write", "Pipeline"]
 # C and package modules QuakeKit's folders may import, and where: unsafe code stays fenced in.
-IMPORTS = {"CByteScan": {"Parse"}, "CCairo": {"Render"}, "CPNGEncoder": {"Write"},
+IMPORTS = {"CByteScan": {"Parse"}, "CLibXML2": {"Parse"}, "CCairo": {"Render"}, "CPNGEncoder": {"Write"},
            "CBasemapData": {"Basemap"}, "CPlateData": {"Basemap"}, "HeapModule": {"Select"}}
 # Modules of the platform any Swift file may import (not FoundationNetworking: no HTTP in QuakeKit).
 SYSTEM = {"Foundation", "Glibc", "Darwin", "Dispatch", "Synchronization"}
 # What each non-test target may depend on (Package.swift); imports must be among the declared ones.
-TARGETS = {"CCairo": set(), "CByteScan": set(), "CPNGEncoder": set(), "CBasemapData": set(), "CPlateData": set(),
-           "QuakeKit": {"CCairo", "CByteScan", "CPNGEncoder", "CBasemapData", "CPlateData", "HeapModule"},
+TARGETS = {"CCairo": set(), "CLibXML2": set(), "CByteScan": set(), "CPNGEncoder": set(), "CBasemapData": set(), "CPlateData": set(),
+           "QuakeKit": {"CCairo", "CLibXML2", "CByteScan", "CPNGEncoder", "CBasemapData", "CPlateData", "HeapModule"},
            "QuakeFetch": {"QuakeKit"},
            "QuakeMBTiles": {"QuakeKit", "GRDB"},
            "QuakeCommand": {"QuakeKit", "QuakeFetch", "Logging", "ArgumentParser"},

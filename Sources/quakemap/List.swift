@@ -22,7 +22,7 @@ extension Quakemap {
         @OptionGroup var selectionOptions: SelectionOptions
         @OptionGroup(title: "Filters") var filterOptions: FilterOptions
 
-        @Option(help: "Output format: csv, geojson, json or table.")
+        @Option(help: "Output format: csv, geojson, json, quakeml or table.")
         var format: EventListFormat = .csv
 
         func run() async throws {

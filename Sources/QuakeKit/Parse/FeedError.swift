@@ -29,6 +29,10 @@ public enum FeedError: QuakeKitError, Equatable {
     case notCSV(source: String, reason: String)
     /// The input is JSON but not a GeoJSON `FeatureCollection` of events.
     case malformedGeoJSON(source: String, reason: String)
+    /// The input is XML but not a well-formed QuakeML 1.2 document, or holds
+    /// what the reader refuses (a DOCTYPE, entities); `line` and `column` are
+    /// where libxml2 or the reader stopped (1-based).
+    case malformedQuakeML(source: String, line: Int, column: Int, reason: String)
     /// In strict mode, the first rejected row.
     case rejectedRow(FeedRejection)
 
@@ -59,6 +63,8 @@ public enum FeedError: QuakeKitError, Equatable {
             return "\(source): \(reason)"
         case let .malformedGeoJSON(source, reason):
             return "\(source): not a GeoJSON earthquake feed: \(reason)"
+        case let .malformedQuakeML(source, line, column, reason):
+            return "\(source):\(line):\(column): not a QuakeML 1.2 document: \(reason)"
         case let .rejectedRow(rejection):
             return rejection.message
         }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads a USGS feed into ``SeismicEvent`` values: the comma-separated feed
 /// of any era, streaming (memory stays bounded by one chunk and one record,
-/// whatever the size of the input), or the GeoJSON summary feed, told apart by
-/// the content, not by a file name.
+/// whatever the size of the input), the GeoJSON summary feed, or a QuakeML 1.2
+/// document, also streamed, told apart by the content, not by a file name.
 ///
 /// ```swift
 /// var events: [SeismicEvent] = []
@@ -28,8 +28,8 @@ public struct FeedReader: Sendable {
     /// Reads `source`, calling `body` for every valid event, with or without a
     /// magnitude, in file order.
     ///
-    /// A header with no rows, or a GeoJSON `FeatureCollection` with no
-    /// features, is an empty catalogue, not an error: `body` is not called
+    /// A header with no rows, a GeoJSON `FeatureCollection` with no
+    /// features, or QuakeML `eventParameters` with no events, is an empty catalogue, not an error: `body` is not called
     /// and the summary counts no rows.
     ///
     /// - Throws: ``FeedError`` when the feed cannot be read at all, or, in
@@ -110,15 +110,24 @@ public struct FeedReader: Sendable {
             }
         }
 
-        // The format is told by the content: GeoJSON opens with '{'.
+        // The format is told by the content: GeoJSON opens with '{', QuakeML (XML) with '<'.
         var json: Data?
+        var quakeML: QuakeMLDecoder?
         try ChunkReader.forEachWindow(of: source) { window, isLast in
             if !sawFirstByte, let first = window.first(where: { !Self.isWhitespace($0) }) {
                 sawFirstByte = true
                 if first == UInt8(ascii: "{") { json = Data() }
+                if first == UInt8(ascii: "<") { quakeML = QuakeMLDecoder(source: name, now: options.now ?? Date()) }
                 if first == UInt8(ascii: "[") {
                     throw FeedError.notCSV(source: name, reason: "this is a JSON array, neither a CSV nor a GeoJSON feed")
                 }
+            }
+            if let quakeML {
+                try quakeML.parse(window, isLast: isLast) { outcome in
+                    try handOver(outcome, summary: &summary, mapping: mapping, body, mapRows: mapRows)
+                }
+                summary.generated = quakeML.generated
+                return window.count
             }
             if json != nil {
                 json!.append(contentsOf: window)
@@ -142,15 +151,11 @@ public struct FeedReader: Sendable {
         }
         if let json {
             try GeoJSONFeedDecoder(source: name, options: options).decode(json, into: &summary) { event in
-                guard let mapping else { return try body(event) }
-                // A GeoJSON event has its place already; the collector keeps the largest few.
-                if var row = EventDecoder.MapRow(event, admittedBy: mapping) {
-                    row.place = event.place
-                    try mapRows([row])
-                }
+                try handOver(event, mapping: mapping, body, mapRows: mapRows)
             }
             return summary
         }
+        if quakeML != nil { return summary }
 
         // No header at all is not a feed; a header with no rows is a quiet day's feed.
         if decoder == nil { throw FeedError.empty(source: name) }
@@ -192,6 +197,39 @@ public struct FeedReader: Sendable {
         }
         summary.events += part.mapped.count
         try mapRows(part.mapped)
+    }
+
+    /// Hands one QuakeML event on, or counts its rejection.
+    private func handOver(
+        _ outcome: QuakeMLDecoder.Outcome,
+        summary: inout FeedSummary,
+        mapping: RowAdmission?,
+        _ body: (SeismicEvent) throws -> Void,
+        mapRows: ([EventDecoder.MapRow]) throws -> Void
+    ) throws {
+        summary.rows += 1
+        switch outcome {
+        case .event(let event):
+            if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
+            try handOver(event, mapping: mapping, body, mapRows: mapRows)
+        case .rejected(let rejection):
+            try summary.record(rejection, options: options)
+        }
+    }
+
+    /// Hands a whole event (GeoJSON, QuakeML) on: to `body`, or as a map row when `mapping` admits it.
+    private func handOver(
+        _ event: SeismicEvent,
+        mapping: RowAdmission?,
+        _ body: (SeismicEvent) throws -> Void,
+        mapRows: ([EventDecoder.MapRow]) throws -> Void
+    ) throws {
+        guard let mapping else { return try body(event) }
+        // The event has its place already; the collector keeps the largest few.
+        if var row = EventDecoder.MapRow(event, admittedBy: mapping) {
+            row.place = event.place
+            try mapRows([row])
+        }
     }
 
     private static func headerDecoder(_ record: CSVRecord, name: String, options: FeedOptions,

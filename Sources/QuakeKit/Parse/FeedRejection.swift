@@ -4,6 +4,9 @@ public enum FeedLocation: Sendable, Hashable {
     case line(Int)
     /// A GeoJSON feature, by its 1-based position in `features`, with its id if it has one.
     case feature(Int, id: String?)
+    /// A QuakeML `event`, by the line and column (1-based) where its start tag
+    /// begins, with its id if it has one.
+    case element(line: Int, column: Int, id: String?)
 }
 
 /// A data row that could not become an event, with the evidence.
@@ -12,7 +15,7 @@ public struct FeedRejection: Sendable, Hashable, QuakeKitError {
     public var source: String
     /// Where the record is.
     public var location: FeedLocation
-    /// The column (CSV) or property (GeoJSON) the problem is in; `nil` for a whole-record problem.
+    /// The column (CSV), property (GeoJSON) or element path (QuakeML) the problem is in; `nil` for a whole-record problem.
     public var column: String?
     /// The offending value as written, if any.
     public var value: String?
@@ -33,14 +36,17 @@ public struct FeedRejection: Sendable, Hashable, QuakeKitError {
         self.init(source: source, location: .line(line), column: column, value: value, reason: reason)
     }
 
-    /// The CSV line, or `nil` for a GeoJSON feature.
+    /// The CSV line or the QuakeML event's line, or `nil` for a GeoJSON feature.
     public var line: Int? {
-        if case .line(let line) = location { return line }
-        return nil
+        switch location {
+        case .line(let line), .element(let line, _, _): return line
+        case .feature: return nil
+        }
     }
 
-    /// `FILE:LINE: column 'latitude': '95.2' is outside -90…90`, or for GeoJSON
-    /// `FILE: feature 17 (us7000abcd): property 'mag': 'big' is not a number`.
+    /// `FILE:LINE: column 'latitude': '95.2' is outside -90…90`, for GeoJSON
+    /// `FILE: feature 17 (us7000abcd): property 'mag': 'big' is not a number`,
+    /// for QuakeML `FILE:LINE:COLUMN: event (us7000abcd): element 'origin/latitude': '95.2' is outside -90…90`.
     public var message: String {
         var text: String
         let noun: String
@@ -51,6 +57,9 @@ public struct FeedRejection: Sendable, Hashable, QuakeKitError {
         case .feature(let index, let id):
             text = "\(source): feature \(index)" + (id.map { " (\(Self.shown($0)))" } ?? "") + ": "
             noun = "property"
+        case .element(let line, let column, let id):
+            text = "\(source):\(line):\(column): event" + (id.map { " (\(Self.shown($0)))" } ?? "") + ": "
+            noun = "element"
         }
         if let column { text += "\(noun) '\(column)'" + (value == nil ? " " : ": ") }
         if let value { text += "'\(Self.shown(value))' " }

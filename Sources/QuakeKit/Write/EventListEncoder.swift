@@ -11,9 +11,12 @@ public enum EventListFormat: String, Sendable, CaseIterable {
     case geojson
     /// Aligned columns for reading in a terminal.
     case table
+    /// A QuakeML 1.2 (BED) document, which ``FeedReader`` reads back to the
+    /// same events (the review status aside).
+    case quakeml
 }
 
-/// Writes events as CSV or JSON, one row or object per event, in the order given.
+/// Writes events as CSV, JSON, GeoJSON, a table or QuakeML, one row, object or element per event, in the order given.
 public struct EventListEncoder: Sendable {
     /// The CSV header; scripts may rely on it.
     public static let csvHeader = "id,time,latitude,longitude,depth,mag,magType,place,type"
@@ -47,6 +50,8 @@ public struct EventListEncoder: Sendable {
             return try Self.json(GeoJSONCollection(events: events))
         case .table:
             return Data(Self.table(events).utf8)
+        case .quakeml:
+            return Data(QuakeMLEncoder().encode(events).utf8)
         }
     }
 

@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+@testable import QuakeKit
+
+/// The QuakeML 1.2 reader and writer, on small documents written by hand in
+/// the shapes USGS and EMSC publish (not their data).
+@Suite("QuakeML")
+struct QuakeMLTests {
+    static let open = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <q:quakeml xmlns="http://quakeml.org/xmlns/bed/1.2" xmlns:catalog="http://anss.org/xmlns/catalog/0.1" \
+        xmlns:q="http://quakeml.org/xmlns/quakeml/1.2">
+        <eventParameters publicID="quakeml:example.org/fdsnws/event/1/query">
+
+        """
+    static let close = "</eventParameters>\n</q:quakeml>\n"
+
+    /// A USGS-style event: catalog attributes, the preferred ids after the origins, depth in metres.
+    static func usgsEvent(code: String = "7000abcd", latitude: String = "38.25", depth: String = "35000",
+                          mag: String = "5.4") -> String {
+        """
+        <event catalog:datasource="us" catalog:eventsource="us" catalog:eventid="\(code)" \
+        publicID="quakeml:earthquake.usgs.gov/fdsnws/event/1/query?eventid=us\(code)&amp;format=quakeml">
+        <description><type>earthquake name</type><text>12 km NNE of Somewhere, Japan</text></description>
+        <origin catalog:datasource="us" publicID="quakeml:earthquake.usgs.gov/product/origin/us\(code)/us/1/product.xml">
+        <time><value>2026-11-20T10:00:00.123Z</value></time>
+        <longitude><value>142.5</value></longitude>
+        <latitude><value>\(latitude)</value></latitude>
+        <depth><value>\(depth)</value><uncertainty>1800</uncertainty></depth>
+        <quality><usedPhaseCount>120</usedPhaseCount></quality>
+        </origin>
+        <magnitude publicID="quakeml:earthquake.usgs.gov/product/origin/us\(code)/us/1/product.xml#magnitude">
+        <mag><value>\(mag)</value><uncertainty>0.05</uncertainty></mag>
+        <type>mww</type>
+        </magnitude>
+        <preferredOriginID>quakeml:earthquake.usgs.gov/product/origin/us\(code)/us/1/product.xml</preferredOriginID>
+        <preferredMagnitudeID>quakeml:earthquake.usgs.gov/product/origin/us\(code)/us/1/product.xml#magnitude</preferredMagnitudeID>
+        <type>earthquake</type>
+        <creationInfo><agencyID>us</agencyID><creationTime>2026-11-20T12:30:00.000Z</creationTime></creationInfo>
+        </event>
+
+        """
+    }
+
+    /// An EMSC-style event: `smi:` ids, the preferred ids first, two origins and magnitudes, region names.
+    static let emscEvent = """
+        <event publicID="smi:www.emsc-csem.org/event/20261120_0000042">
+          <preferredOriginID>smi:www.emsc-csem.org/origin/1234</preferredOriginID>
+          <preferredMagnitudeID>smi:www.emsc-csem.org/magnitude/5678</preferredMagnitudeID>
+          <type>earthquake</type>
+          <description><text>SOUTHERN GREECE</text><type>Flinn-Engdahl region</type></description>
+          <description><text>GREECE</text><type>region name</type></description>
+          <origin publicID="smi:www.emsc-csem.org/origin/1233">
+            <time><value>2026-11-20T08:00:00.0Z</value></time>
+            <latitude><value>1</value></latitude><longitude><value>1</value></longitude>
+          </origin>
+          <origin publicID="smi:www.emsc-csem.org/origin/1234">
+            <time><value>2026-11-20T08:12:34.5Z</value></time>
+            <latitude><value>36.9</value></latitude><longitude><value>22.1</value></longitude>
+            <depth><value>10000</value></depth>
+          </origin>
+          <magnitude publicID="smi:www.emsc-csem.org/magnitude/5677"><mag><value>3.9</value></mag><type>mb</type></magnitude>
+          <magnitude publicID="smi:www.emsc-csem.org/magnitude/5678"><mag><value>4.2</value></mag><type>ML</type></magnitude>
+        </event>
+
+        """
+
+    static func document(_ events: String...) -> String { open + events.joined() + close }
+
+    static func read(_ text: String, strict: Bool = false) throws -> (events: [SeismicEvent], summary: FeedSummary) {
+        var events: [SeismicEvent] = []
+        let summary = try FeedReader(options: FeedOptions(strict: strict, now: Fixtures.date("2026-11-21T00:00:00Z")))
+            .read(.bytes(Data(text.utf8), name: "test.xml")) { events.append($0) }
+        return (events, summary)
+    }
+
+    /// The 1-based line of the first line of `text` holding `needle`.
+    static func line(of needle: String, in text: String) -> Int {
+        text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(needle) }! + 1
+    }
+
+    /// The error reading `text` throws, or `nil`.
+    static func error(reading text: String) -> FeedError? {
+        do { _ = try read(text) } catch let error as FeedError { return error } catch { return nil }
+        return nil
+    }
+
+    @Test func readsAUSGSStyleEvent() throws {
+        let (events, summary) = try Self.read(Self.document(Self.usgsEvent()))
+        #expect(summary.rows == 1 && summary.events == 1 && summary.rejected == 0)
+        let event = try #require(events.first)
+        #expect(event.id == "us7000abcd")
+        #expect(event.time == Fixtures.date("2026-11-20T10:00:00.123Z"))
+        #expect(event.latitude == 38.25 && event.longitude == 142.5)
+        #expect(event.depth == 35)
+        #expect(event.magnitude == 5.4 && event.magnitudeType == "mww")
+        #expect(event.place == "12 km NNE of Somewhere, Japan")
+        #expect(event.eventType == "earthquake")
+        #expect(event.network == "us")
+        #expect(event.updated == Fixtures.date("2026-11-20T12:30:00.000Z"))
+    }
+
+    @Test func readsAnEMSCStyleEventByItsPreferredOriginAndMagnitude() throws {
+        let (events, _) = try Self.read(Self.document(Self.emscEvent))
+        let event = try #require(events.first)
+        #expect(event.id == "20261120_0000042")
+        #expect(event.time == Fixtures.date("2026-11-20T08:12:34.500Z"))
+        #expect(event.latitude == 36.9 && event.longitude == 22.1 && event.depth == 10)
+        #expect(event.magnitude == 4.2 && event.magnitudeType == "ML")
+        #expect(event.place == "GREECE", "a region name is preferred to the Flinn-Engdahl region")
+        #expect(event.network == nil && event.updated == nil)
+    }
+
+    @Test func fallsBackToTheFirstOriginAndMagnitude() throws {
+        let withoutPreference = Self.emscEvent
+            .replacingOccurrences(of: "<preferredOriginID>smi:www.emsc-csem.org/origin/1234</preferredOriginID>", with: "")
+            .replacingOccurrences(of: "<preferredMagnitudeID>smi:www.emsc-csem.org/magnitude/5678</preferredMagnitudeID>", with: "")
+        let unresolved = Self.emscEvent.replacingOccurrences(of: "origin/1234<", with: "origin/9999<")
+            .replacingOccurrences(of: "magnitude/5678<", with: "magnitude/9999<")
+        for text in [withoutPreference, unresolved] {
+            let event = try #require(try Self.read(Self.document(text)).events.first)
+            #expect(event.time == Fixtures.date("2026-11-20T08:00:00Z"))
+            #expect(event.latitude == 1 && event.depth == nil)
+            #expect(event.magnitude == 3.9 && event.magnitudeType == "mb")
+        }
+        // Preferred ids after the origins resolve as well as before them.
+        let after = Self.emscEvent
+            .replacingOccurrences(of: "<preferredOriginID>smi:www.emsc-csem.org/origin/1234</preferredOriginID>", with: "")
+            .replacingOccurrences(of: "</event>", with: "<preferredOriginID> smi:www.emsc-csem.org/origin/1234 </preferredOriginID></event>")
+        #expect(try Self.read(Self.document(after)).events.first?.latitude == 36.9)
+    }
+
+    @Test func depthsInMetresBecomeTheSameKilometresAsWrittenInKilometres() throws {
+        for (metres, kilometres) in [("10123.45", 10.12345), ("-1500", -1.5), ("1.5E4", 15.0), ("0", 0.0), ("7", 0.007),
+                                     (" 700000.0 ", 700.0), ("33333.333", 33.333333)] {
+            #expect(QuakeMLDecoder.kilometres(fromMetres: ArraySlice(metres.utf8)) == kilometres, "\(metres) m")
+            let written = QuakeMLEncoder.metres(kilometres)
+            #expect(QuakeMLDecoder.kilometres(fromMetres: ArraySlice(written.utf8)) == kilometres, "\(kilometres) km as \(written) m")
+        }
+        #expect(QuakeMLEncoder.metres(10.12345) == "10123.45")
+        #expect(QuakeMLEncoder.metres(0.007) == "7")
+    }
+
+    @Test func idsComeFromCatalogAttributesOrThePublicID() {
+        #expect(QuakeMLDecoder.eventID(publicID: "quakeml:earthquake.usgs.gov/fdsnws/event/1/query?eventid=us7000abcd&format=quakeml") == "us7000abcd")
+        #expect(QuakeMLDecoder.eventID(publicID: "quakeml:quakemap/query?eventid=a%26b%2Fc%C3%A9") == "a&b/cé")
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:www.emsc-csem.org/event/20261120_0000042") == "20261120_0000042")
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:org.gfz-potsdam.de/geofon/gfz2026wxyz/") == "gfz2026wxyz")
+        #expect(QuakeMLDecoder.eventID(publicID: "gfz2026wxyz") == "gfz2026wxyz")
+    }
+
+    @Test func placesArePickedByDescriptionType() throws {
+        func place(_ descriptions: [(String, String)]) throws -> String? {
+            let text = descriptions.map { "<description><text>\($0.0)</text><type>\($0.1)</type></description>" }.joined()
+            return try Self.read(Self.document(Self.emscEvent.replacingOccurrences(
+                of: #"<description><text>SOUTHERN GREECE</text><type>Flinn-Engdahl region</type></description>"#, with: "")
+                .replacingOccurrences(of: #"<description><text>GREECE</text><type>region name</type></description>"#, with: text)))
+                .events.first?.place
+        }
+        #expect(try place([("FE", "Flinn-Engdahl region"), ("Region", "region name"), ("Name", "earthquake name")]) == "Name")
+        #expect(try place([("FE", "Flinn-Engdahl region")]) == "FE")
+        #expect(try place([("Other", "felt report")]) == "")
+        #expect(try place([]) == "")
+    }
+
+    @Test func eventTypesAreKeptAndDefaultToEarthquake() throws {
+        let blast = Self.usgsEvent().replacingOccurrences(of: "<type>earthquake</type>", with: "<type>quarry blast</type>")
+        let none = Self.usgsEvent(code: "2").replacingOccurrences(of: "<type>earthquake</type>", with: "")
+        let events = try Self.read(Self.document(blast, none)).events
+        #expect(events.map(\.eventType) == ["quarry blast", "earthquake"])
+    }
+
+    @Test func malformedXMLIsRefusedWithLineAndColumn() throws {
+        let broken = Self.document(Self.usgsEvent().replacingOccurrences(of: "</latitude>", with: "</latitud>"))
+        let error = try #require(Self.error(reading: broken))
+        guard case let .malformedQuakeML(source, line, column, reason) = error else { Issue.record("\(error)"); return }
+        let expectedLine = Self.line(of: "</latitud>", in: broken)
+        #expect(source == "test.xml" && line == expectedLine && column > 1)
+        #expect(reason.contains("latitud"))
+        #expect(error.message.hasPrefix("test.xml:\(expectedLine):\(column): not a QuakeML 1.2 document: "))
+    }
+
+    @Test func aDoctypeAndEntitiesAreRefused() throws {
+        let laughs = """
+            <?xml version="1.0"?>
+            <!DOCTYPE q:quakeml [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
+            <q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2"><eventParameters>&lol2;</eventParameters></q:quakeml>
+            """
+        let external = """
+            <?xml version="1.0"?>
+            <!DOCTYPE foo [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+            <q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2">&xxe;</q:quakeml>
+            """
+        for text in [laughs, external] {
+            let error = try #require(Self.error(reading: text))
+            guard case let .malformedQuakeML(_, line, _, reason) = error else { Issue.record("\(error)"); continue }
+            #expect(line == 2 && reason.contains("DOCTYPE"), "\(reason)")
+        }
+        // An entity that is not declared is an error too, not an empty text.
+        #expect(Self.error(reading: Self.document(Self.usgsEvent().replacingOccurrences(of: "<type>mww", with: "<type>&mw;"))) != nil)
+    }
+
+    @Test func aTruncatedDocumentIsMalformed() throws {
+        let whole = Self.document(Self.usgsEvent(), Self.emscEvent)
+        for cut in [whole.count / 3, whole.count / 2, whole.count - 3] {
+            let error = try #require(Self.error(reading: String(whole.prefix(cut))), "cut at \(cut)")
+            guard case .malformedQuakeML = error else { Issue.record("\(error)"); continue }
+        }
+    }
+
+    @Test func otherXMLIsNotQuakeML() throws {
+        for text in ["<html><body>Service unavailable</body></html>",
+                     #"<q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.1"/>"#, "<?xml version=\"1.0\"?>"] {
+            let error = try #require(Self.error(reading: text), "\(text)")
+            guard case .malformedQuakeML = error else { Issue.record("\(error)"); continue }
+        }
+    }
+
+    @Test func emptyEventParametersAreAnEmptyCatalogue() throws {
+        let (events, summary) = try Self.read(Self.document())
+        #expect(events.isEmpty && summary.rows == 0 && summary.rejected == 0)
+        let bare = #"<q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2" xmlns="http://quakeml.org/xmlns/bed/1.2"><eventParameters publicID="smi:x/y"/></q:quakeml>"#
+        #expect(try Self.read(bare).summary.rows == 0)
+    }
+
+    @Test func badEventsAreRejectedWhereTheirElementStarts() throws {
+        let text = Self.document(Self.usgsEvent(code: "1"), Self.usgsEvent(code: "2", latitude: "95.2"),
+                                 Self.usgsEvent(code: "3", depth: "2000000"), Self.usgsEvent(code: "4", mag: "big"),
+                                 Self.usgsEvent(code: "5", mag: ""))
+        let (events, summary) = try Self.read(text)
+        #expect(events.map(\.id) == ["us1", "us5"])
+        #expect(summary.rows == 5 && summary.events == 1 && summary.withoutMagnitude == 1 && summary.rejected == 3)
+        let line = { (code: String) in Self.line(of: #"catalog:eventid="\#(code)""#, in: text) }
+        #expect(summary.rejections.first?.location == .element(line: line("2"), column: 1, id: "us2"))
+        #expect(summary.rejections.map(\.message) == [
+            "test.xml:\(line("2")):1: event (us2): element 'origin/latitude': '95.2' is outside -90…90",
+            "test.xml:\(line("3")):1: event (us3): element 'origin/depth': '2000000' is outside -15…1000 km (given in metres)",
+            "test.xml:\(line("4")):1: event (us4): element 'magnitude/mag': 'big' is not a number",
+        ])
+        #expect(throws: FeedError.rejectedRow(summary.rejections[0])) { try Self.read(text, strict: true) }
+        // An event without an origin, or whose origin has no time, is rejected too.
+        let noOrigin = Self.document("  <event publicID=\"smi:x/e1\"><type>earthquake</type></event>\n")
+        #expect(try Self.read(noOrigin).summary.rejections.map(\.message)
+                == ["test.xml:\(Self.line(of: "smi:x/e1", in: noOrigin)):3: event (e1): has no origin"])
+    }
+
+    @Test func writtenQuakeMLReadsBackToTheSameEvents() throws {
+        let events = [
+            SeismicEvent(id: "us7000abcd", time: Fixtures.date("2026-11-20T10:00:00.123Z"), latitude: -38.25, longitude: 179.999,
+                         depth: 10.12345, magnitude: 5.4, magnitudeType: "mww", place: "12 km NNE of \"A\" & <B>, Japan",
+                         eventType: "earthquake", network: "us", updated: Fixtures.date("2026-11-20T12:30:00.000Z")),
+            SeismicEvent(id: "odd id/é&=?%", time: Fixtures.date("1906-04-18T13:12:21Z"), latitude: 37.75, longitude: -122.55,
+                         eventType: "quarry blast", network: "xx"),
+            SeismicEvent(id: "", time: Fixtures.date("2026-01-01T00:00:00Z"), latitude: 0, longitude: 0, depth: -0.5,
+                         magnitude: -0.3, place: "line\nbreak\ttab"),
+        ]
+        let data = try EventListEncoder().encode(events, as: .quakeml)
+        var again: [SeismicEvent] = []
+        let summary = try FeedReader(options: FeedOptions(strict: true)).read(.bytes(data, name: "written.xml")) { again.append($0) }
+        #expect(summary.rows == 3)
+        #expect(again == events)
+    }
+
+    @Test(.enabled(if: Xmllint.path != nil, "xmllint (libxml2-utils) is not installed: the written QuakeML is not validated"))
+    func writtenQuakeMLIsWellFormedForXmllint() throws {
+        let events = try Self.read(Self.document(Self.usgsEvent(), Self.emscEvent)).events
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quakeml-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("events.xml")
+        try EventListEncoder().encode(events, as: .quakeml).write(to: file)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Xmllint.path!)
+        process.arguments = ["--noout", "--nonet", file.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message)")
+    }
+
+    @Test(.enabled(if: RealFeeds.available, "../shared/data/usgs is not beside the repository: QuakeML round trips of real feeds skipped"))
+    func everySharedFeedRoundTripsThroughQuakeML() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: RealFeeds.folder)
+            .filter { [".csv", ".geojson", ".txt"].contains(where: $0.hasSuffix) }.sorted()
+        #expect(!files.isEmpty)
+        for file in files {
+            var events: [SeismicEvent] = []
+            _ = try FeedReader().read(.file(RealFeeds.folder + "/" + file)) { events.append($0) }
+            let data = try EventListEncoder().encode(events, as: .quakeml)
+            var again: [SeismicEvent] = []
+            let summary = try FeedReader(options: FeedOptions(strict: true)).read(.bytes(data, name: file + ".xml")) { again.append($0) }
+            #expect(summary.rows == events.count, "\(file)")
+            // The review status is not written.
+            let expected = events.map { event -> SeismicEvent in
+                var event = event
+                event.status = nil
+                return event
+            }
+            #expect(again == expected, "\(file): \(zip(expected, again).first { $0 != $1 }.map { "\($0) became \($1)" } ?? "counts differ")")
+        }
+    }
+}
+
+enum Xmllint {
+    static let path = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].first { FileManager.default.isExecutableFile(atPath: $0) }
+}
