@@ -22,7 +22,7 @@ extension Quakemap {
         @OptionGroup var selectionOptions: SelectionOptions
         @OptionGroup(title: "Filters") var filterOptions: FilterOptions
 
-        @Option(help: "Output format: csv, geojson, json, quakeml or table.")
+        @Option(help: "Output format: csv, geojson, json, quakeml, table or text (FDSN event text).")
         var format: EventListFormat = .csv
 
         func run() async throws {

@@ -22,7 +22,7 @@ import Foundation
 /// unescaped into an arena owned by the scanner. Every window starts at a
 /// record boundary (``ChunkReader`` carries an incomplete last record over),
 /// so no state but the line number crosses windows.
-final class CSVScanner {
+final class CSVScanner: RecordScanner {
     /// Longest record accepted: a quote that is never closed must not swallow the input.
     static let defaultMaximumRecordBytes = 1 << 20
 
@@ -273,7 +273,7 @@ final class CSVScanner {
     /// stop the run (and perhaps a few more), and the flagged bytes, taken from
     /// the word rather than read again, are checked with `stops`.
     @inline(__always)
-    private static func firstStop(_ base: UnsafePointer<UInt8>, from start: Int, end: Int,
+    static func firstStop(_ base: UnsafePointer<UInt8>, from start: Int, end: Int,
                                   candidates: (UInt64) -> UInt64, stops: (UInt8) -> Bool) -> Int {
         var position = start
         while position &+ 8 <= end {
@@ -295,7 +295,7 @@ final class CSVScanner {
     /// when b < n; a borrow from a lower byte can set it for a byte equal to
     /// n too, never clear it. Callers check the flagged bytes themselves.
     @inline(__always)
-    private static func bytes(_ word: UInt64, below limit: UInt8) -> UInt64 {
+    static func bytes(_ word: UInt64, below limit: UInt8) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         return (word &- ones &* UInt64(limit)) & ~word & (ones &* 0x80)
     }
@@ -331,7 +331,7 @@ struct CSVBatch {
     var fieldCount: Int { storage.fieldCount }
 
     @inline(__always)
-    fileprivate func appendField(_ field: UnsafeRawBufferPointer) {
+    func appendField(_ field: UnsafeRawBufferPointer) {
         storage.append(field)
     }
 
@@ -348,12 +348,12 @@ struct CSVBatch {
         storage.fieldCount &+= count
     }
 
-    fileprivate func endRecord(line: Int) {
+    func endRecord(line: Int) {
         storage.recordEnds.append(storage.fieldCount)
         storage.lines.append(line)
     }
 
-    fileprivate func dropFields(after count: Int) {
+    func dropFields(after count: Int) {
         storage.fieldCount = count
     }
 
@@ -483,5 +483,6 @@ enum ASCII {
     static let comma = UInt8(ascii: ",")
     static let quote = UInt8(ascii: "\"")
     static let space = UInt8(ascii: " ")
+    static let pipe = UInt8(ascii: "|")
     static let tab = UInt8(ascii: "\t")
 }

@@ -12,6 +12,18 @@ struct FeedLayout {
         case dateAndTime(date: Int, time: Int)
     }
 
+    /// Which family of column names the header uses.
+    enum Dialect {
+        /// The USGS comma-separated feeds of every era (see the table above).
+        case csv
+        /// The FDSN event text format: `EventID`, `Time`, `Latitude`,
+        /// `Longitude`, `Depth/km`, `MagType`, `Magnitude`,
+        /// `EventLocationName`, `EventType`; the network from `Contributor`.
+        /// `Author`, `Catalog`, `ContributorID`, `MagAuthor` and any other
+        /// column are not read.
+        case fdsnText
+    }
+
     let header: [String]
     let time: TimeColumns
     let latitude: Int
@@ -27,54 +39,100 @@ struct FeedLayout {
     let updated: Int?
     let status: Int?
 
-    init(header: [String], source: String) throws {
+    init(header: [String], source: String, dialect: Dialect = .csv) throws {
+        try self.init(header: header, source: source, names: Names.of(dialect))
+    }
+
+    /// The lower-case names each property may have, first match wins.
+    private struct Names {
+        var time: [String]
+        var date: [String]
+        var clock: [String]
+        var latitude: [String]
+        var longitude: [String]
+        var depth: [String]
+        var magnitude: [String]
+        var magnitudeType: [String]
+        var place: [String]
+        var eventType: [String]
+        var id: [String]
+        var network: [String]
+        var eventCode: [String]
+        var updated: [String]
+        var status: [String]
+        /// How a missing time, latitude or longitude is named in messages.
+        var required: (time: String, latitude: String, longitude: String)
+
+        static func of(_ dialect: Dialect) -> Names {
+            switch dialect {
+            case .csv:
+                return Names(time: ["time", "datetime", "origintime"], date: ["date"], clock: ["timeutc", "time utc"],
+                             latitude: ["latitude", "lat"], longitude: ["longitude", "lon", "long"],
+                             depth: ["depth"], magnitude: ["mag", "magnitude"], magnitudeType: ["magtype"],
+                             place: ["place", "region"], eventType: ["type"], id: ["id"], network: ["net", "src"],
+                             eventCode: ["eqid"], updated: ["updated"], status: ["status"],
+                             required: ("time", "latitude", "longitude"))
+            case .fdsnText:
+                return Names(time: ["time"], date: [], clock: [], latitude: ["latitude"], longitude: ["longitude"],
+                             depth: ["depth/km"], magnitude: ["magnitude"], magnitudeType: ["magtype"],
+                             place: ["eventlocationname"], eventType: ["eventtype"], id: ["eventid"],
+                             network: ["contributor"], eventCode: [], updated: [], status: [],
+                             required: ("Time", "Latitude", "Longitude"))
+            }
+        }
+
+        /// Every name of a column that is read: one of them twice in a header is ambiguous.
+        var all: Set<String> {
+            Set([time, date, clock, latitude, longitude, depth, magnitude, magnitudeType, place, eventType, id,
+                 network, eventCode, updated, status].joined())
+        }
+    }
+
+    private init(header: [String], source: String, names: Names) throws {
         self.header = header
-        let names = header.map { $0.trimmingBlanks().lowercased() }
-        func column(_ candidates: String...) -> Int? {
+        let lowered = header.map { $0.trimmingBlanks().lowercased() }
+        func column(_ candidates: [String]) -> Int? {
             for candidate in candidates {
-                if let index = names.firstIndex(of: candidate) { return index }
+                if let index = lowered.firstIndex(of: candidate) { return index }
             }
             return nil
         }
         var missing: [String] = []
-        if let single = column("time", "datetime", "origintime") {
+        if let single = column(names.time) {
             time = .single(single)
-        } else if let date = column("date"), let clock = column("timeutc", "time utc") {
+        } else if let date = column(names.date), let clock = column(names.clock) {
             time = .dateAndTime(date: date, time: clock)
         } else {
             time = .single(-1)
-            missing.append("time")
+            missing.append(names.required.time)
         }
-        let latitude = column("latitude", "lat")
-        let longitude = column("longitude", "lon", "long")
-        if latitude == nil { missing.append("latitude") }
-        if longitude == nil { missing.append("longitude") }
+        let latitude = column(names.latitude)
+        let longitude = column(names.longitude)
+        if latitude == nil { missing.append(names.required.latitude) }
+        if longitude == nil { missing.append(names.required.longitude) }
         guard missing.isEmpty, let latitude, let longitude else {
             throw FeedError.missingColumns(source: source, missing: missing, header: header)
         }
         self.latitude = latitude
         self.longitude = longitude
         // A name that appears twice among the columns we read is ambiguous: which one holds the data?
-        let used: Set<String> = ["time", "datetime", "origintime", "date", "timeutc", "time utc", "latitude", "lat",
-                                 "longitude", "lon", "long", "depth", "mag", "magnitude", "magtype", "place", "region",
-                                 "type", "id", "net", "src", "eqid", "updated", "status"]
-        for name in used {
-            let positions = names.indices.filter { names[$0] == name }
+        for name in names.all {
+            let positions = lowered.indices.filter { lowered[$0] == name }
             if positions.count > 1 {
                 throw FeedError.duplicateColumn(source: source, name: header[positions[0]].trimmingBlanks(),
                                                 columns: positions.map { $0 + 1 })
             }
         }
-        depth = column("depth")
-        magnitude = column("mag", "magnitude")
-        magnitudeType = column("magtype")
-        place = column("place", "region")
-        eventType = column("type")
-        id = column("id")
-        network = column("net", "src")
-        eventCode = id == nil ? column("eqid") : nil
-        updated = column("updated")
-        status = column("status")
+        depth = column(names.depth)
+        magnitude = column(names.magnitude)
+        magnitudeType = column(names.magnitudeType)
+        place = column(names.place)
+        eventType = column(names.eventType)
+        id = column(names.id)
+        network = column(names.network)
+        eventCode = id == nil ? column(names.eventCode) : nil
+        updated = column(names.updated)
+        status = column(names.status)
     }
 
     /// The header's column name at `index`, as messages show it.

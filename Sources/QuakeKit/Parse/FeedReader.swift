@@ -1,9 +1,10 @@
 import Foundation
 
 /// Reads a USGS feed into ``SeismicEvent`` values: the comma-separated feed
-/// of any era, streaming (memory stays bounded by one chunk and one record,
-/// whatever the size of the input), the GeoJSON summary feed, or a QuakeML 1.2
-/// document, also streamed, told apart by the content, not by a file name.
+/// of any era or the FDSN event text format (`#EventID|Time|…`), streaming
+/// (memory stays bounded by one chunk and one record, whatever the size of
+/// the input), the GeoJSON summary feed, or a QuakeML 1.2 document, also
+/// streamed, told apart by the content, not by a file name.
 ///
 /// ```swift
 /// var events: [SeismicEvent] = []
@@ -87,18 +88,23 @@ public struct FeedReader: Sendable {
         let name = source.displayName
         let scanner = CSVScanner(sourceName: name)
         let parallelScanner = ParallelRecordScanner(primary: scanner)
+        // Made when the first line says the input is FDSN text.
+        var pipeScanners: (first: PipeScanner, parallel: ParallelRecordScanner<PipeScanner>)?
         var batch = CSVBatch()
         var decoder: EventDecoder?
         var decoded: [EventDecoder.Part] = []
         var summary = FeedSummary()
         var sawFirstByte = false
+        var scannedBeforeFirstByte = false
 
         func handle(_ batch: CSVBatch) throws {
             var first = 0
             if decoder == nil, batch.count > 0 {
+                let dialect: FeedLayout.Dialect = pipeScanners == nil ? .csv : .fdsnText
                 decoder = try batch.withRecord(0) {
-                    try Self.headerDecoder($0, name: name, options: options, decodesDescriptions: decodesDescriptions,
-                                           decodesPlaces: decodesPlaces, mapping: mapping)
+                    try Self.headerDecoder($0, name: name, dialect: dialect, options: options,
+                                           decodesDescriptions: decodesDescriptions, decodesPlaces: decodesPlaces,
+                                           mapping: mapping)
                 }
                 first = 1
             }
@@ -110,11 +116,38 @@ public struct FeedReader: Sendable {
             }
         }
 
-        // The format is told by the content: GeoJSON opens with '{', QuakeML (XML) with '<'.
+        /// The header alone first (binary input is refused by its first
+        /// line), then the rest of the window on all cores.
+        func scanRecords<Scanner: RecordScanner>(_ window: UnsafeRawBufferPointer, isLast: Bool, with scanner: Scanner,
+                                                 parallel: ParallelRecordScanner<Scanner>) throws -> Int {
+            var used = 0
+            if decoder == nil {
+                used = try scanner.scan(window, isLast: isLast, limit: 1, into: &batch)
+                try handle(batch)
+                if decoder == nil { return used }
+            }
+            used += try parallel.scan(UnsafeRawBufferPointer(rebasing: window[used...]), isLast: isLast) {
+                try handle($0)
+            }
+            return used
+        }
+
+        // The format is told by the content: GeoJSON opens with '{', QuakeML (XML) with '<', FDSN text
+        // with a '#EventID|…' line.
         var json: Data?
         var quakeML: QuakeMLDecoder?
         try ChunkReader.forEachWindow(of: source) { window, isLast in
-            if !sawFirstByte, let first = window.first(where: { !Self.isWhitespace($0) }) {
+            if !sawFirstByte, let start = window.firstIndex(where: { !Self.isWhitespace($0) }) {
+                let first = window[start]
+                if first == UInt8(ascii: "#") {
+                    guard let isText = Self.isFDSNTextHeader(window[start...], isLast: isLast) else { return 0 }
+                    if isText {
+                        let pipe = PipeScanner(sourceName: name)
+                        // Line breaks before the header were counted by the CSV scanner.
+                        if scannedBeforeFirstByte { pipe.restart(line: scanner.line) }
+                        pipeScanners = (pipe, ParallelRecordScanner(primary: pipe))
+                    }
+                }
                 sawFirstByte = true
                 if first == UInt8(ascii: "{") { json = Data() }
                 if first == UInt8(ascii: "<") { quakeML = QuakeMLDecoder(source: name, now: options.now ?? Date()) }
@@ -137,17 +170,11 @@ public struct FeedReader: Sendable {
                 }
                 return window.count
             }
-            var used = 0
-            if decoder == nil {
-                // The header alone first: binary input is refused by its first line.
-                used = try scanner.scan(window, isLast: isLast, limit: 1, into: &batch)
-                try handle(batch)
-                if decoder == nil { return used }
+            if let pipeScanners {
+                return try scanRecords(window, isLast: isLast, with: pipeScanners.first, parallel: pipeScanners.parallel)
             }
-            used += try parallelScanner.scan(UnsafeRawBufferPointer(rebasing: window[used...]), isLast: isLast) {
-                try handle($0)
-            }
-            return used
+            if !sawFirstByte { scannedBeforeFirstByte = true }
+            return try scanRecords(window, isLast: isLast, with: scanner, parallel: parallelScanner)
         }
         if let json {
             try GeoJSONFeedDecoder(source: name, options: options).decode(json, into: &summary) { event in
@@ -232,8 +259,8 @@ public struct FeedReader: Sendable {
         }
     }
 
-    private static func headerDecoder(_ record: CSVRecord, name: String, options: FeedOptions,
-                                      decodesDescriptions: Bool, decodesPlaces: Bool,
+    private static func headerDecoder(_ record: CSVRecord, name: String, dialect: FeedLayout.Dialect,
+                                      options: FeedOptions, decodesDescriptions: Bool, decodesPlaces: Bool,
                                       mapping: RowAdmission?) throws -> EventDecoder {
         for index in 0..<record.fieldCount {
             let bytes = record.field(index)
@@ -242,10 +269,27 @@ public struct FeedReader: Sendable {
                 throw FeedError.notCSV(source: name, reason: "the first line is not text: binary data, not a CSV feed")
             }
         }
-        let header = (0..<record.fieldCount).map { record.string($0) }
-        return EventDecoder(layout: try FeedLayout(header: header, source: name), source: name,
+        var header = (0..<record.fieldCount).map { record.string($0) }
+        if dialect == .fdsnText, let first = header.first {
+            // The '#' marks the header line; the column is `EventID`, as messages name it.
+            header[0] = String(first.trimmingBlanks().dropFirst()).trimmingBlanks()
+        }
+        return EventDecoder(layout: try FeedLayout(header: header, source: name, dialect: dialect), source: name,
                             now: options.now ?? Date(), decodesDescriptions: decodesDescriptions,
                             decodesPlaces: decodesPlaces, mapping: mapping)
+    }
+
+    /// Whether the line at the start of `bytes` (a `#`) is an FDSN event
+    /// text header: `|`-separated names, `EventID` among them. `nil` while
+    /// its end is yet to come; a line longer than any record is no header.
+    private static func isFDSNTextHeader(_ bytes: Slice<UnsafeRawBufferPointer>, isLast: Bool) -> Bool? {
+        let lineEnd = bytes.firstIndex(where: { $0 == ASCII.lf || $0 == ASCII.cr })
+        if lineEnd == nil && !isLast && bytes.count <= CSVScanner.defaultMaximumRecordBytes { return nil }
+        let line = bytes[bytes.startIndex..<(lineEnd ?? bytes.endIndex)].dropFirst()
+        guard line.contains(ASCII.pipe) else { return false }
+        return line.split(separator: ASCII.pipe, omittingEmptySubsequences: false).contains { name in
+            String(decoding: name, as: UTF8.self).trimmingBlanks().lowercased() == "eventid"
+        }
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -1,4 +1,4 @@
-/// Finds a window's records on all cores at once.
+/// Finds a window's records on all cores at once, with any ``RecordScanner``.
 ///
 /// Where a record starts cannot be known without reading from the start: a
 /// line break may sit inside a quoted field. So this guesses. The window is
@@ -9,24 +9,24 @@
 /// the parts' records are the window's. A wrong guess (a cut inside a quoted
 /// field) or any error sends the whole window through one scanner again, so
 /// results, errors and line numbers are always those of a plain scan.
-final class ParallelRecordScanner {
+final class ParallelRecordScanner<Scanner: RecordScanner> {
     /// Smaller windows are not worth cutting.
-    static let defaultMinimumBytes = 1 << 19
+    static var defaultMinimumBytes: Int { 1 << 19 }
 
     private let minimumBytes: Int
-    private let primary: CSVScanner
-    private let parts: [CSVScanner]
+    private let primary: Scanner
+    private let parts: [Scanner]
     private let batches: UnsafeMutableBufferPointer<CSVBatch>
     /// Windows cut into parts whose guess failed, scanned again whole.
     private(set) var rescans = 0
 
     /// - Parameter primary: the scanner that has read the stream so far (its
     ///   line number goes on from where the parts end).
-    init(primary: CSVScanner, parts count: Int = ParallelParts.cores, minimumBytes: Int = defaultMinimumBytes) {
+    init(primary: Scanner, parts count: Int = ParallelParts.cores, minimumBytes: Int = defaultMinimumBytes) {
         self.primary = primary
         self.minimumBytes = minimumBytes
         parts = (0..<max(count, 1)).map { _ in
-            CSVScanner(sourceName: primary.sourceName, maximumRecordBytes: primary.maximumRecordBytes)
+            Scanner(sourceName: primary.sourceName, maximumRecordBytes: primary.maximumRecordBytes)
         }
         batches = .allocate(capacity: max(count, 1))
         // One batch each: a batch copied would share its field list.
@@ -41,7 +41,7 @@ final class ParallelRecordScanner {
     /// Scans `window`, which starts at a record boundary, and hands its
     /// records to `handle` batch by batch, in order.
     ///
-    /// - Returns: how many bytes were used up, as ``CSVScanner/scan(_:isLast:limit:into:)``.
+    /// - Returns: how many bytes were used up, as ``RecordScanner/scan(_:isLast:limit:into:)``.
     func scan(_ window: UnsafeRawBufferPointer, isLast: Bool, _ handle: (CSVBatch) throws -> Void) throws -> Int {
         let cuts = cutPoints(window)
         let count = cuts.count - 1

@@ -14,12 +14,19 @@ public enum EventListFormat: String, Sendable, CaseIterable {
     /// A QuakeML 1.2 (BED) document, which ``FeedReader`` reads back to the
     /// same events (the review status aside).
     case quakeml
+    /// The FDSN event text format, with the header ``EventListEncoder/fdsnTextHeader``,
+    /// which ``FeedReader`` (and other FDSN clients) read back to the same events.
+    case text
 }
 
-/// Writes events as CSV, JSON, GeoJSON, a table or QuakeML, one row, object or element per event, in the order given.
+/// Writes events as CSV, JSON, GeoJSON, a table, QuakeML or FDSN text, one row, object or element per event, in the order given.
 public struct EventListEncoder: Sendable {
     /// The CSV header; scripts may rely on it.
     public static let csvHeader = "id,time,latitude,longitude,depth,mag,magType,place,type"
+
+    /// The FDSN event text header, with the optional `EventType` column.
+    public static let fdsnTextHeader =
+        "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType"
 
     /// Creates an encoder.
     public init() {}
@@ -52,7 +59,59 @@ public struct EventListEncoder: Sendable {
             return Data(Self.table(events).utf8)
         case .quakeml:
             return Data(QuakeMLEncoder().encode(events).utf8)
+        case .text:
+            return Data(Self.fdsnText(events).utf8)
         }
+    }
+
+    /// One line per event under ``fdsnTextHeader``. The format has no
+    /// quoting, so a `|` in a value becomes `/` and a line break or other
+    /// C0 control character a space (``pipeSafe(_:)``): the file stays one
+    /// event per line, at the cost of those characters. The network stands for the author, catalogue,
+    /// contributor and magnitude author alike, as USGS writes them; the id is
+    /// also the contributor's id. Times are UTC to the millisecond, without
+    /// a zone letter, as FDSN services write them.
+    static func fdsnText(_ events: [SeismicEvent]) -> String {
+        var text = fdsnTextHeader + "\n"
+        for event in events {
+            let network = event.network ?? ""
+            let fields: [String] = [
+                event.id,
+                String(CivilTime.iso8601(event.time).dropLast()),
+                number(event.latitude),
+                number(event.longitude),
+                event.depth.map(number) ?? "",
+                network,
+                network,
+                network,
+                event.id,
+                event.magnitudeType ?? "",
+                event.magnitude.map(number) ?? "",
+                network,
+                event.place,
+                event.eventType,
+            ]
+            text += fields.map(pipeSafe).joined(separator: "|") + "\n"
+        }
+        return text
+    }
+
+    /// `field` with nothing that would end an FDSN text field or line: `|`
+    /// becomes `/`; a C0 control character (tab, CR, LF…), DEL, and the
+    /// Unicode line breaks some readers split on (U+0085, U+2028, U+2029)
+    /// become a space. Other characters, C1 controls that real feeds carry
+    /// in place names among them, are kept.
+    static func pipeSafe(_ field: String) -> String {
+        guard field.unicodeScalars.contains(where: breaksFDSNText) else { return field }
+        return String(String.UnicodeScalarView(field.unicodeScalars.map { scalar -> Unicode.Scalar in
+            guard breaksFDSNText(scalar) else { return scalar }
+            return scalar == "|" ? "/" : " "
+        }))
+    }
+
+    private static func breaksFDSNText(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || scalar == "|" || scalar.value == 0x7F || scalar.value == 0x85
+            || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     private static func json<T: Encodable>(_ value: T) throws -> Data {
