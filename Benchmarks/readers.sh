@@ -78,6 +78,15 @@ row "xmllint --stream --noout (QuakeML)" "$(megabytes "$QUAKEML")" "" "$seconds"
 if (( QUAKEML_MIB < 64 )); then verdict="✓"; else verdict="✗"; fi
 echo "QuakeML, $(megabytes "$QUAKEML") MB with --limit 300: peak $QUAKEML_MIB MiB (target < 64 MiB $verdict)"
 
+# The same events in four formats: each reader must list them alike (a check, not a timing).
+reference=""
+for format in csv geojson text quakeml; do
+    listed=$("$BIN" list "$(catalogue "$format" "${SMALL_EVENTS}r")" --limit 0 --format csv --quiet | cksum)
+    [ -z "$reference" ] && reference=$listed
+    [ "$listed" = "$reference" ] || { echo "bench: the $format reader lists other events than the CSV reader" >&2; exit 1; }
+done
+echo "The four readers list the same events from the same $SMALL_EVENTS-event catalogue ✓"
+
 echo
 echo "## ObsPy reading $SMALL_EVENTS events (obspy.read_events, import excluded) against quakemap list --limit 0 on the same file"
 if "$PYTHON" -c "import obspy" 2>/dev/null; then
