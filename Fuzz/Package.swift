@@ -17,6 +17,8 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: [.product(name: "QuakeKit", package: "quakemap")]),
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzerDriver", "FuzzSupport"]),
         .executableTarget(name: "fuzz-geojson", dependencies: ["FuzzerDriver", "FuzzSupport"]),
+        .executableTarget(name: "fuzz-quakeml",
+                          dependencies: ["FuzzerDriver", "FuzzSupport", .product(name: "QuakeKit", package: "quakemap")]),
         .executableTarget(name: "fuzz-cql", dependencies: ["FuzzerDriver", .product(name: "QuakeKit", package: "quakemap")]),
         .executableTarget(name: "fuzz-arguments", dependencies: ["FuzzerDriver", .product(name: "QuakeKit", package: "quakemap")]),
     ],

@@ -3,8 +3,8 @@
 
     python3 Fuzz/make_corpus.py OUT_DIR
 
-writes OUT_DIR/fuzz-csv, OUT_DIR/fuzz-geojson, OUT_DIR/fuzz-cql and
-OUT_DIR/fuzz-arguments, one small file per seed, named by content kind.
+writes OUT_DIR/fuzz-csv, OUT_DIR/fuzz-geojson, OUT_DIR/fuzz-quakeml,
+OUT_DIR/fuzz-cql and OUT_DIR/fuzz-arguments, one small file per seed, named by content kind.
 Everything is made here (Python standard library only) or taken from the
 project's own synthetic feed, Data/synthetic_all_day.csv: no real feed is
 copied. Running it again rewrites the same files with the same bytes, so it
@@ -196,6 +196,64 @@ ARGUMENTS = [
 ]
 
 
+QUAKEML_OPEN = (
+    b'<?xml version="1.0" encoding="UTF-8"?>\n'
+    b'<q:quakeml xmlns="http://quakeml.org/xmlns/bed/1.2" xmlns:catalog="http://anss.org/xmlns/catalog/0.1" '
+    b'xmlns:q="http://quakeml.org/xmlns/quakeml/1.2">\n<eventParameters publicID="smi:f/p">\n'
+)
+QUAKEML_CLOSE = b"</eventParameters>\n</q:quakeml>\n"
+
+
+def quakeml_event(code=b"1", lat=b"35.7", lon=b"-117.5", depth=b"10200", mag=b"4.5", preferred=True, extra=b""):
+    """A USGS-style event (made here, not taken from a feed)."""
+    origin = b"smi:f/origin/" + code
+    magnitude = b"smi:f/magnitude/" + code
+    prefs = (b"<preferredOriginID>" + origin + b"</preferredOriginID><preferredMagnitudeID>" + magnitude
+             + b"</preferredMagnitudeID>") if preferred else b""
+    return (
+        b'<event catalog:eventsource="us" catalog:eventid="' + code + b'" publicID="quakeml:x/query?eventid=us' + code
+        + b'&amp;format=quakeml">\n<description><type>earthquake name</type><text>3 km N of Town</text></description>\n'
+        + b'<origin publicID="' + origin + b'"><time><value>2024-05-01T12:00:00.123Z</value></time>'
+        + b"<latitude><value>" + lat + b"</value></latitude><longitude><value>" + lon + b"</value></longitude>"
+        + b"<depth><value>" + depth + b"</value></depth></origin>\n"
+        + b'<magnitude publicID="' + magnitude + b'"><mag><value>' + mag + b"</value></mag><type>ml</type></magnitude>\n"
+        + prefs + extra + b"<type>earthquake</type><creationInfo><creationTime>2024-05-02T00:00:00Z</creationTime>"
+        + b"</creationInfo></event>\n"
+    )
+
+
+def quakeml_seeds():
+    seeds = {}
+    seeds["usgs-two"] = QUAKEML_OPEN + quakeml_event(b"1") + quakeml_event(b"2", mag=b"") + QUAKEML_CLOSE
+    seeds["no-preference"] = QUAKEML_OPEN + quakeml_event(b"3", preferred=False) + QUAKEML_CLOSE
+    seeds["rejections"] = (QUAKEML_OPEN + quakeml_event(b"4", lat=b"95") + quakeml_event(b"5", depth=b"1e9")
+                           + quakeml_event(b"6", mag=b"nan") + b'<event publicID="smi:f/e7"/>\n' + QUAKEML_CLOSE)
+    seeds["emsc-style"] = QUAKEML_OPEN + (
+        b'<event publicID="smi:www.emsc-csem.org/event/20240501_0000001">'
+        b"<preferredOriginID>smi:o/2</preferredOriginID><type>earthquake</type>"
+        b"<description><text>GREECE</text><type>region name</type></description>"
+        b"<description><text>SOUTHERN GREECE</text><type>Flinn-Engdahl region</type></description>"
+        b'<origin publicID="smi:o/1"><time><value>2024-05-01T08:00:00Z</value></time>'
+        b"<latitude><value>1</value></latitude><longitude><value>1</value></longitude></origin>"
+        b'<origin publicID="smi:o/2"><time><value>2024-05-01T08:12:34.5</value></time>'
+        b"<latitude><value>36.9</value></latitude><longitude><value>22.1</value></longitude></origin>"
+        b'<magnitude publicID="smi:m/1"><mag><value>3.9</value></mag><type>mb</type></magnitude></event>\n'
+    ) + QUAKEML_CLOSE
+    seeds["escapes-cdata"] = QUAKEML_OPEN + quakeml_event(
+        b"8", extra=b"<description><text><![CDATA[A & B]]> &amp; &#233;&#x1F30B;</text><type>region name</type></description>"
+    ) + QUAKEML_CLOSE
+    seeds["empty"] = QUAKEML_OPEN + QUAKEML_CLOSE
+    seeds["truncated"] = (QUAKEML_OPEN + quakeml_event(b"9"))[:-40]
+    seeds["doctype"] = b'<?xml version="1.0"?>\n<!DOCTYPE q [<!ENTITY a "b">]>\n<q:quakeml/>'
+    seeds["latin1"] = (b'<?xml version="1.0" encoding="ISO-8859-1"?>\n' + QUAKEML_OPEN.split(b"\n", 1)[1]
+                       + quakeml_event(b"10").replace(b"Town", b"Cura\xe7ao") + QUAKEML_CLOSE)
+    # Without the document's start: the harness puts one and an open event in front.
+    seeds["bare-event-body"] = (b'<origin publicID="smi:f/o"><time><value>2024-05-01T12:00:00Z</value></time>'
+                                b"<latitude><value>1</value></latitude><longitude><value>2</value></longitude></origin>"
+                                b"</event></eventParameters></q:quakeml>")
+    return seeds
+
+
 def write(folder, name, seeds):
     path = os.path.join(folder, name)
     os.makedirs(path, exist_ok=True)
@@ -212,6 +270,7 @@ def main():
     counts = {
         "fuzz-csv": write(out, "fuzz-csv", csv_seeds()),
         "fuzz-geojson": write(out, "fuzz-geojson", geojson_seeds()),
+        "fuzz-quakeml": write(out, "fuzz-quakeml", quakeml_seeds()),
         "fuzz-cql": write(out, "fuzz-cql", {"%02d" % index: text.encode() for index, text in enumerate(CQL)}),
         "fuzz-arguments": write(out, "fuzz-arguments", {"%02d" % index: data for index, data in enumerate(ARGUMENTS)}),
     }
