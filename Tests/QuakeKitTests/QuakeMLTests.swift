@@ -209,11 +209,19 @@ struct QuakeMLTests {
     }
 
     @Test func otherXMLIsNotQuakeML() throws {
-        for text in ["<html><body>Service unavailable</body></html>",
+        for text in ["<?xml version=\"1.0\"?><html><body>Service unavailable</body></html>",
                      #"<q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.1"/>"#, "<?xml version=\"1.0\"?>"] {
             let error = try #require(Self.error(reading: text), "\(text)")
             guard case .malformedQuakeML = error else { Issue.record("\(error)"); continue }
         }
+    }
+
+    @Test func theFormatIsToldByTheDocumentsOpening() {
+        func opens(_ text: String) -> Bool { Array(text.utf8).withUnsafeBytes { QuakeMLDecoder.opensDocument($0) } }
+        #expect(opens("<?xml version=\"1.0\"?>") && opens("\u{FEFF}\n <q:quakeml xmlns:q=\"x\">") && opens("<quakeml>"))
+        #expect(opens("<qml:quakeml\nxmlns:qml=\"x\"/>"))
+        #expect(!opens("<!DOCTYPE html><html>") && !opens("<html>") && !opens("<q:quakemlx>") && !opens("<q:quakeml"))
+        #expect(!opens("time,latitude,longitude\n"))
     }
 
     @Test func emptyEventParametersAreAnEmptyCatalogue() throws {
@@ -259,6 +267,12 @@ struct QuakeMLTests {
         let summary = try FeedReader(options: FeedOptions(strict: true)).read(.bytes(data, name: "written.xml")) { again.append($0) }
         #expect(summary.rows == 3)
         #expect(again == events)
+        // A magnitude type without a magnitude has no QuakeML magnitude to go in.
+        var typed = events[1]
+        typed.magnitudeType = "ml"
+        let written = try EventListEncoder().encode([typed], as: .quakeml)
+        #expect(!String(decoding: written, as: UTF8.self).contains("<magnitude"))
+        #expect(try Self.read(String(decoding: written, as: UTF8.self)).events == [events[1]])
     }
 
     @Test(.enabled(if: Xmllint.path != nil, "xmllint (libxml2-utils) is not installed: the written QuakeML is not validated"))
@@ -292,10 +306,11 @@ struct QuakeMLTests {
             var again: [SeismicEvent] = []
             let summary = try FeedReader(options: FeedOptions(strict: true)).read(.bytes(data, name: file + ".xml")) { again.append($0) }
             #expect(summary.rows == events.count, "\(file)")
-            // The review status is not written.
+            // The review status is not written, nor the magnitude type of an event without a magnitude.
             let expected = events.map { event -> SeismicEvent in
                 var event = event
                 event.status = nil
+                if event.magnitude == nil { event.magnitudeType = nil }
                 return event
             }
             #expect(again == expected, "\(file): \(zip(expected, again).first { $0 != $1 }.map { "\($0) became \($1)" } ?? "counts differ")")

@@ -132,8 +132,9 @@ public struct FeedReader: Sendable {
             return used
         }
 
-        // The format is told by the content: GeoJSON opens with '{', QuakeML (XML) with '<', FDSN text
-        // with a '#EventID|…' line.
+        // The format is told by the content: GeoJSON opens with '{', QuakeML with an XML
+        // declaration or its root element (an HTML error page is refused as a CSV without columns),
+        // FDSN text with a '#EventID|…' line.
         var json: Data?
         var quakeML: QuakeMLDecoder?
         try ChunkReader.forEachWindow(of: source) { window, isLast in
@@ -150,7 +151,9 @@ public struct FeedReader: Sendable {
                 }
                 sawFirstByte = true
                 if first == UInt8(ascii: "{") { json = Data() }
-                if first == UInt8(ascii: "<") { quakeML = QuakeMLDecoder(source: name, now: options.now ?? Date()) }
+                if first == UInt8(ascii: "<"), QuakeMLDecoder.opensDocument(window) {
+                    quakeML = QuakeMLDecoder(source: name, now: options.now ?? Date())
+                }
                 if first == UInt8(ascii: "[") {
                     throw FeedError.notCSV(source: name, reason: "this is a JSON array, neither a CSV nor a GeoJSON feed")
                 }

@@ -93,14 +93,20 @@ final class QuakeMLDecoder {
                 failure = error(line: Int(parser.pointee.input?.pointee.line ?? 0),
                                 column: Int(parser.pointee.input?.pointee.col ?? 0), reason: "not well-formed XML")
             }
-            let ready = outcomes
-            outcomes.removeAll(keepingCapacity: true)
+            // Taken out whole rather than copied and emptied (which would copy the array).
+            var ready: [Outcome] = []
+            swap(&ready, &outcomes)
             for outcome in ready { try body(outcome) }
             if let failure { throw failure }
         } while offset < bytes.count
     }
 
+    /// libxml2's global state, set up once before any thread parses: its
+    /// initialisation is not reentrant.
+    private static let libraryInitialized: Void = xmlInitParser()
+
     private func start(with head: UnsafeRawBufferPointer) throws {
+        Self.libraryInitialized
         handler.initialized = UInt32(truncatingIfNeeded: XML_SAX2_MAGIC)
         handler.startElementNs = { context, localName, _, uri, _, _, attributeCount, _, attributes in
             QuakeMLDecoder.from(context).startElement(localName, uri, Int(attributeCount), attributes)
@@ -137,6 +143,20 @@ final class QuakeMLDecoder {
         catalogURI = intern(Self.catalogNamespace)
         bedURIs = Set(Self.bedNamespaces.compactMap(intern))
         if let failure { throw failure }
+    }
+
+    /// Whether `bytes`, after blanks and a byte order mark, open an XML
+    /// declaration (`<?xml`) or a `quakeml` root element, with or without a prefix.
+    static func opensDocument(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var start = 0
+        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[start]) { start += 1 }
+        let head = bytes[start..<min(bytes.count, start + 64)]
+        guard head.first == UInt8(ascii: "<") else { return false }
+        if head.starts(with: "<?xml".utf8) { return true }
+        // `<quakeml`, `<q:quakeml`: a name, then the local name, then a blank, '>' or '/'.
+        let name = head.dropFirst().prefix { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != UInt8(ascii: ">") && $0 != UInt8(ascii: "/") }
+        let local = name.split(separator: UInt8(ascii: ":"), maxSplits: 1, omittingEmptySubsequences: false).last ?? name
+        return local.elementsEqual("quakeml".utf8) && name.endIndex < head.endIndex
     }
 
     private static func from(_ context: UnsafeMutableRawPointer?) -> QuakeMLDecoder {
@@ -288,7 +308,8 @@ final class QuakeMLDecoder {
     }
 
     private func assign(_ field: Field) {
-        let value = Self.trimmed(text)
+        // A copy: a slice would share the collecting buffer, which the next field would then copy.
+        let value = ArraySlice(Self.trimmed(text))
         if field == .generated {
             generated = value.withUnsafeBytes { TimeParser.parse($0) }
             return
@@ -330,8 +351,10 @@ final class QuakeMLDecoder {
                   strcmp(UnsafeRawPointer(local).assumingMemoryBound(to: CChar.self),
                          UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0,
                   let start = entry[3], let end = entry[4] else { continue }
-            let value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
-            return String(value.drop(while: \.isXMLBlank).reversed().drop(while: \.isXMLBlank).reversed())
+            var first = start, last = end
+            while first < last, first.pointee.isXMLBlank { first += 1 }
+            while last > first, (last - 1).pointee.isXMLBlank { last -= 1 }
+            return String(decoding: UnsafeBufferPointer(start: first, count: last - first), as: UTF8.self)
         }
         return nil
     }
@@ -452,10 +475,12 @@ extension QuakeMLDecoder {
         /// The event, or why it is rejected: the rules of every reader.
         func outcome(source: String, now: Date) -> Outcome {
             let id = self.id
+            func rejection(_ element: String?, _ value: ArraySlice<UInt8>?, _ reason: String) -> FeedRejection {
+                FeedRejection(source: source, location: .element(line: line, column: column, id: id.isEmpty ? nil : id),
+                              column: element, value: value.map { String(decoding: $0, as: UTF8.self) }, reason: reason)
+            }
             func reject(_ element: String?, _ value: ArraySlice<UInt8>?, _ reason: String) -> Outcome {
-                .rejected(FeedRejection(source: source, location: .element(line: line, column: column, id: id.isEmpty ? nil : id),
-                                        column: element, value: value.map { String(decoding: $0, as: UTF8.self) },
-                                        reason: reason))
+                .rejected(rejection(element, value, reason))
             }
             if preferredOriginID == nil && tooManyOrigins {
                 return reject(nil, nil, "has more than \(QuakeMLDecoder.maximumCandidates) origins before its preferredOriginID")
@@ -468,17 +493,24 @@ extension QuakeMLDecoder {
             guard let time = TimeParser.parse(timeText) else {
                 return reject("origin/time", timeText, "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)")
             }
-            var position: [Double] = []
-            for (name, text, limit) in [("origin/latitude", origin.latitude, 90.0), ("origin/longitude", origin.longitude, 180.0)] {
-                guard let text, !text.isEmpty else { return reject(name, nil, "is missing") }
-                switch DecimalParser.parse(text) {
+            func coordinate(_ name: String, _ text: ArraySlice<UInt8>?, limit: Double) -> Result<Double, FeedRejection> {
+                switch text.map(DecimalParser.parse) ?? .empty {
                 case .value(let value):
-                    if let problem = CoordinateRange.problem(value, limit: limit) { return reject(name, text, problem) }
-                    position.append(value)
-                case .empty: return reject(name, nil, "is missing")
-                case .notANumber: return reject(name, text, "is not a number")
-                case .notFinite: return reject(name, text, "is not a finite number")
+                    guard let problem = CoordinateRange.problem(value, limit: limit) else { return .success(value) }
+                    return .failure(rejection(name, text, problem))
+                case .empty: return .failure(rejection(name, nil, "is missing"))
+                case .notANumber: return .failure(rejection(name, text, "is not a number"))
+                case .notFinite: return .failure(rejection(name, text, "is not a finite number"))
                 }
+            }
+            let latitude: Double, longitude: Double
+            switch coordinate("origin/latitude", origin.latitude, limit: 90) {
+            case .success(let value): latitude = value
+            case .failure(let rejection): return .rejected(rejection)
+            }
+            switch coordinate("origin/longitude", origin.longitude, limit: 180) {
+            case .success(let value): longitude = value
+            case .failure(let rejection): return .rejected(rejection)
             }
             var depth: Double?
             if let text = origin.depth, !text.isEmpty {
@@ -510,14 +542,17 @@ extension QuakeMLDecoder {
                 updatedTime = parsed
             }
             func text(_ value: String?) -> String? {
-                let trimmed = value?.withoutByteOrderMarks.trimmingBlanks()
-                return trimmed?.isEmpty == false ? trimmed : nil
+                guard let value, !value.isEmpty else { return nil }
+                // Already trimmed of XML's blanks; a byte order mark (EF BB BF) is rare, and dropped as the CSV reader does.
+                guard value.utf8.contains(0xEF) else { return value }
+                let trimmed = value.withoutByteOrderMarks.trimmingBlanks()
+                return trimmed.isEmpty ? nil : trimmed
             }
             return .event(SeismicEvent(
                 id: id,
                 time: time,
-                latitude: position[0],
-                longitude: position[1],
+                latitude: latitude,
+                longitude: longitude,
                 depth: depth,
                 magnitude: value,
                 magnitudeType: text(magnitude?.type),
@@ -620,6 +655,3 @@ extension UInt8 {
     fileprivate var isXMLBlank: Bool { self == 0x20 || self == 0x09 || self == 0x0A || self == 0x0D }
 }
 
-extension Character {
-    fileprivate var isXMLBlank: Bool { self == " " || self == "\t" || self == "\n" || self == "\r" || self == "\r\n" }
-}

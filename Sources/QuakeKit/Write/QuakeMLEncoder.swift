@@ -9,7 +9,8 @@ import Foundation
 /// USGS writes them), percent-encoded where a character is not allowed in a
 /// QuakeML resource identifier; the network is USGS's `catalog:eventsource`
 /// attribute. Control characters, which XML 1.0 cannot carry, become U+FFFD;
-/// the review status is not written.
+/// the review status is not written, nor the magnitude type of an event
+/// without a magnitude (a QuakeML magnitude must have a value).
 struct QuakeMLEncoder {
     static let header = """
         <?xml version="1.0" encoding="UTF-8"?>
