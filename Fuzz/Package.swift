@@ -13,12 +13,13 @@ let package = Package(
         // Declares libFuzzer's LLVMFuzzerRunDriver, so that a Swift `main`
         // (SwiftPM's own) can hand control to libFuzzer.
         .target(name: "FuzzerDriver"),
-        // The feed checks shared by fuzz-csv and fuzz-geojson.
+        // The feed checks shared by fuzz-csv, fuzz-geojson and fuzz-fdsntext.
         .target(name: "FuzzSupport", dependencies: [.product(name: "QuakeKit", package: "quakemap")]),
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzerDriver", "FuzzSupport"]),
         .executableTarget(name: "fuzz-geojson", dependencies: ["FuzzerDriver", "FuzzSupport"]),
         .executableTarget(name: "fuzz-quakeml",
                           dependencies: ["FuzzerDriver", "FuzzSupport", .product(name: "QuakeKit", package: "quakemap")]),
+        .executableTarget(name: "fuzz-fdsntext", dependencies: ["FuzzerDriver", "FuzzSupport"]),
         .executableTarget(name: "fuzz-cql", dependencies: ["FuzzerDriver", .product(name: "QuakeKit", package: "quakemap")]),
         .executableTarget(name: "fuzz-arguments", dependencies: ["FuzzerDriver", .product(name: "QuakeKit", package: "quakemap")]),
     ],

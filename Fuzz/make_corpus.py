@@ -3,7 +3,7 @@
 
     python3 Fuzz/make_corpus.py OUT_DIR
 
-writes OUT_DIR/fuzz-csv, OUT_DIR/fuzz-geojson, OUT_DIR/fuzz-quakeml,
+writes OUT_DIR/fuzz-csv, OUT_DIR/fuzz-geojson, OUT_DIR/fuzz-fdsntext, OUT_DIR/fuzz-quakeml,
 OUT_DIR/fuzz-cql and OUT_DIR/fuzz-arguments, one small file per seed, named by content kind.
 Everything is made here (Python standard library only) or taken from the
 project's own synthetic feed, Data/synthetic_all_day.csv: no real feed is
@@ -11,6 +11,7 @@ copied. Running it again rewrites the same files with the same bytes, so it
 can write into a working corpus that the fuzzers have grown.
 """
 
+import csv
 import json
 import os
 import sys
@@ -84,6 +85,52 @@ def csv_seeds():
         b"\"Tuesday, February 29, 2000 00:00:00 GMT\",1,1,1,1,b\n"
         b"\"dec 31 1999 23:59:59.999 z\",1,1,1,1,c\n"
     )
+    return seeds
+
+
+FDSN_HEADER = (b"#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|"
+               b"MagType|Magnitude|MagAuthor|EventLocationName")
+
+
+def fdsntext_seeds():
+    """The FDSN event text format, its rows made from the synthetic feed's."""
+    with open(SYNTHETIC, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))[:6]
+
+    def line(row, event_type=True, blanks=False):
+        fields = [row["id"], row["time"].rstrip("Z"), row["latitude"], row["longitude"], row["depth"], row["net"],
+                  row["net"], row["net"], row["id"], row["magType"], row["mag"], row["net"], row["place"]]
+        if event_type:
+            fields.append(row["type"])
+        separator = " | " if blanks else "|"
+        return separator.join(fields).encode()
+
+    header = FDSN_HEADER + b"|EventType"
+    seeds = {}
+    seeds["synthetic-5-rows"] = b"\n".join([header] + [line(row) for row in rows[:5]]) + b"\n"
+    seeds["synthetic-13-columns-crlf"] = b"\r\n".join([FDSN_HEADER] + [line(row, False) for row in rows[:2]]) + b"\r\n"
+    blank_header = b" | ".join(header.split(b"|"))
+    seeds["blanks-around-separators"] = b"\n".join([blank_header] + [line(row, blanks=True) for row in rows[:3]])
+    seeds["header-only"] = header + b"\n"
+    seeds["bom-lone-cr"] = b"\xef\xbb\xbf" + b"\r".join([header, line(rows[0]), line(rows[1])]) + b"\r"
+    seeds["extra-columns"] = (header + b"|Quality|Region code\n" + line(rows[0]) + b"|A|17\n")
+    seeds["reordered-lower-case"] = (
+        b"#magnitude|eventlocationname|eventid|latitude|longitude|time|depth/km|magtype|contributor|eventtype\n"
+        b"4.6|Somewhere far|us0001|10.5|-20.25|2020-06-30T23:51:22.060449|12.3|mb|us|earthquake\n"
+        b"|||0|0|2020-06-30T23:51:22||||\n"
+    )
+    seeds["rejections"] = header + b"\n" + b"\n".join([
+        b"a|2024-05-01T12:00:00|91|0|1|x|x|x|a|ml|1|x|p|earthquake",
+        b"b|2024-05-01T12:00:00|0|-180.5|1|x|x|x|b|ml|1|x|p|",
+        b"c|2024-13-01T12:00:00|0|0|1|x|x|x|c|ml|1|x|p|quarry blast",
+        b"d|2024-05-01T12:00:00.1234567|0|0|nan|x|x|x|d|ml|1e999|x|p|",
+        b"e|2024-05-01T12:00:00Z|0|0|1",
+        b"f|not a time|0|0|1|x|x|x|f|ml|1|x|p|explosion",
+        b"g | 2024-05-01T12:00:00.5 | \t1.25\t | -2.5 | 0x10 | | | | | | +3. | | a place | ",
+        b"",
+        b"h|2024-05-01T24:00:00|0|0|9000|x|x|x|h|ml|11|x|p|earthquake",
+    ]) + b"\n"
+    seeds["a-comma-csv-behind-a-hash"] = b"#time,latitude,longitude\n2024-05-01T12:00:00Z,1,2\n"
     return seeds
 
 
@@ -271,6 +318,7 @@ def main():
         "fuzz-csv": write(out, "fuzz-csv", csv_seeds()),
         "fuzz-geojson": write(out, "fuzz-geojson", geojson_seeds()),
         "fuzz-quakeml": write(out, "fuzz-quakeml", quakeml_seeds()),
+        "fuzz-fdsntext": write(out, "fuzz-fdsntext", fdsntext_seeds()),
         "fuzz-cql": write(out, "fuzz-cql", {"%02d" % index: text.encode() for index, text in enumerate(CQL)}),
         "fuzz-arguments": write(out, "fuzz-arguments", {"%02d" % index: data for index, data in enumerate(ARGUMENTS)}),
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build QuakeKit's libFuzzer fuzzers and run each one for SECONDS seconds.
 #
-#   Fuzz/run.sh [SECONDS] [FUZZER...]      (default 60 s, all five fuzzers)
+#   Fuzz/run.sh [SECONDS] [FUZZER...]      (default 60 s, every fuzzer)
 #
 # Builds the package in Fuzz/ (release, -sanitize=fuzzer,address, scratch path
 # Fuzz/.build), writes the seed corpora into Fuzz/.corpus/<fuzzer> (kept between
@@ -24,7 +24,7 @@ SECONDS_EACH=${1:-60}
 shift || true
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$HERE"
-ALL=(fuzz-csv fuzz-geojson fuzz-quakeml fuzz-cql fuzz-arguments)
+ALL=(fuzz-csv fuzz-geojson fuzz-fdsntext fuzz-quakeml fuzz-cql fuzz-arguments)
 if [ $# -gt 0 ]; then FUZZERS=("$@"); else FUZZERS=("${ALL[@]}"); fi
 JOBS=${JOBS:-2}
 KEEP_GOING=${KEEP_GOING:-0}
@@ -38,7 +38,7 @@ case "$SECONDS_EACH" in ''|*[!0-9]*) echo "usage: $0 [SECONDS] [FUZZER...]" >&2;
 # Per fuzzer: the largest input, and the dictionary.
 max_len() {
     case "$1" in
-        fuzz-csv|fuzz-geojson|fuzz-quakeml) echo 8192 ;;
+        fuzz-csv|fuzz-geojson|fuzz-fdsntext|fuzz-quakeml) echo 8192 ;;
         fuzz-cql) echo 2048 ;;
         fuzz-arguments) echo 256 ;;
     esac
@@ -48,6 +48,7 @@ dict() {
         fuzz-csv) echo "$HERE/dict/csv.dict" ;;
         fuzz-geojson) echo "$HERE/dict/geojson.dict" ;;
         fuzz-quakeml) echo "$HERE/dict/quakeml.dict" ;;
+        fuzz-fdsntext) echo "$HERE/dict/fdsntext.dict" ;;
         fuzz-cql) echo "$HERE/dict/cql.dict" ;;
         fuzz-arguments) echo "$HERE/dict/arguments.dict" ;;
     esac

@@ -45,11 +45,18 @@ struct FDSNTextTests {
         ("lone CR line ends", header13 + "\r" + row13() + "\r"),
         ("a byte order mark and no final line break", "\u{FEFF}" + header13 + "\n" + row13()),
         ("blank lines before the header and between rows", "\n\n" + header13 + "\n\n" + row13() + "\n\n"),
+        ("blanks, a BOM and lines before the header", " \r\n\t\n\u{FEFF}  \r" + header13 + "\n" + row13() + "\n"),
     ])
     func headerVariantsGiveTheSameEvent(_ variant: String, _ text: String) throws {
         let (events, summary) = try Self.read(text)
         #expect(summary == FeedSummary(rows: 1, events: 1, withoutMagnitude: 0, rejected: 0), "\(variant)")
         #expect(events == [Self.expected], "\(variant)")
+    }
+
+    @Test func linesAreCountedFromTheFirstWhateverStandsBeforeTheHeader() throws {
+        let text = " \r\n\t\n  \r\n" + Self.header13 + "\n" + Self.row13(latitude: "-95") + "\n"
+        let (_, summary) = try Self.read(text)
+        #expect(summary.rejections.map(\.message) == ["test.txt:5: column 'Latitude': '-95' is outside -90…90"])
     }
 
     @Test func eventTypeIsReadAndEmptyMeansEarthquake() throws {

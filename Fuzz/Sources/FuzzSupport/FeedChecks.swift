@@ -90,6 +90,7 @@ public enum FeedChecks {
             fatalError("invariant: the GeoJSON written for \(events.count) read events does not read back: \(error)")
         }
         check(again.count == events.count, "GeoJSON round trip: \(events.count) events became \(again.count)")
+        checkTextRoundTrip(events)
         // Two known, reported differences are tolerated, so that fuzzing goes
         // on past them: Foundation's JSONSerialization (which the GeoJSON reader
         // uses) reads some 17-digit numbers a few ulps off and "-0" as 0, and it
@@ -113,6 +114,49 @@ public enum FeedChecks {
                 && same(event.network, back.network) && same(event.status, back.status)
             check(sameValues && same(event.time, back.time) && same(event.updated, back.updated),
                   "GeoJSON round trip changed an event: read \(event) re-read \(back)".replacingOccurrences(of: "\n", with: "\\n"))
+        }
+    }
+
+    /// The FDSN text that ``EventListFormat/text`` writes reads back to the
+    /// same events: numbers exactly (shortest round-trip text, QuakeKit's own
+    /// decimal reader), times to the millisecond, texts as the writer
+    /// documents them (`|` to `/`, C0 controls, DEL, U+0085, U+2028 and
+    /// U+2029 to a space) and as every reader trims them (blanks at the ends,
+    /// byte order marks), the network through `Contributor`.
+    static func checkTextRoundTrip(_ events: [SeismicEvent]) {
+        var again: [SeismicEvent] = []
+        let summary: FeedSummary
+        do {
+            let text = try EventListEncoder().encode(events, as: .text)
+            summary = try FeedReader(options: FeedOptions(strict: true)).read(.bytes(text, name: "text round trip")) {
+                again.append($0)
+            }
+        } catch {
+            fatalError("invariant: the FDSN text written for \(events.count) read events does not read back: \(error)")
+        }
+        check(summary.rows == events.count && again.count == events.count,
+              "FDSN text round trip: \(events.count) events became \(again.count) (rows \(summary.rows))")
+        func written(_ text: String?) -> String? {
+            guard let text else { return nil }
+            let scalars = text.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+                if scalar == "\u{FEFF}" { return nil }
+                if scalar == "|" { return "/" }
+                let value = scalar.value
+                return value < 0x20 || value == 0x7F || value == 0x85 || value == 0x2028 || value == 0x2029 ? " " : scalar
+            }
+            var trimmed = Substring(String(String.UnicodeScalarView(scalars)))
+            while trimmed.first == " " { trimmed.removeFirst() }
+            while trimmed.last == " " { trimmed.removeLast() }
+            return trimmed.isEmpty ? nil : String(trimmed)
+        }
+        for (event, back) in zip(events, again) {
+            let sameValues = (written(event.id) ?? "") == back.id && event.latitude == back.latitude
+                && event.longitude == back.longitude && event.depth == back.depth && event.magnitude == back.magnitude
+                && written(event.magnitudeType) == back.magnitudeType && (written(event.place) ?? "") == back.place
+                && (written(event.eventType) ?? "earthquake") == back.eventType && written(event.network) == back.network
+                && abs(event.time.timeIntervalSince(back.time)) <= 0.0005
+            check(sameValues, "FDSN text round trip changed an event: read \(event) re-read \(back)"
+                .replacingOccurrences(of: "\n", with: "\\n"))
         }
     }
 

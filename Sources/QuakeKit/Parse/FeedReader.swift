@@ -138,14 +138,21 @@ public struct FeedReader: Sendable {
         var json: Data?
         var quakeML: QuakeMLDecoder?
         try ChunkReader.forEachWindow(of: source) { window, isLast in
+            // Bytes before the FDSN text header's line, passed over.
+            var skipped = 0
             if !sawFirstByte, let start = window.firstIndex(where: { !Self.isWhitespace($0) }) {
                 let first = window[start]
                 if first == UInt8(ascii: "#") {
                     guard let isText = Self.isFDSNTextHeader(window[start...], isLast: isLast) else { return 0 }
                     if isText {
+                        // The header is the line the '#' is on, whatever blanks stand before it.
+                        skipped = window[..<start].lastIndex { $0 == ASCII.lf || $0 == ASCII.cr }.map { $0 + 1 } ?? 0
                         let pipe = PipeScanner(sourceName: name)
-                        // Line breaks before the header were counted by the CSV scanner.
-                        if scannedBeforeFirstByte { pipe.restart(line: scanner.line) }
+                        if scannedBeforeFirstByte || skipped > 0 {
+                            // Blank lines before this window were counted by the CSV scanner.
+                            let before = scannedBeforeFirstByte ? scanner.line : 1
+                            pipe.restart(line: before + Self.lineBreaks(in: window[..<skipped]))
+                        }
                         pipeScanners = (pipe, ParallelRecordScanner(primary: pipe))
                     }
                 }
@@ -174,7 +181,8 @@ public struct FeedReader: Sendable {
                 return window.count
             }
             if let pipeScanners {
-                return try scanRecords(window, isLast: isLast, with: pipeScanners.first, parallel: pipeScanners.parallel)
+                return try skipped + scanRecords(UnsafeRawBufferPointer(rebasing: window[skipped...]), isLast: isLast,
+                                                 with: pipeScanners.first, parallel: pipeScanners.parallel)
             }
             if !sawFirstByte { scannedBeforeFirstByte = true }
             return try scanRecords(window, isLast: isLast, with: scanner, parallel: parallelScanner)
@@ -275,7 +283,7 @@ public struct FeedReader: Sendable {
         var header = (0..<record.fieldCount).map { record.string($0) }
         if dialect == .fdsnText, let first = header.first {
             // The '#' marks the header line; the column is `EventID`, as messages name it.
-            header[0] = String(first.trimmingBlanks().dropFirst()).trimmingBlanks()
+            header[0] = String(first.withoutByteOrderMarks.trimmingBlanks().dropFirst()).trimmingBlanks()
         }
         return EventDecoder(layout: try FeedLayout(header: header, source: name, dialect: dialect), source: name,
                             now: options.now ?? Date(), decodesDescriptions: decodesDescriptions,
@@ -293,6 +301,16 @@ public struct FeedReader: Sendable {
         return line.split(separator: ASCII.pipe, omittingEmptySubsequences: false).contains { name in
             String(decoding: name, as: UTF8.self).trimmingBlanks().lowercased() == "eventid"
         }
+    }
+
+    /// Line breaks in `bytes`, CRLF counted once.
+    private static func lineBreaks(in bytes: Slice<UnsafeRawBufferPointer>) -> Int {
+        var count = 0, previous: UInt8 = 0
+        for byte in bytes {
+            if byte == ASCII.cr || (byte == ASCII.lf && previous != ASCII.cr) { count += 1 }
+            previous = byte
+        }
+        return count
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -14,6 +14,7 @@ enum TimeParser {
 
     static func parse(_ bytes: UnsafeRawBufferPointer) -> Date? {
         if let date = parseFeedTime(bytes) { return date }
+        if bytes.count == 23, let date = parseFeedTimeWithoutZone(bytes) { return date }
         var scanner = ByteScanner(bytes)
         scanner.skipBlanks()
         guard let first = scanner.peek else { return nil }
@@ -51,6 +52,18 @@ enum TimeParser {
         if timeScanner.take(UInt8(ascii: "Z")) { timeScanner.skipBlanks() }
         guard timeScanner.isAtEnd else { return nil }
         return make(year: year, month: month, day: day, secondOfDay: seconds)
+    }
+
+    /// FDSN event text writes today's time without its zone letter
+    /// (`2020-06-11T15:27:04.123`), which means UTC too: the fast path, on
+    /// a copy with the `Z` put back.
+    private static func parseFeedTimeWithoutZone(_ bytes: UnsafeRawBufferPointer) -> Date? {
+        var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return withUnsafeMutableBytes(of: &words) { copy in
+            copy.copyMemory(from: bytes)
+            copy[23] = UInt8(ascii: "Z")
+            return parseFeedTime(UnsafeRawBufferPointer(copy))
+        }
     }
 
     /// Today's feeds spell every time the same way, `2020-06-11T15:27:04.123Z`:
