@@ -11,7 +11,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # never call it; lld ignores that warning section). The binary draws the same bytes.
 RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld
 
-.PHONY: map test test-sanitize build deps test-deps clean sample basemap plates bench load interop api-fuzz examples fuzz
+.PHONY: map test test-sanitize build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -90,9 +90,15 @@ examples: build test-deps
 	$(SWIFT) build $(RELEASE) --product quakemap-server
 	$(VENV)/bin/python scripts/web_screenshots.py .build/release/quakemap-server $(SAMPLE) docs
 
-## bench: print throughput, wall time and peak memory (generates its inputs; a few minutes)
+## bench: print throughput, wall time and peak memory (generates its inputs; a few minutes),
+## then each reader's (CSV, GeoJSON, FDSN text, QuakeML) against xmllint and ObsPy
 bench: deps
 	Benchmarks/run.sh
+	Benchmarks/readers.sh
+
+## bench-readers: the readers' part of bench alone (BIG_BYTES sets the QuakeML file's size)
+bench-readers: deps
+	Benchmarks/readers.sh
 
 ## load: requests per second and p99 latency of quakemap-server under wrk (tiles, items)
 load: deps
