@@ -311,10 +311,33 @@ struct QuakeMLTests {
                 var event = event
                 event.status = nil
                 if event.magnitude == nil { event.magnitudeType = nil }
+                event.eventType = EventType.quakeML(event.eventType)
                 return event
             }
             #expect(again == expected, "\(file): \(zip(expected, again).first { $0 != $1 }.map { "\($0) became \($1)" } ?? "counts differ")")
         }
+    }
+}
+
+@Suite struct QuakeMLEventTypeTests {
+    @Test func typesOutsideQuakeMLsListAreWrittenAsItsWords() {
+        #expect(EventType.quakeML("earthquake") == "earthquake")
+        #expect(EventType.quakeML("quarry_blast") == "quarry blast")
+        #expect(EventType.quakeML("quarry") == "quarry blast")
+        #expect(EventType.quakeML("Ice Quake") == "ice quake")
+        #expect(EventType.quakeML("") == "earthquake")
+        #expect(EventType.quakeML("rock slide") == "other event")
+        #expect(EventType.quakeML("<b>") == "other event")
+    }
+
+    @Test func aWrittenOldTypeReadsBackAsQuakeMLsWord() throws {
+        let event = SeismicEvent(id: "ci1", time: Fixtures.date("2014-04-01T00:00:00.000Z"), latitude: 34, longitude: -117,
+                                 depth: 1, magnitude: 1.2, eventType: "quarry_blast")
+        let data = try EventListEncoder().encode([event], as: .quakeml)
+        #expect(String(decoding: data, as: UTF8.self).contains("<type>quarry blast</type>"))
+        var again: [SeismicEvent] = []
+        _ = try FeedReader().read(.bytes(data, name: "x.xml")) { again.append($0) }
+        #expect(again.map(\.eventType) == ["quarry blast"])
     }
 }
 

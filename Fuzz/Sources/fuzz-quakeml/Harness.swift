@@ -47,7 +47,7 @@ enum Harness {
             expected.status = nil
             expected.place = carried(event.place)!
             expected.magnitudeType = event.magnitude == nil ? nil : carried(event.magnitudeType)
-            expected.eventType = carried(event.eventType)!
+            expected.eventType = EventType.quakeML(event.eventType)
             expected.network = carried(event.network)
             var got = back
             got.id = carried(back.id)!

@@ -15,6 +15,26 @@ public enum EventType {
         }
     }
 
+    /// The event types QuakeML 1.2 (BED) allows, its `EventType` enumeration.
+    static let quakeMLTypes: Set<String> = [
+        "not existing", "not reported", "earthquake", "anthropogenic event", "collapse", "cavity collapse",
+        "mine collapse", "building collapse", "explosion", "accidental explosion", "chemical explosion",
+        "controlled explosion", "experimental explosion", "industrial explosion", "mining explosion",
+        "quarry blast", "road cut", "blasting levee", "nuclear explosion", "induced or triggered event",
+        "rock burst", "reservoir loading", "fluid injection", "fluid extraction", "crash", "plane crash",
+        "train crash", "boat crash", "other event", "atmospheric event", "sonic boom", "sonic blast",
+        "acoustic noise", "thunder", "avalanche", "snow avalanche", "debris avalanche", "hydroacoustic event",
+        "ice quake", "slide", "landslide", "rockslide", "meteorite", "volcanic eruption",
+    ]
+
+    /// `type` as a QuakeML event type: itself or its normalized spelling
+    /// (``normalized(_:)``) when QuakeML's list has it, else `other event`.
+    public static func quakeML(_ type: String) -> String {
+        if quakeMLTypes.contains(type) { return type }
+        let normalized = EventType.normalized(type)
+        return quakeMLTypes.contains(normalized) ? normalized : "other event"
+    }
+
     /// Whether `type` normalizes to `earthquake` (``normalized(_:)``), without
     /// making strings: a map asks this of every event.
     public static func isEarthquake(_ type: String) -> Bool {

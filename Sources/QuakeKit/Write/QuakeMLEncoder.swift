@@ -10,7 +10,11 @@ import Foundation
 /// QuakeML resource identifier; the network is USGS's `catalog:eventsource`
 /// attribute. Control characters, which XML 1.0 cannot carry, become U+FFFD;
 /// the review status is not written, nor the magnitude type of an event
-/// without a magnitude (a QuakeML magnitude must have a value).
+/// without a magnitude (a QuakeML magnitude must have a value). A type
+/// outside QuakeML's list is written in its normalized spelling when that is
+/// on the list (`quarry_blast` → `quarry blast`), else as `other event`: a
+/// schema-valid document matters more to other readers (ObsPy drops an event
+/// with an unknown type) than a type QuakeML has no word for.
 struct QuakeMLEncoder {
     static let header = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -60,7 +64,7 @@ struct QuakeMLEncoder {
         if event.magnitude != nil {
             xml += "      <preferredMagnitudeID>\(Self.escaped(magnitudeID))</preferredMagnitudeID>\n"
         }
-        xml += "      <type>\(Self.escaped(event.eventType))</type>\n"
+        xml += "      <type>\(EventType.quakeML(event.eventType))</type>\n"
         if let updated = event.updated {
             xml += "      <creationInfo><creationTime>\(CivilTime.iso8601(updated))</creationTime></creationInfo>\n"
         }
