@@ -109,7 +109,8 @@ package struct FeedLoader {
                                  select: (FeedSource) throws -> SelectedEvents<Event>) async throws -> Outcome<Event> {
         let cached = fetch.cache?.entry(for: key)
         let client = FDSNClient(fetch: fetch.options)
-        let progress = ProgressLine(enabled: !input.quiet && isatty(STDERR_FILENO) == 1)
+        // Not among JSON log lines: a machine reads those.
+        let progress = ProgressLine(enabled: !input.quiet && input.logFormat == .text && isatty(STDERR_FILENO) == 1)
         let log = log
         var result: FDSNClient.Result?
         let retrieved = try await retrieval.retrieve(key, previous: cached, fetching: { _ in
@@ -121,8 +122,7 @@ package struct FeedLoader {
                 }
             }
             result = got
-            return FetchedFeed(body: got.body, url: key, status: 200, fromCache: false, entityTag: nil, lastModified: nil,
-                               lastModifiedDate: nil, attempts: got.requests, seconds: got.seconds)
+            return got.fetchedFeed(key: key)
         }, fallingBack: { cached, error in
             log.warning("\(error.message); using the cached answer fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
         }) { body, _ -> SelectedEvents<Event>? in

@@ -68,7 +68,8 @@ package struct InputOptions: ParsableArguments {
     /// The FDSN query for `--fdsn` with the key its answer is cached under
     /// (`--since`/`--until` as typed), or `nil` without it.
     package func fdsnFeed(selection: EventSelection, filters: FilterOptions?) throws -> (query: FDSNQuery, cacheKey: String)? {
-        guard let query = try fdsnQuery(selection: selection, now: try filters?.pinnedNow() ?? Date()) else { return nil }
+        guard var query = try fdsnQuery(selection: selection, now: try filters?.pinnedNow() ?? Date()) else { return nil }
+        query.sinceAge = filters?.since.flatMap(TimeBound.age)
         let format = query.format ?? query.service.formats.first ?? .xml
         return (query, query.cacheKey(since: filters?.since, until: filters?.until, format: format))
     }
@@ -103,7 +104,7 @@ package struct InputOptions: ParsableArguments {
 package struct FetchArguments: ParsableArguments {
     package init() {}
 
-    @Option(help: ArgumentHelp("Seconds for the whole fetch, retries included.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds for the whole fetch, retries included (with --fdsn: for each request).", valueName: "seconds"))
     package var timeout: Double = 30
 
     @Option(help: ArgumentHelp("Retries after a network error, timeout, cut-short body, HTTP 429 or 5xx.", valueName: "n"))

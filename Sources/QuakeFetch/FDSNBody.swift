@@ -20,8 +20,11 @@ enum FDSNBody {
     /// first whole, the rows of the others after it (their headers dropped),
     /// or for QuakeML their events moved into the first's `eventParameters`.
     static func merge(_ bodies: [Data], format: FDSNFormat) -> Data {
-        let nonEmpty = bodies.filter { eventCount($0, format: format) > 0 }
-        guard var merged = nonEmpty.first else { return emptyCatalogue }
+        // One answer goes through as it came: the readers judge it, whatever it holds.
+        let answered = bodies.filter { !$0.isEmpty }
+        if answered.count == 1 { return answered[0] }
+        let nonEmpty = answered.filter { eventCount($0, format: format) > 0 }
+        guard var merged = nonEmpty.first else { return answered.first ?? emptyCatalogue }
         switch format {
         case .csv, .text:
             for body in nonEmpty.dropFirst() {
@@ -38,13 +41,15 @@ enum FDSNBody {
                 }
             }
         case .xml:
-            let closing = Data("</eventParameters>".utf8)
-            guard let end = merged.range(of: closing, options: .backwards) else { return merged }
+            // The events of the others go before the first's closing tag, which may carry a prefix.
+            guard let name = merged.range(of: Data("eventParameters>".utf8), options: .backwards),
+                  let end = merged[..<name.lowerBound].lastIndex(of: UInt8(ascii: "<")),
+                  merged[merged.index(after: end)] == UInt8(ascii: "/") else { return merged }
             var inserted = Data()
             for body in nonEmpty.dropFirst() {
                 for range in eventRanges(body) { inserted.append(body[range]) }
             }
-            merged.replaceSubrange(end.lowerBound..<end.lowerBound, with: inserted)
+            merged.replaceSubrange(end..<end, with: inserted)
         }
         return merged
     }
@@ -73,22 +78,40 @@ enum FDSNBody {
         return count + (filled ? 1 : 0)
     }
 
-    /// The byte ranges of the `<event …>…</event>` elements (BED's default namespace).
+    /// The byte ranges of the `event` elements, `<event …>…</event>` or with a
+    /// prefix (`<bed:event>…</bed:event>`); `eventParameters` and other names
+    /// that merely begin with `event` are not events.
     private static func eventRanges(_ body: Data) -> [Range<Data.Index>] {
         var ranges: [Range<Data.Index>] = []
         var from = body.startIndex
-        let closing = Data("</event>".utf8)
-        while let open = body.range(of: Data("<event".utf8), in: from..<body.endIndex) {
-            let next = open.upperBound < body.endIndex ? body[open.upperBound] : 0
-            guard next == UInt8(ascii: " ") || next == UInt8(ascii: ">") || next == UInt8(ascii: "\n")
-                    || next == UInt8(ascii: "\t") || next == UInt8(ascii: "\r") else {
-                from = open.upperBound
-                continue
+        let word = Data("event".utf8)
+        while let found = body.range(of: word, in: from..<body.endIndex) {
+            from = found.upperBound
+            // What stands before the name: '<', or '<' and a prefix with its ':'.
+            var start = found.lowerBound
+            var prefix = Data()
+            if start > body.startIndex, body[body.index(before: start)] == UInt8(ascii: ":") {
+                var cursor = body.index(before: start)
+                while cursor > body.startIndex, isNameByte(body[body.index(before: cursor)]) { cursor = body.index(before: cursor) }
+                prefix = body[cursor..<start]
+                start = cursor
             }
-            guard let close = body.range(of: closing, in: open.upperBound..<body.endIndex) else { break }
-            ranges.append(open.lowerBound..<close.upperBound)
+            guard start > body.startIndex, body[body.index(before: start)] == UInt8(ascii: "<"),
+                  found.upperBound < body.endIndex else { continue }
+            let next = body[found.upperBound]
+            guard next == UInt8(ascii: " ") || next == UInt8(ascii: ">") || next == UInt8(ascii: "\n")
+                    || next == UInt8(ascii: "\t") || next == UInt8(ascii: "\r") else { continue }
+            let closing = Data("</".utf8) + prefix + word + Data(">".utf8)
+            guard let close = body.range(of: closing, in: found.upperBound..<body.endIndex) else { break }
+            ranges.append(body.index(before: start)..<close.upperBound)
             from = close.upperBound
         }
         return ranges
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 }

@@ -46,6 +46,14 @@ public struct FDSNClient: Sendable {
         public var slices: Int
         /// Wall time, in seconds.
         public var seconds: Double
+
+        /// The body as a fetched feed under `key` (the whole query's cache key),
+        /// so that the cache and `--stale-ok` treat it as a `--url` feed; FDSN
+        /// services send no validators.
+        public func fetchedFeed(key: String) -> FetchedFeed {
+            FetchedFeed(body: body, url: key, status: 200, fromCache: false, entityTag: nil, lastModified: nil,
+                        lastModifiedDate: nil, attempts: requests, seconds: seconds)
+        }
     }
 
     /// Fetches `query`.
@@ -61,10 +69,12 @@ public struct FDSNClient: Sendable {
             result = try await events(for: query, format: chosen, report: report)
         } catch let refusal as FormatRefused {
             // Only a format quakemap chose is replaced, by QuakeML, which every service offers.
-            guard query.format == nil, chosen != .xml else {
-                throw FDSNError.refused(url: refusal.url, status: refusal.status, reason: refusal.reason)
+            guard query.format == nil, chosen != .xml else { throw refusal.error }
+            do {
+                result = try await events(for: query, format: .xml, report: report)
+            } catch let again as FormatRefused {
+                throw again.error
             }
-            result = try await events(for: query, format: .xml, report: report)
             result.requests += 1
         }
         let (seconds, attoseconds) = (ContinuousClock.now - start).components
@@ -77,7 +87,14 @@ public struct FDSNClient: Sendable {
         let url: String
         let status: Int
         let reason: String
+
+        var error: FDSNError { .refused(url: url, status: status, reason: reason) }
     }
+
+    /// The most requests one query may take: a service that keeps refusing
+    /// must not be asked for ever. A year of 20,000 events at a cap of 500
+    /// takes about 110.
+    public static let maximumRequests = 5_000
 
     /// One part of the work: a time window within one longitude range.
     private struct Slice: Sendable {
@@ -96,30 +113,40 @@ public struct FDSNClient: Sendable {
 
     private func events(for query: FDSNQuery, format: FDSNFormat, report: @escaping @Sendable (Report) -> Void) async throws -> Result {
         let parts = query.longitudeParts
+        var cap = query.cap
+        var requests = 0
+        var firstURL = ""
         if let limit = query.limit, limit <= query.cap, query.isWhollyPushed {
             // The N most recent: the service orders and cuts; one request per longitude range.
             var bodies: [Data] = []
-            var firstURL = ""
+            var refusedCap: Int?
             for longitudes in parts {
                 let url = query.queryURL(window: query.window, longitudes: longitudes, limit: limit, format: format)
                 if firstURL.isEmpty { firstURL = url }
                 report(.request(url))
+                requests += 1
                 switch try await answer(url) {
                 case .events(let body): bodies.append(body)
                 case .empty: break
-                case .tooMany(let reason): throw FDSNError.refused(url: url, status: 400, reason: reason)
+                case .tooMany(let reason):
+                    // A service whose cap is below N: page the window under the cap it names.
+                    guard let named = Self.namedCap(reason), named < limit else {
+                        throw FDSNError.refused(url: url, status: 400, reason: reason)
+                    }
+                    refusedCap = named
                 }
+                if refusedCap != nil { break }
             }
-            return Result(body: FDSNBody.merge(bodies, format: format), format: format, queryURL: query.service.queryURL, firstURL: firstURL,
-                          requests: parts.count, slices: parts.count, seconds: 0)
+            guard let refusedCap else {
+                return Result(body: FDSNBody.merge(bodies, format: format), format: format, queryURL: query.service.queryURL,
+                              firstURL: firstURL, requests: requests, slices: parts.count, seconds: 0)
+            }
+            cap = refusedCap
         }
 
         var queue = parts.map { Slice(window: query.window, longitudes: $0) }.reversed() as [Slice]
         var useCount = query.service.hasCount != false
-        var cap = query.cap
         var bodies: [(Slice, Data)] = []
-        var requests = 0
-        var firstURL = ""
         var known = queue.count
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             var running = 0
@@ -133,6 +160,10 @@ public struct FDSNClient: Sendable {
                 }
                 guard running > 0, let outcome = try await group.next() else { break }
                 running -= 1
+                if requests > Self.maximumRequests {
+                    group.cancelAll()
+                    throw FDSNError.tooManyRequests(url: query.service.queryURL, requests: requests)
+                }
                 switch outcome {
                 case let .body(slice, body, sent, url):
                     requests += sent
@@ -186,11 +217,17 @@ public struct FDSNClient: Sendable {
         case .tooMany(let reason):
             // USGS names its cap: later slices are cut to it, this one by its count when known.
             let named = Self.namedCap(reason).flatMap { $0 < cap ? $0 : nil }
+            // Counted to fit and refused all the same, with no lower cap named: splitting
+            // cannot help, the refusal is about something else.
+            if named == nil, let counted = slice.counted, counted <= cap {
+                throw FDSNError.refused(url: url, status: 400, reason: reason)
+            }
             let parts = named.flatMap { named in slice.counted.map { Self.parts($0, cap: named) } } ?? 2
             return .split(try split(slice, into: parts, cap: named ?? cap, url: url), requests: requests, url: url, cap: named)
         case .events(let body):
-            // A full page without a count may be a cut one: the service stops at `limit`.
-            if slice.counted == nil, FDSNBody.eventCount(body, format: format) >= cap {
+            // A full page may be a cut one: the service stops at `limit` (also when
+            // events were added since the count).
+            if FDSNBody.eventCount(body, format: format) >= cap {
                 return .split(try split(slice, into: 2, cap: cap, url: url), requests: requests, url: url, cap: nil)
             }
             return .body(slice, body, requests: requests, url: url)
@@ -200,7 +237,16 @@ public struct FDSNClient: Sendable {
     /// Enough slices for `count` events to fit under `cap` in each, with room
     /// for events added meanwhile; at most 64 at a time.
     static func parts(_ count: Int, cap: Int) -> Int {
-        min(64, max(2, Int((Double(count) * 1.25 / Double(max(1, cap))).rounded(.up))))
+        // Clamped as a Double: a hostile count near Int.max must not trap the conversion.
+        Int(min(64, max(2, (Double(count) * 1.25 / Double(max(1, cap))).rounded(.up))))
+    }
+
+    /// Whether a refusal's detail says the query matches too many events
+    /// ("… exceeds search limit of 20000", "too many events"), not that a
+    /// parameter is wrong ("minmagnitude exceeds maxmagnitude").
+    static func saysTooMany(_ lowered: String) -> Bool {
+        lowered.contains("too many") || lowered.contains("too large")
+            || (lowered.contains("exceed") && lowered.contains("limit"))
     }
 
     /// The cap a "too many" message names: "… exceeds search limit of 20000".
@@ -229,19 +275,17 @@ public struct FDSNClient: Sendable {
         switch fetched.status {
         case 204: return .empty
         case 400, 404, 413:
+            // Judged by the detail alone: the error document echoes the request, every parameter included.
             let reason = FDSNError.reason(from: fetched.body)
-            let lowered = String(decoding: fetched.body.prefix(4096), as: UTF8.self).lowercased()
+            let lowered = reason.lowercased()
             if fetched.status == 404 {
                 guard lowered.contains("no data") || lowered.contains("nodata") || lowered.contains("no event") else {
                     throw FDSNError.refused(url: url, status: 404, reason: reason)
                 }
                 return .empty
             }
-            if ["exceed", "too many", "too large", "limit of", "maximum"].contains(where: lowered.contains) {
-                return .tooMany(reason)
-            }
+            if Self.saysTooMany(lowered) || fetched.status == 413 { return .tooMany(reason) }
             if lowered.contains("format") { throw FormatRefused(url: url, status: fetched.status, reason: reason) }
-            if fetched.status == 413 { return .tooMany(reason) }
             throw FDSNError.refused(url: url, status: fetched.status, reason: reason)
         default:
             return fetched.body.isEmpty ? .empty : .events(fetched.body)

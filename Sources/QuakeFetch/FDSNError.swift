@@ -13,6 +13,9 @@ public enum FDSNError: QuakeKitError, Equatable {
     case refused(url: String, status: Int, reason: String)
     /// The `count` method answered something that is not a number.
     case badCount(url: String, answer: String)
+    /// The query took more requests than ``FDSNClient/maximumRequests``: a
+    /// service that keeps refusing, or a query too large to page politely.
+    case tooManyRequests(url: String, requests: Int)
 
     /// The message.
     public var message: String {
@@ -25,16 +28,26 @@ public enum FDSNError: QuakeKitError, Equatable {
             return "\(url): HTTP \(status): \(reason)"
         case let .badCount(url, answer):
             return "\(url): the count is not a number: '\(answer)'"
+        case let .tooManyRequests(url, requests):
+            return "\(url): gave up after \(requests) requests; narrow the window or the filters"
         }
     }
 
-    /// The first meaningful line of an FDSN error document (`Error 400: Bad
-    /// Request` is followed by the detail), cut short and without control characters.
+    /// The detail of an FDSN error document: the lines after `Error 400: Bad
+    /// Request` and before the echoed `Request:` (which repeats every
+    /// parameter, `format=` included, so it must not be read as the reason),
+    /// joined, cut short and without control characters.
     static func reason(from body: Data) -> String {
         let text = String(decoding: body.prefix(4096), as: UTF8.self)
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        var lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-        let detail = lines.first { !$0.lowercased().hasPrefix("error ") } ?? lines.first ?? "no reason given"
+        let title = lines.first
+        if let first = lines.first, first.lowercased().hasPrefix("error ") { lines.removeFirst() }
+        let sections = ["request:", "request submitted:", "service version:", "usage details are available"]
+        if let end = lines.firstIndex(where: { line in sections.contains { line.lowercased().hasPrefix($0) } }) {
+            lines.removeSubrange(end...)
+        }
+        let detail = lines.isEmpty ? (title ?? "no reason given") : lines.joined(separator: "; ")
         let clean = String(detail.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
         return clean.count > 200 ? String(clean.prefix(200)) + "…" : clean
     }

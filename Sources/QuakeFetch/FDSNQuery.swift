@@ -23,6 +23,10 @@ public struct FDSNQuery: Sendable, Hashable {
     public var now: Date
     /// The most events asked per request; `nil`: the service's.
     public var pageSize: Int?
+    /// When `since` was a duration (`7d`), how far back it reaches from
+    /// ``now``: a server's window then moves with each fetch instead of
+    /// growing from its start-up.
+    public var sinceAge: TimeInterval?
 
     /// Creates a query.
     public init(service: FDSNService, format: FDSNFormat? = nil, filter: EventFilter = EventFilter(), region: GeoBox? = nil,
@@ -44,7 +48,7 @@ public struct FDSNQuery: Sendable, Hashable {
     /// edges again): tidy URLs, and the same URL within one second.
     public var window: FDSNWindow {
         let end = filter.until ?? now
-        let start = filter.since ?? end.addingTimeInterval(-Self.defaultWindow)
+        let start = sinceAge.map { now.addingTimeInterval(-$0) } ?? filter.since ?? end.addingTimeInterval(-Self.defaultWindow)
         return FDSNWindow(start: Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down)),
                           end: Date(timeIntervalSince1970: end.timeIntervalSince1970.rounded(.up)))
     }
@@ -133,7 +137,7 @@ public struct FDSNQuery: Sendable, Hashable {
 }
 
 /// A closed time window, both ends included, kept in whole milliseconds so
-/// that slices neither overlap nor leave gaps.
+/// that slices leave no gaps.
 public struct FDSNWindow: Sendable, Hashable {
     /// The first millisecond.
     public let startMilliseconds: Int64
@@ -156,17 +160,20 @@ public struct FDSNWindow: Sendable, Hashable {
     /// The end.
     public var end: Date { Date(timeIntervalSince1970: Double(endMilliseconds) / 1000) }
 
-    /// Whether splitting may still help: slices shorter than a second are not made.
+    /// Whether splitting may still help: a window shorter than a second is not split.
     public var isSplittable: Bool { endMilliseconds - startMilliseconds >= 1000 }
 
-    /// `parts` adjacent slices covering the window exactly, earliest first
-    /// (fewer when the window is too short for that many whole milliseconds).
+    /// `parts` slices covering the window, earliest first, each ending on the
+    /// millisecond the next begins (fewer when the window is too short for
+    /// that many). Services that keep microseconds hold events between two
+    /// milliseconds: slices that only touched would lose them; an event on
+    /// the shared millisecond comes twice and is kept once, by its id.
     public func split(into parts: Int) -> [FDSNWindow] {
-        let length = endMilliseconds - startMilliseconds + 1
-        let count = Int64(max(1, min(parts, Int(min(length, Int64(Int.max))))))
+        let length = endMilliseconds - startMilliseconds
+        let count = Int64(max(1, min(parts, Int(min(max(length, 1), Int64(Int.max))))))
         return (0..<count).map { index in
             FDSNWindow(startMilliseconds: startMilliseconds + length * index / count,
-                       endMilliseconds: startMilliseconds + length * (index + 1) / count - 1)
+                       endMilliseconds: startMilliseconds + length * (index + 1) / count)
         }
     }
 }

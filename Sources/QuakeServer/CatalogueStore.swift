@@ -10,7 +10,8 @@ public enum FeedOrigin: Sendable, CustomStringConvertible {
     /// An http(s) URL, fetched at start and again every refresh interval.
     case url(String)
     /// An FDSN event query, fetched like a URL; its window ends at each fetch's
-    /// "now" unless it has an end. `cacheKey` keeps its last good answer.
+    /// "now" unless it has an end, and a `since` given as a duration moves with
+    /// it (``FDSNQuery/sinceAge``). `cacheKey` keeps its last good answer.
     case fdsn(FDSNQuery, cacheKey: String)
 
     /// The path or URL.
@@ -109,12 +110,9 @@ public actor CatalogueStore {
                 let client = FDSNClient(fetch: retrieval.fetch)
                 let log = log
                 return try await remote(key, previous: previous) { _ in
-                    let answer = try await client.events(for: query) { report in
+                    try await client.events(for: query) { report in
                         if case .request(let url) = report { log.debug("GET \(url)") }
-                    }
-                    return FetchedFeed(body: answer.body, url: key, status: 200, fromCache: false, entityTag: nil,
-                                       lastModified: nil, lastModifiedDate: nil, attempts: answer.requests,
-                                       seconds: answer.seconds)
+                    }.fetchedFeed(key: key)
                 }
             }
         }

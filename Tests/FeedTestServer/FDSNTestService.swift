@@ -162,26 +162,27 @@ public final class FDSNTestService: @unchecked Sendable {
             return (fault, _catalogue, _cap, _overCap, _hasCount, _formats, _nodata)
         }
         if let fault = state.fault { return fault }
-        if counting && !state.hasCount { return Self.error(404, "Not Found", "No such method: count") }
+        if counting && !state.hasCount { return Self.error(404, "Not Found", "No such method: count", request: request.path) }
         let parameters = Self.query(request.path)
         var matching: [SyntheticEvent]
         do { matching = try Self.filter(state.events, parameters) } catch {
-            return Self.error(400, "Bad Request", "\(error)")
+            return Self.error(400, "Bad Request", "\(error)", request: request.path)
         }
         matching.sort { $0.time > $1.time }
         if counting { return .response(status: 200, headers: [("Content-Type", "text/plain")], body: "\(matching.count)\n") }
         let format = parameters["format"] ?? "xml"
         guard state.formats.contains(format) else {
-            return Self.error(400, "Bad Request", "Unsupported format '\(format)': use one of \(state.formats.sorted().joined(separator: ", "))")
+            return Self.error(400, "Bad Request", "Unsupported format '\(format)': use one of \(state.formats.sorted().joined(separator: ", "))", request: request.path)
         }
         let limit = parameters["limit"].flatMap(Int.init)
         if matching.count > state.cap && state.overCap == .refuse && (limit ?? Int.max) > state.cap {
             return Self.error(400, "Bad Request",
-                              "\(matching.count) matching events exceeds search limit of \(state.cap). Modify the search to match fewer events.")
+                              "\(matching.count) matching events exceeds search limit of \(state.cap). Modify the search to match fewer events.",
+                              request: request.path)
         }
         matching = Array(matching.prefix(min(limit ?? Int.max, state.cap)))
         if matching.isEmpty {
-            return state.nodata == 404 ? Self.error(404, "Not Found", "No data matches the request") : .response(status: 204)
+            return state.nodata == 404 ? Self.error(404, "Not Found", "No data matches the request", request: request.path) : .response(status: 204)
         }
         return .response(status: 200, headers: [("Content-Type", format == "xml" ? "application/xml" : "text/plain")],
                          body: Data(Self.body(matching, format: format).utf8))
@@ -208,6 +209,10 @@ public final class FDSNTestService: @unchecked Sendable {
         let minDepth = try number("mindepth"), maxDepth = try number("maxdepth")
         let minMag = try number("minmagnitude"), maxMag = try number("maxmagnitude")
         let types = parameters["eventtype"].map { Set($0.split(separator: ",").map(String.init)) }
+        // Refused whatever the window, as services do: splitting cannot help.
+        if let minMag, let maxMag, minMag > maxMag {
+            throw BadParameter(description: "Bad minmagnitude: minmagnitude exceeds maxmagnitude")
+        }
         return events.filter { event in
             if let start, event.time < start { return false }
             if let end, event.time > end { return false }
@@ -224,7 +229,8 @@ public final class FDSNTestService: @unchecked Sendable {
         }
     }
 
-    static func parseTime(_ text: String) -> Date? {
+    /// A time as FDSN services read it, with or without the zone letter.
+    public static func parseTime(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
         return formatter.date(from: text.hasSuffix("Z") ? text : text + "Z")
@@ -284,9 +290,11 @@ public final class FDSNTestService: @unchecked Sendable {
         return reply
     }
 
-    /// An FDSN error document.
-    static func error(_ status: Int, _ title: String, _ detail: String) -> Reply {
+    /// An FDSN error document, laid out as the specification has it: the
+    /// request is echoed whole, every parameter (`format=` too) included.
+    static func error(_ status: Int, _ title: String, _ detail: String, request: String = "") -> Reply {
         .response(status: status, headers: [("Content-Type", "text/plain")],
-                  body: "Error \(status): \(title)\n\n\(detail)\n\nService version:\n1.0.0-test\n")
+                  body: "Error \(status): \(title)\n\n\(detail)\n\nUsage details are available from \(path)\n\n"
+                      + "Request:\n\(request)\n\nRequest Submitted:\n2026-11-26T00:00:00\n\nService version:\n1.0.0-test\n")
     }
 }

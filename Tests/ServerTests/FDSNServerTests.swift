@@ -16,21 +16,28 @@ struct FDSNServerTests {
         defer { service.server.stop() }
         service.hasCount = false
         service.overCap = .truncate
-        let query = FDSNQuery(service: try FDSNService.named(service.baseURL), format: .text,
+        var query = FDSNQuery(service: try FDSNService.named(service.baseURL), format: .text,
                               filter: EventFilter(since: end.addingTimeInterval(-6 * 86_400)), limit: nil, pageSize: 500)
+        query.sinceAge = 6 * 86_400 + 120  // `--since 6d`: the window moves with each refresh
         let store = CatalogueStore(origins: [.fdsn(query, cacheKey: "fdsn-test")],
                                    fetch: FetchOptions(timeout: 10, retries: 0))
         try await store.load()
         #expect(await Set(store.catalogue.events.map(\.id)) == Set(events.map(\.id)))
+        let first = service.parameters(of: "query")
+        let firstEnd = try #require(first.compactMap { $0["endtime"].flatMap(FDSNTestService.parseTime) }.max())
+        let firstStart = try #require(first.compactMap { $0["starttime"].flatMap(FDSNTestService.parseTime) }.min())
 
-        events.insert(SyntheticEvent(id: "new1", time: Date().addingTimeInterval(-30), latitude: 1, longitude: 2, depth: 3,
-                                     magnitude: 5), at: 0)
+        // After the first window's end (rounded up to the second), an event it could not hold.
+        try await Task.sleep(for: .milliseconds(1_500))
+        let late = Date().addingTimeInterval(-0.2)
+        #expect(late > firstEnd)
+        events.insert(SyntheticEvent(id: "new1", time: late, latitude: 1, longitude: 2, depth: 3, magnitude: 5), at: 0)
         service.catalogue = events
         #expect(await store.refresh())
         #expect(await store.catalogue.events.count == 701)
-        // The window ends at each refresh's now: the new event's time was after the first fetch.
-        let windows = service.parameters(of: "query").compactMap { $0["endtime"] }
-        #expect(Set(windows).count > 1)
+        let again = service.parameters(of: "query").dropFirst(first.count)
+        #expect(try #require(again.compactMap { $0["endtime"].flatMap(FDSNTestService.parseTime) }.max()) > firstEnd)
+        #expect(try #require(again.compactMap { $0["starttime"].flatMap(FDSNTestService.parseTime) }.min()) > firstStart)
 
         service.faults = [FDSNTestService.errorReply(503)]
         #expect(await !store.refresh())

@@ -91,13 +91,19 @@ public enum TimeBound {
         TimeParser.parse(ArraySlice(text.trimmingCharacters(in: .whitespaces).utf8))
     }
 
+    /// The seconds a duration (`90m`, `24h`, `7d`) reaches back, or `nil`
+    /// when `text` is not a duration.
+    public static func age(_ text: String) -> TimeInterval? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let unit = trimmed.last, let amount = Double(trimmed.dropLast()), amount.isFinite, amount >= 0,
+              let seconds: Double = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800][String(unit)] else { return nil }
+        return amount * seconds
+    }
+
     /// The instant `text` names.
     public static func parse(_ text: String, now: Date) throws -> Date {
+        if let age = age(text) { return now.addingTimeInterval(-age) }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let unit = trimmed.last, let amount = Double(trimmed.dropLast()), amount.isFinite, amount >= 0 {
-            let seconds: Double? = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800][String(unit)]
-            if let seconds { return now.addingTimeInterval(-amount * seconds) }
-        }
         if let date = TimeParser.parse(dateOrInstant: trimmed) { return date }
         throw TimeBoundError(message: "'\(text)' is not a time: use 2024-05-01, 2024-05-01T12:00Z, or a duration back from now such as 90m, 24h, 7d")
     }
