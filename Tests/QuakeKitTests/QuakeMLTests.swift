@@ -149,6 +149,45 @@ struct QuakeMLTests {
         #expect(QuakeMLDecoder.eventID(publicID: "gfz2026wxyz") == "gfz2026wxyz")
     }
 
+    /// An ISC-style event: `smi:ISC/evid=…` ids, the preferred ids first, depth in metres.
+    static let iscEvent = """
+        <event publicID="smi:ISC/evid=600516598">
+          <preferredOriginID>smi:ISC/origid=619893562</preferredOriginID>
+          <preferredMagnitudeID>smi:ISC/magid=1001234567</preferredMagnitudeID>
+          <type>earthquake</type>
+          <typeCertainty>known</typeCertainty>
+          <description><text>Southern Greece</text><type>Flinn-Engdahl region</type></description>
+          <origin publicID="smi:ISC/origid=619893562">
+            <time><value>2026-11-19T04:05:06.70Z</value></time>
+            <latitude><value>37.0512</value></latitude><longitude><value>21.9876</value></longitude>
+            <depth><value>15300.0</value></depth>
+            <creationInfo><author>ISC</author><agencyID>ISC</agencyID></creationInfo>
+          </origin>
+          <magnitude publicID="smi:ISC/magid=1001234567">
+            <mag><value>4.1</value></mag><type>mb</type><originID>smi:ISC/origid=619893562</originID>
+          </magnitude>
+        </event>
+
+        """
+
+    @Test func iscIDsLoseTheirKeyPrefix() throws {
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:ISC/evid=600516598") == "600516598")
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:ISC/evid=600516598/") == "600516598")
+        // Not a key: the last component is kept whole.
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:x/a.b=c") == "a.b=c")
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:x/=600516598") == "=600516598")
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:x/evid=") == "evid=")
+        // The query's eventid and USGS's attributes come first.
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:x/query?evid=1&eventid=2") == "2")
+        let event = try #require(try Self.read(Self.document(Self.iscEvent)).events.first)
+        #expect(event.id == "600516598")
+        #expect(event.latitude == 37.0512 && event.depth == 15.3 && event.magnitude == 4.1 && event.magnitudeType == "mb")
+        #expect(event.place == "Southern Greece")
+        let usgs = Self.usgsEvent().replacingOccurrences(of: "publicID=\"quakeml:earthquake.usgs.gov/fdsnws/event/1/query?eventid=us7000abcd&amp;format=quakeml\"",
+                                                          with: "publicID=\"smi:ISC/evid=600516598\"")
+        #expect(try Self.read(Self.document(usgs)).events.first?.id == "us7000abcd")
+    }
+
     @Test func placesArePickedByDescriptionType() throws {
         func place(_ descriptions: [(String, String)]) throws -> String? {
             let text = descriptions.map { "<description><text>\($0.0)</text><type>\($0.1)</type></description>" }.joined()

@@ -575,7 +575,8 @@ extension QuakeMLDecoder {
     }
 
     /// The id in a public id: its `eventid=` query parameter (percent-decoded),
-    /// else its last path component, else the whole.
+    /// else its last path component without a `key=` prefix (ISC's
+    /// `smi:ISC/evid=600516598`), else the whole.
     static func eventID(publicID: String) -> String {
         if let query = publicID.firstIndex(of: "?") {
             for pair in publicID[publicID.index(after: query)...].split(separator: "&") {
@@ -586,8 +587,12 @@ extension QuakeMLDecoder {
         let path = publicID.drop(while: { $0 != ":" }).dropFirst()
         let trimmed = path.reversed().drop(while: { $0 == "/" }).reversed()
         if let slash = trimmed.lastIndex(of: "/") {
-            let last = String(trimmed[trimmed.index(after: slash)...])
-            if !last.isEmpty { return last }
+            var last = trimmed[trimmed.index(after: slash)...]
+            if let equals = last.firstIndex(of: "="), equals > last.startIndex, last.index(after: equals) < last.endIndex,
+               last[..<equals].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
+                last = last[last.index(after: equals)...]
+            }
+            if !last.isEmpty { return String(last) }
         }
         return publicID
     }
