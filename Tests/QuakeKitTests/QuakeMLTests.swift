@@ -263,6 +263,40 @@ struct QuakeMLTests {
         #expect(!opens("time,latitude,longitude\n"))
     }
 
+    @Test func aPreferredOriginOrMagnitudePastTheKeptCandidatesRejectsTheEvent() throws {
+        let count = QuakeMLDecoder.maximumCandidates + 76
+        func event(preferredOrigin: Int?, preferredMagnitude: Int?) -> String {
+            var text = "<event publicID=\"smi:x/event/many\">\n"
+            for index in 1...count {
+                text += "<origin publicID=\"smi:x/origin/\(index)\"><time><value>2026-11-20T08:00:00Z</value></time>"
+                    + "<latitude><value>\(Double(index) / 100)</value></latitude><longitude><value>1</value></longitude></origin>\n"
+                text += "<magnitude publicID=\"smi:x/magnitude/\(index)\"><mag><value>\(Double(index % 90) / 10)</value></mag></magnitude>\n"
+            }
+            if let preferredOrigin { text += "<preferredOriginID>smi:x/origin/\(preferredOrigin)</preferredOriginID>\n" }
+            if let preferredMagnitude { text += "<preferredMagnitudeID>smi:x/magnitude/\(preferredMagnitude)</preferredMagnitudeID>\n" }
+            return text + "</event>\n"
+        }
+        // Among the kept ones: read.
+        let kept = try Self.read(Self.document(event(preferredOrigin: 10, preferredMagnitude: 1000)))
+        #expect(kept.events.first?.latitude == 0.1 && kept.events.first?.magnitude == 1.0)
+        // The 1,050th, which was not kept: rejected, not read as the first.
+        for (origin, magnitude, element) in [(1050, 10, "preferredOriginID"), (10, 1050, "preferredMagnitudeID"),
+                                             (1050, 1050, "preferredOriginID"), (5000, 10, "preferredOriginID")] {
+            let text = Self.document(event(preferredOrigin: origin, preferredMagnitude: magnitude), Self.usgsEvent())
+            let (events, summary) = try Self.read(text)
+            #expect(events.map(\.id) == ["us7000abcd"])
+            let rejection = try #require(summary.rejections.first)
+            #expect(summary.rejected == 1 && rejection.column == element)
+            #expect(rejection.location == .element(line: Self.line(of: "smi:x/event/many", in: text), column: 1, id: "many"))
+            let noun = element == "preferredOriginID" ? "origins" : "magnitudes"
+            #expect(rejection.reason == "names none of the first \(QuakeMLDecoder.maximumCandidates) \(noun) before it (more are not kept)")
+            #expect(throws: FeedError.rejectedRow(rejection)) { try Self.read(text, strict: true) }
+        }
+        // No preference at all: rejected as before.
+        #expect(try Self.read(Self.document(event(preferredOrigin: nil, preferredMagnitude: 10))).summary.rejections.first?.reason
+                == "has more than \(QuakeMLDecoder.maximumCandidates) origins before its preferredOriginID")
+    }
+
     @Test func emptyEventParametersAreAnEmptyCatalogue() throws {
         let (events, summary) = try Self.read(Self.document())
         #expect(events.isEmpty && summary.rows == 0 && summary.rejected == 0)

@@ -488,6 +488,15 @@ extension QuakeMLDecoder {
             if preferredMagnitudeID == nil && tooManyMagnitudes {
                 return reject(nil, nil, "has more than \(QuakeMLDecoder.maximumCandidates) magnitudes before its preferredMagnitudeID")
             }
+            // The preferred one may have been among those not kept: the first would be a wrong guess.
+            if let id = preferredOriginID, preferredOrigin == nil, tooManyOrigins {
+                return reject("preferredOriginID", ArraySlice(id.utf8),
+                              "names none of the first \(QuakeMLDecoder.maximumCandidates) origins before it (more are not kept)")
+            }
+            if let id = preferredMagnitudeID, preferredMagnitude == nil, tooManyMagnitudes {
+                return reject("preferredMagnitudeID", ArraySlice(id.utf8),
+                              "names none of the first \(QuakeMLDecoder.maximumCandidates) magnitudes before it (more are not kept)")
+            }
             guard let origin = preferredOrigin ?? firstOrigin else { return reject(nil, nil, "has no origin") }
             guard let timeText = origin.time, !timeText.isEmpty else { return reject("origin/time", nil, "is missing") }
             guard let time = TimeParser.parse(timeText) else {
