@@ -263,6 +263,36 @@ struct QuakeMLTests {
         #expect(!opens("time,latitude,longitude\n"))
     }
 
+    @Test func eventParametersOrEventsOutsideTheBED12NamespaceAreRefused() throws {
+        let bed11 = Self.document(Self.usgsEvent()).replacingOccurrences(of: "xmlns=\"http://quakeml.org/xmlns/bed/1.2\"",
+                                                                         with: "xmlns=\"http://quakeml.org/xmlns/bed/1.1\"")
+        let none = Self.document(Self.usgsEvent()).replacingOccurrences(of: "xmlns=\"http://quakeml.org/xmlns/bed/1.2\" ", with: "")
+        for (text, found) in [(bed11, "found 'http://quakeml.org/xmlns/bed/1.1'"), (none, "it has no namespace")] {
+            for strict in [false, true] {
+                var error: FeedError?
+                do { _ = try Self.read(text, strict: strict) } catch let thrown as FeedError { error = thrown }
+                guard case let .malformedQuakeML(_, line, column, reason) = error else { Issue.record("\(String(describing: error))"); continue }
+                #expect(line == Self.line(of: "<eventParameters", in: text) && column == 1)
+                #expect(reason == "<eventParameters> is not in the QuakeML 1.2 BED namespace http://quakeml.org/xmlns/bed/1.2 (\(found))")
+            }
+        }
+        // An event in another namespace inside BED 1.2 eventParameters.
+        let event = Self.document(Self.usgsEvent(), Self.emscEvent.replacingOccurrences(
+            of: "<event publicID", with: "<b:event xmlns:b=\"http://quakeml.org/xmlns/bed/1.1\" publicID")
+            .replacingOccurrences(of: "</event>", with: "</b:event>"))
+        let error = try #require(Self.error(reading: event))
+        guard case let .malformedQuakeML(_, line, column, reason) = error else { Issue.record("\(error)"); return }
+        #expect(line == Self.line(of: "<b:event", in: event) && column == 1)
+        #expect(reason.hasPrefix("<event> is not in the QuakeML 1.2 BED namespace") && reason.hasSuffix("(found 'http://quakeml.org/xmlns/bed/1.1')"))
+        // Any prefix bound to BED 1.2 is read.
+        let prefixed = Self.document(Self.usgsEvent()).replacingOccurrences(of: "xmlns=\"http://quakeml.org/xmlns/bed/1.2\"",
+                                                                            with: "xmlns:bed=\"http://quakeml.org/xmlns/bed/1.2\"")
+            .replacingOccurrences(of: #"<(/?)([a-zA-Z]+)([ >])"#, with: "<$1bed:$2$3", options: .regularExpression)
+            .replacingOccurrences(of: "bed:q:quakeml", with: "q:quakeml")
+        #expect(prefixed.contains("<bed:eventParameters ") && prefixed.contains("<bed:event ") && prefixed.contains("</bed:origin>"))
+        #expect(try Self.read(prefixed).events.map(\.id) == ["us7000abcd"])
+    }
+
     @Test func aPreferredOriginOrMagnitudePastTheKeptCandidatesRejectsTheEvent() throws {
         let count = QuakeMLDecoder.maximumCandidates + 76
         func event(preferredOrigin: Int?, preferredMagnitude: Int?) -> String {

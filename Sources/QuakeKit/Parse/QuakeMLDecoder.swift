@@ -27,7 +27,8 @@ final class QuakeMLDecoder {
     }
 
     static let quakeMLNamespacePrefix = "http://quakeml.org/xmlns/quakeml/"
-    static let bedNamespaces: Set<String> = ["http://quakeml.org/xmlns/bed/1.2", "http://quakeml.org/xmlns/bed-rt/1.2"]
+    static let bedNamespace = "http://quakeml.org/xmlns/bed/1.2"
+    static let bedNamespaces: Set<String> = [bedNamespace, "http://quakeml.org/xmlns/bed-rt/1.2"]
     static let catalogNamespace = "http://anss.org/xmlns/catalog/0.1"
     /// Origins or magnitudes of one event kept while its preferred id is not yet known.
     static let maximumCandidates = 1024
@@ -182,7 +183,16 @@ final class QuakeMLDecoder {
             stack.append(.quakeml)
             return
         }
-        let tag = uri.map { bedURIs.contains($0) } == true ? names[localName] ?? .other : .other
+        let known = names[localName]
+        let inBED = uri.map { bedURIs.contains($0) } == true
+        if !inBED, let known, known == .eventParameters && stack.count == 1
+            || known == .event && stack.count == 2 && stack[1] == .eventParameters {
+            // Another namespace's (an older BED's, none): read as 1.2, it would be an empty catalogue.
+            let found = uri.map { "found '\(FeedRejection.shown(String(cString: $0)))'" } ?? "it has no namespace"
+            return refuse("<\(known.rawValue)> is not in the QuakeML 1.2 BED namespace \(Self.bedNamespace) (\(found))",
+                          at: startTagPosition())
+        }
+        let tag = inBED ? known ?? .other : .other
         stack.append(tag)
         let depth = stack.count
         // Depths: 1 quakeml, 2 eventParameters, 3 event, 4 its children, 5 and 6 their values.
@@ -250,11 +260,12 @@ final class QuakeMLDecoder {
         text.removeAll(keepingCapacity: true)
     }
 
-    /// Stops the parse with `reason`, where the parser stands.
-    private func refuse(_ reason: String) {
+    /// Stops the parse with `reason`, at `position` (libxml2's) or where the parser stands.
+    private func refuse(_ reason: String, at position: (line: Int, column: Int)? = nil) {
         guard failure == nil else { return }
         let input = parser?.pointee.input?.pointee
-        failure = error(line: Int(input?.line ?? 1), column: Int(input?.col ?? 1), reason: reason)
+        let (line, column) = position ?? (Int(input?.line ?? 1), Int(input?.col ?? 1))
+        failure = error(line: line, column: column, reason: reason)
         if let parser { xmlStopParser(parser) }
     }
 
