@@ -327,6 +327,33 @@ struct QuakeMLTests {
                 == "has more than \(QuakeMLDecoder.maximumCandidates) origins before its preferredOriginID")
     }
 
+    @Test func blanksBeforeTheDeclarationAreReadAndLinesStayTheFiles() throws {
+        let document = Self.document(Self.usgsEvent())
+        for blanks in ["\n\n", "\r\n \t\r\n", "\u{FEFF}\n\n", "\r\r", "  "] {
+            let (events, _) = try Self.read(blanks + document)
+            #expect(events.map(\.id) == ["us7000abcd"], "\(blanks.debugDescription)")
+            let broken = blanks + document.replacingOccurrences(of: "</latitude>", with: "</latitud>")
+            let error = try #require(Self.error(reading: broken))
+            guard case let .malformedQuakeML(_, line, _, _) = error else { Issue.record("\(error)"); continue }
+            let breaks = blanks.filter { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }.count
+            #expect(line == Self.line(of: "</latitude>", in: document) + breaks, "\(blanks.debugDescription)")
+            // A rejected event is placed on its line too.
+            let rejected = try Self.read(blanks + Self.document(Self.usgsEvent(latitude: "95")))
+            #expect(rejected.summary.rejections.first?.location
+                    == .element(line: Self.line(of: "<event ", in: document) + breaks, column: 1, id: "us7000abcd"))
+        }
+        // On the line the document starts, columns count the blanks before it.
+        let root = #"<q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2" xmlns="http://quakeml.org/xmlns/bed/1.1">"#
+        let error = try #require(Self.error(reading: "\n  \t" + root + "<eventParameters/></q:quakeml>"))
+        guard case let .malformedQuakeML(_, line, column, _) = error else { Issue.record("\(error)"); return }
+        #expect(line == 2 && column == 4 + root.utf8.count)
+        // Blank lines filling more than a window of the reader.
+        let many = String(repeating: "\n", count: 1_200_000)
+        let far = try #require(Self.error(reading: many + document.replacingOccurrences(of: "</latitude>", with: "</latitud>")))
+        guard case let .malformedQuakeML(_, farLine, _, _) = far else { Issue.record("\(far)"); return }
+        #expect(farLine == 1_200_000 + Self.line(of: "</latitude>", in: document))
+    }
+
     @Test func emptyEventParametersAreAnEmptyCatalogue() throws {
         let (events, summary) = try Self.read(Self.document())
         #expect(events.isEmpty && summary.rows == 0 && summary.rejected == 0)

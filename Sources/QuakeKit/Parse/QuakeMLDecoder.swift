@@ -17,6 +17,11 @@ import Foundation
 /// Nothing is ever fetched (`XML_PARSE_NONET`), and libxml2's default limits
 /// stay on (no `XML_PARSE_HUGE`).
 ///
+/// Blanks and a byte order mark before the document are passed over here, not
+/// given to libxml2 (which allows nothing before an XML declaration); the
+/// lines and columns it reports are moved by what was passed over, so that
+/// they are the file's.
+///
 /// The libxml2 context is created and freed by this object, and used only
 /// from the thread that calls ``parse(_:isLast:_:)``.
 final class QuakeMLDecoder {
@@ -57,9 +62,17 @@ final class QuakeMLDecoder {
     private var text: [UInt8] = []
     private var event: EventState?
 
-    init(source: String, now: Date) {
+    // What was passed over before the document: whole lines, then the columns of the line it starts on.
+    private var linesBefore: Int
+    private var columnsBefore = 0
+    private var previousByte: UInt8 = 0
+
+    /// - Parameter firstLine: the line of the file the first byte given to
+    ///   ``parse(_:isLast:_:)`` is on (blank lines before it were read elsewhere).
+    init(source: String, now: Date, firstLine: Int = 1) {
         self.source = source
         self.now = now
+        linesBefore = max(firstLine, 1) - 1
         stack.reserveCapacity(64)
         text.reserveCapacity(256)
     }
@@ -76,6 +89,9 @@ final class QuakeMLDecoder {
     func parse(_ window: UnsafeRawBufferPointer, isLast: Bool, _ body: (Outcome) throws -> Void) throws {
         var bytes = window
         if parser == nil {
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[passOver(bytes)...])
+            // Only blanks so far: the document starts in a later window.
+            if bytes.isEmpty && !isLast { return }
             // The first bytes go to the context, which tells the encoding by them.
             let head = min(4, bytes.count)
             try start(with: UnsafeRawBufferPointer(rebasing: bytes[0..<head]))
@@ -100,6 +116,37 @@ final class QuakeMLDecoder {
             for outcome in ready { try body(outcome) }
             if let failure { throw failure }
         } while offset < bytes.count
+    }
+
+    /// How many of `bytes` are blanks or byte order marks (EF BB BF) before
+    /// the document; their lines and columns are counted.
+    private func passOver(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBB, bytes[index + 2] == 0xBF {
+                index += 3
+                continue
+            }
+            guard byte.isXMLBlank else { break }
+            // A line ends at CR, LF or CRLF, as the other readers count.
+            if byte == 0x0D || (byte == 0x0A && previousByte != 0x0D) {
+                linesBefore += 1
+                columnsBefore = 0
+            } else if byte != 0x0A {
+                columnsBefore += 1
+            }
+            previousByte = byte
+            index += 1
+        }
+        return index
+    }
+
+    /// The file's line and column of libxml2's `line` and `column`, which
+    /// count from the first byte it was given.
+    private func filePosition(line: Int, column: Int) -> (line: Int, column: Int) {
+        let line = max(line, 1), column = max(column, 1)
+        return (line + linesBefore, line == 1 ? column + columnsBefore : column)
     }
 
     /// libxml2's global state, set up once before any thread parses: its
@@ -280,7 +327,8 @@ final class QuakeMLDecoder {
     private func error(line: Int, column: Int, reason: String) -> FeedError {
         let words = reason.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         let cleaned = String(words.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : Character($0) })
-        return .malformedQuakeML(source: source, line: max(line, 1), column: max(column, 1),
+        let (line, column) = filePosition(line: line, column: column)
+        return .malformedQuakeML(source: source, line: line, column: column,
                                  reason: cleaned.count > 200 ? String(cleaned.prefix(199)) + "…" : cleaned)
     }
 
@@ -288,7 +336,8 @@ final class QuakeMLDecoder {
 
     private func beginEvent(_ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         var state = EventState()
-        (state.line, state.column) = startTagPosition()
+        let (line, column) = startTagPosition()
+        (state.line, state.column) = filePosition(line: line, column: column)
         state.publicID = Self.attribute("publicID", attributeCount, attributes) ?? ""
         if let catalogURI {
             state.catalogSource = Self.attribute("eventsource", attributeCount, attributes, namespace: catalogURI)
