@@ -63,6 +63,23 @@ struct QuakeMLCLITests {
         #expect(result.stderr.contains("a DOCTYPE declaration: DTDs and entities are refused"))
     }
 
+    @Test func anotherBEDNamespaceExits65AndBlankLinesBeforeTheDeclarationAreRead() throws {
+        let written = try QuakemapProcess.run(["list", "-", "--format", "quakeml", "--quiet"], stdin: Data(Self.feed.utf8))
+        let bed11 = written.stdoutText.replacingOccurrences(of: "xmlns/bed/1.2", with: "xmlns/bed/1.1")
+        #expect(bed11 != written.stdoutText)
+        let lines = bed11.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = lines.firstIndex { $0.contains("<eventParameters") }! + 1
+        let column = lines[line - 1].distance(from: lines[line - 1].startIndex, to: lines[line - 1].range(of: "<eventParameters")!.lowerBound) + 1
+        let refused = try QuakemapProcess.run(["list", "-", "--strict"], stdin: Data(bed11.utf8))
+        #expect(refused.status == 65 && refused.stdout.isEmpty)
+        #expect(refused.stderr.hasPrefix("quakemap: <stdin>:\(line):\(column): not a QuakeML 1.2 document: <eventParameters> is not in the "
+                                         + "QuakeML 1.2 BED namespace http://quakeml.org/xmlns/bed/1.2 (found 'http://quakeml.org/xmlns/bed/1.1')"),
+                "\(refused.stderr)")
+        let blank = try QuakemapProcess.run(["list", "-", "--strict"], stdin: Data(("\n\n" + written.stdoutText).utf8))
+        #expect(blank.status == 0, "\(blank.stderr)")
+        #expect(blank.stderr.hasPrefix("read 3 rows: 3 events"), "\(blank.stderr)")
+    }
+
     @Test func emptyEventParametersAreAnEmptyCatalogue() throws {
         let empty = """
             <?xml version="1.0" encoding="UTF-8"?>

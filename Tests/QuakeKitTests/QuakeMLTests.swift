@@ -149,6 +149,45 @@ struct QuakeMLTests {
         #expect(QuakeMLDecoder.eventID(publicID: "gfz2026wxyz") == "gfz2026wxyz")
     }
 
+    /// An ISC-style event: `smi:ISC/evid=…` ids, the preferred ids first, depth in metres.
+    static let iscEvent = """
+        <event publicID="smi:ISC/evid=600516598">
+          <preferredOriginID>smi:ISC/origid=619893562</preferredOriginID>
+          <preferredMagnitudeID>smi:ISC/magid=1001234567</preferredMagnitudeID>
+          <type>earthquake</type>
+          <typeCertainty>known</typeCertainty>
+          <description><text>Southern Greece</text><type>Flinn-Engdahl region</type></description>
+          <origin publicID="smi:ISC/origid=619893562">
+            <time><value>2026-11-19T04:05:06.70Z</value></time>
+            <latitude><value>37.0512</value></latitude><longitude><value>21.9876</value></longitude>
+            <depth><value>15300.0</value></depth>
+            <creationInfo><author>ISC</author><agencyID>ISC</agencyID></creationInfo>
+          </origin>
+          <magnitude publicID="smi:ISC/magid=1001234567">
+            <mag><value>4.1</value></mag><type>mb</type><originID>smi:ISC/origid=619893562</originID>
+          </magnitude>
+        </event>
+
+        """
+
+    @Test func iscIDsLoseTheirKeyPrefix() throws {
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:ISC/evid=600516598") == "600516598")
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:ISC/evid=600516598/") == "600516598")
+        // Not a key: the last component is kept whole.
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:x/a.b=c") == "a.b=c")
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:x/=600516598") == "=600516598")
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:x/evid=") == "evid=")
+        // The query's eventid and USGS's attributes come first.
+        #expect(QuakeMLDecoder.eventID(publicID: "smi:x/query?evid=1&eventid=2") == "2")
+        let event = try #require(try Self.read(Self.document(Self.iscEvent)).events.first)
+        #expect(event.id == "600516598")
+        #expect(event.latitude == 37.0512 && event.depth == 15.3 && event.magnitude == 4.1 && event.magnitudeType == "mb")
+        #expect(event.place == "Southern Greece")
+        let usgs = Self.usgsEvent().replacingOccurrences(of: "publicID=\"quakeml:earthquake.usgs.gov/fdsnws/event/1/query?eventid=us7000abcd&amp;format=quakeml\"",
+                                                          with: "publicID=\"smi:ISC/evid=600516598\"")
+        #expect(try Self.read(Self.document(usgs)).events.first?.id == "us7000abcd")
+    }
+
     @Test func placesArePickedByDescriptionType() throws {
         func place(_ descriptions: [(String, String)]) throws -> String? {
             let text = descriptions.map { "<description><text>\($0.0)</text><type>\($0.1)</type></description>" }.joined()
@@ -222,6 +261,97 @@ struct QuakeMLTests {
         #expect(opens("<qml:quakeml\nxmlns:qml=\"x\"/>"))
         #expect(!opens("<!DOCTYPE html><html>") && !opens("<html>") && !opens("<q:quakemlx>") && !opens("<q:quakeml"))
         #expect(!opens("time,latitude,longitude\n"))
+    }
+
+    @Test func eventParametersOrEventsOutsideTheBED12NamespaceAreRefused() throws {
+        let bed11 = Self.document(Self.usgsEvent()).replacingOccurrences(of: "xmlns=\"http://quakeml.org/xmlns/bed/1.2\"",
+                                                                         with: "xmlns=\"http://quakeml.org/xmlns/bed/1.1\"")
+        let none = Self.document(Self.usgsEvent()).replacingOccurrences(of: "xmlns=\"http://quakeml.org/xmlns/bed/1.2\" ", with: "")
+        for (text, found) in [(bed11, "found 'http://quakeml.org/xmlns/bed/1.1'"), (none, "it has no namespace")] {
+            for strict in [false, true] {
+                var error: FeedError?
+                do { _ = try Self.read(text, strict: strict) } catch let thrown as FeedError { error = thrown }
+                guard case let .malformedQuakeML(_, line, column, reason) = error else { Issue.record("\(String(describing: error))"); continue }
+                #expect(line == Self.line(of: "<eventParameters", in: text) && column == 1)
+                #expect(reason == "<eventParameters> is not in the QuakeML 1.2 BED namespace http://quakeml.org/xmlns/bed/1.2 (\(found))")
+            }
+        }
+        // An event in another namespace inside BED 1.2 eventParameters.
+        let event = Self.document(Self.usgsEvent(), Self.emscEvent.replacingOccurrences(
+            of: "<event publicID", with: "<b:event xmlns:b=\"http://quakeml.org/xmlns/bed/1.1\" publicID")
+            .replacingOccurrences(of: "</event>", with: "</b:event>"))
+        let error = try #require(Self.error(reading: event))
+        guard case let .malformedQuakeML(_, line, column, reason) = error else { Issue.record("\(error)"); return }
+        #expect(line == Self.line(of: "<b:event", in: event) && column == 1)
+        #expect(reason.hasPrefix("<event> is not in the QuakeML 1.2 BED namespace") && reason.hasSuffix("(found 'http://quakeml.org/xmlns/bed/1.1')"))
+        // Any prefix bound to BED 1.2 is read.
+        let prefixed = Self.document(Self.usgsEvent()).replacingOccurrences(of: "xmlns=\"http://quakeml.org/xmlns/bed/1.2\"",
+                                                                            with: "xmlns:bed=\"http://quakeml.org/xmlns/bed/1.2\"")
+            .replacingOccurrences(of: #"<(/?)([a-zA-Z]+)([ >])"#, with: "<$1bed:$2$3", options: .regularExpression)
+            .replacingOccurrences(of: "bed:q:quakeml", with: "q:quakeml")
+        #expect(prefixed.contains("<bed:eventParameters ") && prefixed.contains("<bed:event ") && prefixed.contains("</bed:origin>"))
+        #expect(try Self.read(prefixed).events.map(\.id) == ["us7000abcd"])
+    }
+
+    @Test func aPreferredOriginOrMagnitudePastTheKeptCandidatesRejectsTheEvent() throws {
+        let count = QuakeMLDecoder.maximumCandidates + 76
+        func event(preferredOrigin: Int?, preferredMagnitude: Int?) -> String {
+            var text = "<event publicID=\"smi:x/event/many\">\n"
+            for index in 1...count {
+                text += "<origin publicID=\"smi:x/origin/\(index)\"><time><value>2026-11-20T08:00:00Z</value></time>"
+                    + "<latitude><value>\(Double(index) / 100)</value></latitude><longitude><value>1</value></longitude></origin>\n"
+                text += "<magnitude publicID=\"smi:x/magnitude/\(index)\"><mag><value>\(Double(index % 90) / 10)</value></mag></magnitude>\n"
+            }
+            if let preferredOrigin { text += "<preferredOriginID>smi:x/origin/\(preferredOrigin)</preferredOriginID>\n" }
+            if let preferredMagnitude { text += "<preferredMagnitudeID>smi:x/magnitude/\(preferredMagnitude)</preferredMagnitudeID>\n" }
+            return text + "</event>\n"
+        }
+        // Among the kept ones: read.
+        let kept = try Self.read(Self.document(event(preferredOrigin: 10, preferredMagnitude: 1000)))
+        #expect(kept.events.first?.latitude == 0.1 && kept.events.first?.magnitude == 1.0)
+        // The 1,050th, which was not kept: rejected, not read as the first.
+        for (origin, magnitude, element) in [(1050, 10, "preferredOriginID"), (10, 1050, "preferredMagnitudeID"),
+                                             (1050, 1050, "preferredOriginID"), (5000, 10, "preferredOriginID")] {
+            let text = Self.document(event(preferredOrigin: origin, preferredMagnitude: magnitude), Self.usgsEvent())
+            let (events, summary) = try Self.read(text)
+            #expect(events.map(\.id) == ["us7000abcd"])
+            let rejection = try #require(summary.rejections.first)
+            #expect(summary.rejected == 1 && rejection.column == element)
+            #expect(rejection.location == .element(line: Self.line(of: "smi:x/event/many", in: text), column: 1, id: "many"))
+            let noun = element == "preferredOriginID" ? "origins" : "magnitudes"
+            #expect(rejection.reason == "names none of the first \(QuakeMLDecoder.maximumCandidates) \(noun) before it (more are not kept)")
+            #expect(throws: FeedError.rejectedRow(rejection)) { try Self.read(text, strict: true) }
+        }
+        // No preference at all: rejected as before.
+        #expect(try Self.read(Self.document(event(preferredOrigin: nil, preferredMagnitude: 10))).summary.rejections.first?.reason
+                == "has more than \(QuakeMLDecoder.maximumCandidates) origins before its preferredOriginID")
+    }
+
+    @Test func blanksBeforeTheDeclarationAreReadAndLinesStayTheFiles() throws {
+        let document = Self.document(Self.usgsEvent())
+        for blanks in ["\n\n", "\r\n \t\r\n", "\u{FEFF}\n\n", "\r\r", "  "] {
+            let (events, _) = try Self.read(blanks + document)
+            #expect(events.map(\.id) == ["us7000abcd"], "\(blanks.debugDescription)")
+            let broken = blanks + document.replacingOccurrences(of: "</latitude>", with: "</latitud>")
+            let error = try #require(Self.error(reading: broken))
+            guard case let .malformedQuakeML(_, line, _, _) = error else { Issue.record("\(error)"); continue }
+            let breaks = blanks.filter { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }.count
+            #expect(line == Self.line(of: "</latitude>", in: document) + breaks, "\(blanks.debugDescription)")
+            // A rejected event is placed on its line too.
+            let rejected = try Self.read(blanks + Self.document(Self.usgsEvent(latitude: "95")))
+            #expect(rejected.summary.rejections.first?.location
+                    == .element(line: Self.line(of: "<event ", in: document) + breaks, column: 1, id: "us7000abcd"))
+        }
+        // On the line the document starts, columns count the blanks before it.
+        let root = #"<q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2" xmlns="http://quakeml.org/xmlns/bed/1.1">"#
+        let error = try #require(Self.error(reading: "\n  \t" + root + "<eventParameters/></q:quakeml>"))
+        guard case let .malformedQuakeML(_, line, column, _) = error else { Issue.record("\(error)"); return }
+        #expect(line == 2 && column == 4 + root.utf8.count)
+        // Blank lines filling more than a window of the reader.
+        let many = String(repeating: "\n", count: 1_200_000)
+        let far = try #require(Self.error(reading: many + document.replacingOccurrences(of: "</latitude>", with: "</latitud>")))
+        guard case let .malformedQuakeML(_, farLine, _, _) = far else { Issue.record("\(far)"); return }
+        #expect(farLine == 1_200_000 + Self.line(of: "</latitude>", in: document))
     }
 
     @Test func emptyEventParametersAreAnEmptyCatalogue() throws {

@@ -159,7 +159,9 @@ public struct FeedReader: Sendable {
                 sawFirstByte = true
                 if first == UInt8(ascii: "{") { json = Data() }
                 if first == UInt8(ascii: "<"), QuakeMLDecoder.opensDocument(window) {
-                    quakeML = QuakeMLDecoder(source: name, now: options.now ?? Date())
+                    // Blank lines in windows before this one were counted by the CSV scanner.
+                    quakeML = QuakeMLDecoder(source: name, now: options.now ?? Date(),
+                                             firstLine: scannedBeforeFirstByte ? scanner.line : 1)
                 }
                 if first == UInt8(ascii: "[") {
                     throw FeedError.notCSV(source: name, reason: "this is a JSON array, neither a CSV nor a GeoJSON feed")

@@ -17,6 +17,11 @@ import Foundation
 /// Nothing is ever fetched (`XML_PARSE_NONET`), and libxml2's default limits
 /// stay on (no `XML_PARSE_HUGE`).
 ///
+/// Blanks and a byte order mark before the document are passed over here, not
+/// given to libxml2 (which allows nothing before an XML declaration); the
+/// lines and columns it reports are moved by what was passed over, so that
+/// they are the file's.
+///
 /// The libxml2 context is created and freed by this object, and used only
 /// from the thread that calls ``parse(_:isLast:_:)``.
 final class QuakeMLDecoder {
@@ -27,7 +32,8 @@ final class QuakeMLDecoder {
     }
 
     static let quakeMLNamespacePrefix = "http://quakeml.org/xmlns/quakeml/"
-    static let bedNamespaces: Set<String> = ["http://quakeml.org/xmlns/bed/1.2", "http://quakeml.org/xmlns/bed-rt/1.2"]
+    static let bedNamespace = "http://quakeml.org/xmlns/bed/1.2"
+    static let bedNamespaces: Set<String> = [bedNamespace, "http://quakeml.org/xmlns/bed-rt/1.2"]
     static let catalogNamespace = "http://anss.org/xmlns/catalog/0.1"
     /// Origins or magnitudes of one event kept while its preferred id is not yet known.
     static let maximumCandidates = 1024
@@ -56,9 +62,17 @@ final class QuakeMLDecoder {
     private var text: [UInt8] = []
     private var event: EventState?
 
-    init(source: String, now: Date) {
+    // What was passed over before the document: whole lines, then the columns of the line it starts on.
+    private var linesBefore: Int
+    private var columnsBefore = 0
+    private var previousByte: UInt8 = 0
+
+    /// - Parameter firstLine: the line of the file the first byte given to
+    ///   ``parse(_:isLast:_:)`` is on (blank lines before it were read elsewhere).
+    init(source: String, now: Date, firstLine: Int = 1) {
         self.source = source
         self.now = now
+        linesBefore = max(firstLine, 1) - 1
         stack.reserveCapacity(64)
         text.reserveCapacity(256)
     }
@@ -75,6 +89,9 @@ final class QuakeMLDecoder {
     func parse(_ window: UnsafeRawBufferPointer, isLast: Bool, _ body: (Outcome) throws -> Void) throws {
         var bytes = window
         if parser == nil {
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[passOver(bytes)...])
+            // Only blanks so far: the document starts in a later window.
+            if bytes.isEmpty && !isLast { return }
             // The first bytes go to the context, which tells the encoding by them.
             let head = min(4, bytes.count)
             try start(with: UnsafeRawBufferPointer(rebasing: bytes[0..<head]))
@@ -99,6 +116,37 @@ final class QuakeMLDecoder {
             for outcome in ready { try body(outcome) }
             if let failure { throw failure }
         } while offset < bytes.count
+    }
+
+    /// How many of `bytes` are blanks or byte order marks (EF BB BF) before
+    /// the document; their lines and columns are counted.
+    private func passOver(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0xEF, index + 2 < bytes.count, bytes[index + 1] == 0xBB, bytes[index + 2] == 0xBF {
+                index += 3
+                continue
+            }
+            guard byte.isXMLBlank else { break }
+            // A line ends at CR, LF or CRLF, as the other readers count.
+            if byte == 0x0D || (byte == 0x0A && previousByte != 0x0D) {
+                linesBefore += 1
+                columnsBefore = 0
+            } else if byte != 0x0A {
+                columnsBefore += 1
+            }
+            previousByte = byte
+            index += 1
+        }
+        return index
+    }
+
+    /// The file's line and column of libxml2's `line` and `column`, which
+    /// count from the first byte it was given.
+    private func filePosition(line: Int, column: Int) -> (line: Int, column: Int) {
+        let line = max(line, 1), column = max(column, 1)
+        return (line + linesBefore, line == 1 ? column + columnsBefore : column)
     }
 
     /// libxml2's global state, set up once before any thread parses: its
@@ -182,7 +230,16 @@ final class QuakeMLDecoder {
             stack.append(.quakeml)
             return
         }
-        let tag = uri.map { bedURIs.contains($0) } == true ? names[localName] ?? .other : .other
+        let known = names[localName]
+        let inBED = uri.map { bedURIs.contains($0) } == true
+        if !inBED, let known, known == .eventParameters && stack.count == 1
+            || known == .event && stack.count == 2 && stack[1] == .eventParameters {
+            // Another namespace's (an older BED's, none): read as 1.2, it would be an empty catalogue.
+            let found = uri.map { "found '\(FeedRejection.shown(String(cString: $0)))'" } ?? "it has no namespace"
+            return refuse("<\(known.rawValue)> is not in the QuakeML 1.2 BED namespace \(Self.bedNamespace) (\(found))",
+                          at: startTagPosition())
+        }
+        let tag = inBED ? known ?? .other : .other
         stack.append(tag)
         let depth = stack.count
         // Depths: 1 quakeml, 2 eventParameters, 3 event, 4 its children, 5 and 6 their values.
@@ -250,11 +307,12 @@ final class QuakeMLDecoder {
         text.removeAll(keepingCapacity: true)
     }
 
-    /// Stops the parse with `reason`, where the parser stands.
-    private func refuse(_ reason: String) {
+    /// Stops the parse with `reason`, at `position` (libxml2's) or where the parser stands.
+    private func refuse(_ reason: String, at position: (line: Int, column: Int)? = nil) {
         guard failure == nil else { return }
         let input = parser?.pointee.input?.pointee
-        failure = error(line: Int(input?.line ?? 1), column: Int(input?.col ?? 1), reason: reason)
+        let (line, column) = position ?? (Int(input?.line ?? 1), Int(input?.col ?? 1))
+        failure = error(line: line, column: column, reason: reason)
         if let parser { xmlStopParser(parser) }
     }
 
@@ -269,7 +327,8 @@ final class QuakeMLDecoder {
     private func error(line: Int, column: Int, reason: String) -> FeedError {
         let words = reason.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         let cleaned = String(words.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : Character($0) })
-        return .malformedQuakeML(source: source, line: max(line, 1), column: max(column, 1),
+        let (line, column) = filePosition(line: line, column: column)
+        return .malformedQuakeML(source: source, line: line, column: column,
                                  reason: cleaned.count > 200 ? String(cleaned.prefix(199)) + "…" : cleaned)
     }
 
@@ -277,7 +336,8 @@ final class QuakeMLDecoder {
 
     private func beginEvent(_ attributeCount: Int, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         var state = EventState()
-        (state.line, state.column) = startTagPosition()
+        let (line, column) = startTagPosition()
+        (state.line, state.column) = filePosition(line: line, column: column)
         state.publicID = Self.attribute("publicID", attributeCount, attributes) ?? ""
         if let catalogURI {
             state.catalogSource = Self.attribute("eventsource", attributeCount, attributes, namespace: catalogURI)
@@ -488,6 +548,15 @@ extension QuakeMLDecoder {
             if preferredMagnitudeID == nil && tooManyMagnitudes {
                 return reject(nil, nil, "has more than \(QuakeMLDecoder.maximumCandidates) magnitudes before its preferredMagnitudeID")
             }
+            // The preferred one may have been among those not kept: the first would be a wrong guess.
+            if let id = preferredOriginID, preferredOrigin == nil, tooManyOrigins {
+                return reject("preferredOriginID", ArraySlice(id.utf8),
+                              "names none of the first \(QuakeMLDecoder.maximumCandidates) origins before it (more are not kept)")
+            }
+            if let id = preferredMagnitudeID, preferredMagnitude == nil, tooManyMagnitudes {
+                return reject("preferredMagnitudeID", ArraySlice(id.utf8),
+                              "names none of the first \(QuakeMLDecoder.maximumCandidates) magnitudes before it (more are not kept)")
+            }
             guard let origin = preferredOrigin ?? firstOrigin else { return reject(nil, nil, "has no origin") }
             guard let timeText = origin.time, !timeText.isEmpty else { return reject("origin/time", nil, "is missing") }
             guard let time = TimeParser.parse(timeText) else {
@@ -575,7 +644,8 @@ extension QuakeMLDecoder {
     }
 
     /// The id in a public id: its `eventid=` query parameter (percent-decoded),
-    /// else its last path component, else the whole.
+    /// else its last path component without a `key=` prefix (ISC's
+    /// `smi:ISC/evid=600516598`), else the whole.
     static func eventID(publicID: String) -> String {
         if let query = publicID.firstIndex(of: "?") {
             for pair in publicID[publicID.index(after: query)...].split(separator: "&") {
@@ -586,8 +656,12 @@ extension QuakeMLDecoder {
         let path = publicID.drop(while: { $0 != ":" }).dropFirst()
         let trimmed = path.reversed().drop(while: { $0 == "/" }).reversed()
         if let slash = trimmed.lastIndex(of: "/") {
-            let last = String(trimmed[trimmed.index(after: slash)...])
-            if !last.isEmpty { return last }
+            var last = trimmed[trimmed.index(after: slash)...]
+            if let equals = last.firstIndex(of: "="), equals > last.startIndex, last.index(after: equals) < last.endIndex,
+               last[..<equals].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
+                last = last[last.index(after: equals)...]
+            }
+            if !last.isEmpty { return String(last) }
         }
         return publicID
     }
