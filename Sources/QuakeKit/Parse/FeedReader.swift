@@ -30,8 +30,9 @@ public struct FeedReader: Sendable {
     /// magnitude, in file order.
     ///
     /// A header with no rows, a GeoJSON `FeatureCollection` with no
-    /// features, or QuakeML `eventParameters` with no events, is an empty catalogue, not an error: `body` is not called
-    /// and the summary counts no rows.
+    /// features, or QuakeML `eventParameters` with no events, is an empty
+    /// catalogue, not an error: `body` is not called and the summary counts
+    /// no rows.
     ///
     /// - Throws: ``FeedError`` when the feed cannot be read at all, or, in
     ///   strict mode, at the first rejected row; whatever `body` throws.
