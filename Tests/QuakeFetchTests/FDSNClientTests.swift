@@ -300,8 +300,10 @@ struct FDSNClientTests {
     @Test func faultsAreRetriedLikeAnyFetch() async throws {
         let service = try FDSNTestService(catalogue: Self.catalogue(50))
         defer { service.server.stop() }
-        service.faults = [FDSNTestService.errorReply(503, retryAfter: 1),
-                          .truncated(status: 200, body: "time,lat", declaredLength: 500)]
+        // A body cut short is retried too: FDSNCLITests checks it through the executable. In this
+        // process, URLSession kept waiting for the rest of such a body until the deadline on a
+        // loaded machine (2 min in a full run, 10 under ThreadSanitizer), so it is not asked here.
+        service.faults = [FDSNTestService.errorReply(503, retryAfter: 1), FDSNTestService.errorReply(502)]
         // A wait that would outlast the time limit is not waited: leave room for a loaded machine.
         var patient = Self.fast
         patient.timeout = 120
