@@ -20,7 +20,7 @@ struct FDSNServerTests {
                               filter: EventFilter(since: end.addingTimeInterval(-6 * 86_400)), limit: nil, pageSize: 500)
         query.sinceAge = 6 * 86_400 + 120  // `--since 6d`: the window moves with each refresh
         let store = CatalogueStore(origins: [.fdsn(query, cacheKey: "fdsn-test")],
-                                   fetch: FetchOptions(timeout: 10, retries: 0))
+                                   fetch: FetchOptions(timeout: 1_800, retries: 0))  // no failure from a busy test run
         try await store.load()
         #expect(await Set(store.catalogue.events.map(\.id)) == Set(events.map(\.id)))
         let first = service.parameters(of: "query")
