@@ -68,18 +68,15 @@ package struct InputOptions: ParsableArguments {
     /// The FDSN query for `--fdsn` with the key its answer is cached under
     /// (`--since`/`--until` as typed), or `nil` without it.
     package func fdsnFeed(selection: EventSelection, filters: FilterOptions?) throws -> (query: FDSNQuery, cacheKey: String)? {
-        guard var query = try fdsnQuery(selection: selection, now: try filters?.pinnedNow() ?? Date()) else { return nil }
+        guard let fdsn else { return nil }
+        var query = FDSNQuery(service: try FDSNService.named(fdsn), format: fdsnFormat, filter: selection.filter,
+                              region: selection.region, limit: selection.limit, now: try filters?.pinnedNow() ?? Date(),
+                              pageSize: fdsnPageSize)
         query.sinceAge = filters?.since.flatMap(TimeBound.age)
         let format = query.format ?? query.service.formats.first ?? .xml
         return (query, query.cacheKey(since: filters?.since, until: filters?.until, format: format))
     }
 
-    /// The FDSN query for `--fdsn`, or `nil` without it.
-    package func fdsnQuery(selection: EventSelection, now: Date) throws -> FDSNQuery? {
-        guard let fdsn else { return nil }
-        return FDSNQuery(service: try FDSNService.named(fdsn), format: fdsnFormat, filter: selection.filter,
-                         region: selection.region, limit: selection.limit, now: now, pageSize: fdsnPageSize)
-    }
 
     /// The local source; `nil` when the feed comes from `--url` or `--fdsn`.
     package func localSource() throws -> FeedSource? {

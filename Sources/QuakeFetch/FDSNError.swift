@@ -47,8 +47,6 @@ public enum FDSNError: QuakeKitError, Equatable {
         if let end = lines.firstIndex(where: { line in sections.contains { line.lowercased().hasPrefix($0) } }) {
             lines.removeSubrange(end...)
         }
-        let detail = lines.isEmpty ? (title ?? "no reason given") : lines.joined(separator: "; ")
-        let clean = String(detail.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
-        return clean.count > 200 ? String(clean.prefix(200)) + "…" : clean
+        return FeedRejection.shown(lines.isEmpty ? (title ?? "no reason given") : lines.joined(separator: "; "), limit: 200)
     }
 }

@@ -312,16 +312,15 @@ final class EventDecoder: Sendable {
     /// a finite number, or, for a coordinate (`coordinateLimit` 90 or 180),
     /// it is empty or out of range.
     private func numberRejection(_ record: CSVRecord, _ column: Int, coordinateLimit: Double? = nil) -> FeedRejection? {
-        switch DecimalParser.parse(record.field(column)) {
+        let parsed = DecimalParser.parse(record.field(column))
+        switch parsed {
         case .value(let value):
             guard let coordinateLimit, let problem = CoordinateRange.problem(value, limit: coordinateLimit) else { return nil }
             return reject(record, column, record.trimmedString(column) ?? "", problem)
         case .empty:
             return coordinateLimit == nil ? nil : reject(record, column, nil, "is empty")
-        case .notANumber:
-            return reject(record, column, record.string(column), "is not a number")
-        case .notFinite:
-            return reject(record, column, record.string(column), "is not a finite number")
+        case .notANumber, .notFinite:
+            return reject(record, column, record.string(column), parsed.problem!)
         }
     }
 

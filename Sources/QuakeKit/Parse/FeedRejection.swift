@@ -67,11 +67,11 @@ public struct FeedRejection: Sendable, Hashable, QuakeKitError {
     }
 
     /// Keeps messages one short line whatever the input holds.
-    static func shown(_ value: String) -> String {
+    package static func shown(_ value: String, limit: Int = 40) -> String {
         var text = String(value.unicodeScalars.map { scalar -> Character in
             scalar.properties.generalCategory == .control ? "\u{FFFD}" : Character(scalar)
         })
-        if text.count > 40 { text = text.prefix(40) + "…" }
+        if text.count > limit { text = text.prefix(limit) + "…" }
         return text
     }
 }

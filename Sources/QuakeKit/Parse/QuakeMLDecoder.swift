@@ -326,10 +326,8 @@ final class QuakeMLDecoder {
 
     private func error(line: Int, column: Int, reason: String) -> FeedError {
         let words = reason.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
-        let cleaned = String(words.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : Character($0) })
         let (line, column) = filePosition(line: line, column: column)
-        return .malformedQuakeML(source: source, line: line, column: column,
-                                 reason: cleaned.count > 200 ? String(cleaned.prefix(199)) + "…" : cleaned)
+        return .malformedQuakeML(source: source, line: line, column: column, reason: FeedRejection.shown(words, limit: 200))
     }
 
     // MARK: - Events
@@ -563,13 +561,13 @@ extension QuakeMLDecoder {
                 return reject("origin/time", timeText, "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)")
             }
             func coordinate(_ name: String, _ text: ArraySlice<UInt8>?, limit: Double) -> Result<Double, FeedRejection> {
-                switch text.map(DecimalParser.parse) ?? .empty {
+                let parsed = text.map(DecimalParser.parse) ?? .empty
+                switch parsed {
                 case .value(let value):
                     guard let problem = CoordinateRange.problem(value, limit: limit) else { return .success(value) }
                     return .failure(rejection(name, text, problem))
                 case .empty: return .failure(rejection(name, nil, "is missing"))
-                case .notANumber: return .failure(rejection(name, text, "is not a number"))
-                case .notFinite: return .failure(rejection(name, text, "is not a finite number"))
+                case .notANumber, .notFinite: return .failure(rejection(name, text, parsed.problem!))
                 }
             }
             let latitude: Double, longitude: Double
@@ -592,12 +590,9 @@ extension QuakeMLDecoder {
             let magnitude = preferredMagnitude ?? firstMagnitude
             var value: Double?
             if let text = magnitude?.value, !text.isEmpty {
-                switch DecimalParser.parse(text) {
-                case .value(let number): value = number
-                case .empty: break
-                case .notANumber: return reject("magnitude/mag", text, "is not a number")
-                case .notFinite: return reject("magnitude/mag", text, "is not a finite number")
-                }
+                let parsed = DecimalParser.parse(text)
+                if let problem = parsed.problem { return reject("magnitude/mag", text, problem) }
+                if case .value(let number) = parsed { value = number }
             }
             if let value, let problem = Plausibility.magnitudeProblem(value) { return reject("magnitude/mag", magnitude?.value, problem) }
             if let problem = Plausibility.timeProblem(time, now: now) {

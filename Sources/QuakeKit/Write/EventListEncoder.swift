@@ -19,7 +19,8 @@ public enum EventListFormat: String, Sendable, CaseIterable {
     case text
 }
 
-/// Writes events as CSV, FDSN text, JSON, GeoJSON, a table or QuakeML, one row, object or element per event, in the order given.
+/// Writes events as CSV, FDSN text, JSON, GeoJSON, a table or QuakeML, one
+/// row, object or element per event, in the order given.
 public struct EventListEncoder: Sendable {
     /// The CSV header; scripts may rely on it.
     public static let csvHeader = "id,time,latitude,longitude,depth,mag,magType,place,type"
@@ -67,9 +68,9 @@ public struct EventListEncoder: Sendable {
     /// One line per event under ``fdsnTextHeader``. The format has no
     /// quoting, so a `|` in a value becomes `/` and a line break or other
     /// C0 control character a space (``pipeSafe(_:)``): the file stays one
-    /// event per line, at the cost of those characters. The network stands for the author, catalogue,
-    /// contributor and magnitude author alike, as USGS writes them; the id is
-    /// also the contributor's id. Times are UTC to the millisecond, without
+    /// event per line, at the cost of those characters. The network stands
+    /// for the author, catalogue, contributor and magnitude author alike, as
+    /// USGS writes them; the id is also the contributor's id. Times are UTC to the millisecond, without
     /// a zone letter, as FDSN services write them.
     static func fdsnText(_ events: [SeismicEvent]) -> String {
         var text = fdsnTextHeader + "\n"
