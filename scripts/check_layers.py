@@ -30,8 +30,8 @@ from collections import defaultdict
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # The stages of Sources/QuakeKit, in the order data flows; a folder may use the ones before it.
-LAYERS = ["Support", "Model", "Parse", "Query", "Select", "Style", "Project", "Basemap",
-          "Scene", "Tiles", "Render", "Write", "Pipeline"]
+LAYERS = ["Support", "Model", "Parse", "Query", "Select", "Statistics", "Style", "Project", "Basemap",
+          "Scene", "Chart", "Tiles", "Render", "Write", "Pipeline"]
 # C and package modules QuakeKit's folders may import, and where: unsafe code stays fenced in.
 IMPORTS = {"CByteScan": {"Parse"}, "CLibXML2": {"Parse"}, "CCairo": {"Render"}, "CPNGEncoder": {"Write"},
            "CBasemapData": {"Basemap"}, "CPlateData": {"Basemap"}, "HeapModule": {"Select"}}
