@@ -203,3 +203,49 @@ struct CrossSectionProfileTests {
         }
     }
 }
+
+/// The box a set of events occupies, and a profile drawn over a map.
+@Suite("Enclosing box and profile overlay")
+struct EnclosingBoxTests {
+    @Test func theBoxWrapsTheShortWayRoundTheAntimeridian() throws {
+        let fiji = [GeoPoint(longitude: 178, latitude: -18), GeoPoint(longitude: -176, latitude: -21),
+                    GeoPoint(longitude: 175, latitude: -15)]
+        let box = try #require(GeoBox.enclosing(fiji, margin: 0, minimumMargin: 1))
+        #expect(box.crossesAntimeridian)
+        #expect(box.west == 174 && box.east == -177 && box.south == -22 && box.north == -14)
+        let california = [GeoPoint(longitude: -122, latitude: 38), GeoPoint(longitude: -116, latitude: 33)]
+        let west = try #require(GeoBox.enclosing(california))
+        #expect(!west.crossesAntimeridian && abs(west.west + 122.6) < 1e-9 && abs(west.east + 115.4) < 1e-9)
+        #expect(GeoBox.enclosing([]) == nil)
+        let world = stride(from: -170.0, through: 170, by: 20).map { GeoPoint(longitude: $0, latitude: 0) }
+        #expect(GeoBox.enclosing(world) == nil, "spread round the world: the world map shows it")
+        let one = try #require(GeoBox.enclosing([GeoPoint(longitude: 10, latitude: 89.5)]))
+        #expect(one.north == 90 && one.south == 88.5 && one.longitudeSpan == 2)
+    }
+
+    @Test func theBandsEdgesAreAHalfWidthFromTheLine() throws {
+        let profile = try CrossSectionProfile(start: GeoPoint(longitude: 140, latitude: 35), end: GeoPoint(longitude: 146, latitude: 41),
+                                              halfWidth: 80)
+        for distance in [0, profile.length / 3, profile.length] {
+            for across in [-80.0, 80] {
+                let edge = profile.point(atDistance: distance, across: across)
+                let located = try #require(profile.locate(longitude: edge.longitude, latitude: edge.latitude))
+                #expect(abs(located.along - distance) < 1e-6 && abs(located.across - across) < 1e-6)
+            }
+        }
+    }
+
+    @Test func aMapDrawsTheProfileAndItsLetters() throws {
+        var options = MapOptions(width: 600, region: try GeoBox(west: 130, south: 28, east: 150, north: 46))
+        let plain = SceneBuilder(options: options).scene(for: [])
+        options.profile = try CrossSectionProfile(start: GeoPoint(longitude: 138, latitude: 36), end: GeoPoint(longitude: 146, latitude: 40),
+                                                  halfWidth: 100)
+        let scene = SceneBuilder(options: options).scene(for: [])
+        #expect(scene.overlay.lines.count == plain.overlay.lines.count + 3, "the line and the band's two edges")
+        let letters = scene.overlay.texts.filter { $0.text == "A" || $0.text == "B" }
+        #expect(letters.map(\.text) == ["A", "B"])
+        let projection = options.projection
+        let a = projection.project(latitude: 36, longitude: 138), b = projection.project(latitude: 40, longitude: 146)
+        #expect(letters[0].position.x < a.x && letters[1].position.x > b.x, "each letter beyond its end")
+    }
+}

@@ -76,15 +76,22 @@ public struct CrossSectionProfile: Sendable, Hashable {
     /// The point `distance` km from A along the great circle towards B
     /// (longitude −180…180), for drawing the profile on a map.
     public func point(atDistance distance: Double) -> GeoPoint {
-        let angle = distance / Self.earthRadius
-        let towardsB = pole.cross(startVector)
-        return startVector.scaled(cos(angle)).plus(towardsB.scaled(sin(angle))).coordinates
+        point(atDistance: distance, across: 0)
     }
 
-    /// Points along the segment at most `spacing` km apart, A and B included.
-    public func points(spacing: Double = 50) -> [GeoPoint] {
+    /// The point `distance` km from A along the profile and `across` km to its
+    /// right (negative: left), for drawing the band's edges.
+    public func point(atDistance distance: Double, across: Double) -> GeoPoint {
+        let angle = distance / Self.earthRadius, offset = -across / Self.earthRadius
+        let onLine = startVector.scaled(cos(angle)).plus(pole.cross(startVector).scaled(sin(angle)))
+        return onLine.scaled(cos(offset)).plus(pole.scaled(sin(offset))).coordinates
+    }
+
+    /// Points along the segment at most `spacing` km apart, A and B included;
+    /// with `across`, along the parallel line that far to the right.
+    public func points(spacing: Double = 50, across: Double = 0) -> [GeoPoint] {
         let steps = max(1, Int((length / max(spacing, 1)).rounded(.up)))
-        return (0...steps).map { point(atDistance: length * Double($0) / Double(steps)) }
+        return (0...steps).map { point(atDistance: length * Double($0) / Double(steps), across: across) }
     }
 
     private static func kilometres(_ value: Double) -> String {
