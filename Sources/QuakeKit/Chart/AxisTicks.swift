@@ -33,6 +33,12 @@ struct ChartAxis: Sendable, Hashable {
     }
 
     var labelled: [AxisTick] { ticks.filter { $0.label != nil } }
+
+    /// Whether `value` lies within the range, give or take a rounding error.
+    func contains(_ value: Double) -> Bool {
+        let f = fraction(value)
+        return f >= -1e-9 && f <= 1 + 1e-9
+    }
 }
 
 /// Tick choice for chart axes, following the usual plotting conventions:

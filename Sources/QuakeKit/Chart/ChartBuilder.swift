@@ -129,33 +129,40 @@ public struct ChartBuilder: Sendable {
         return frame.scene(marks, empty: times.isEmpty)
     }
 
-    /// How many events lie at each depth: horizontal bars, depth growing downwards, bins of a
-    /// nice width (1, 2, 5 × 10^k km, about 20 over the range). Events without a depth are left
-    /// out and counted in a note.
+    /// How many events lie at each depth: horizontal bars, depth growing downwards from 0, bins of
+    /// a nice width (1, 2, 5 × 10^k km, about 40 over the deepest depth). Depths above sea level
+    /// (negative) count in the top bin; events without a depth are left out and counted in a note.
     public func depthHistogram(_ events: [SeismicEvent]) -> MapScene {
         let depths = events.compactMap(\.depth).filter(\.isFinite)
         let missing = events.count - depths.count
-        let low = min(depths.min() ?? 0, 0), high = max(depths.max() ?? 10, low + 1)
-        let width = AxisTicks.niceStep(atLeast: max((high - low) / 20, 0.1))
-        let firstBin = (low / width).rounded(.down)
+        let high = max(depths.max() ?? 10, 1)
+        let width = AxisTicks.niceStep(atLeast: max(high / 40, 0.1))
         var counts: [Int: Int] = [:]
-        for depth in depths { counts[Int((depth / width).rounded(.down) - firstBin), default: 0] += 1 }
-        let lastEdge = (((high / width).rounded(.down)) + 1) * width
+        for depth in depths { counts[max(0, Int((depth / width).rounded(.down))), default: 0] += 1 }
+        let lastEdge = ((high / width).rounded(.down) + 1) * width
         let maximum = counts.values.max() ?? 0
         var notes = ["bins of \(AxisTicks.label(width, decimals: max(0, -Int(floor(log10(width) + 1e-9))))) km"]
+        if depths.contains(where: { $0 < 0 }) { notes.append("above sea level in the top bin") }
+        // A global catalogue's few deep events vanish beside its shallow ones on a linear axis.
+        let logarithmic = maximum >= 100 && Double(maximum) >= 50 * Double(counts.values.min() ?? maximum)
+        if logarithmic { notes.append("count axis logarithmic") }
         if missing > 0 { notes.append("\(missing) without depth not shown") }
         let frame = ChartFrame(
             options: options, metrics: textMetrics(), title: "Depth distribution", xTitle: "Number of events",
             yTitle: "Depth (km)", note: notes.joined(separator: " · "), yDown: true,
-            makeX: { AxisTicks.linear(lower: 0, upper: Double(max(maximum, 1)), minimumStep: 1, fits: $0) },
-            makeY: { AxisTicks.linear(lower: firstBin * width, upper: lastEdge, fits: $0) })
+            makeX: { fits in
+                logarithmic ? AxisTicks.logarithmic(maximum: Double(maximum), fits: fits)
+                    : AxisTicks.linear(lower: 0, upper: Double(max(maximum, 1)), minimumStep: 1, fits: fits)
+            },
+            makeY: { AxisTicks.linear(lower: 0, upper: lastEdge, fits: $0) })
         var marks = ChartMarks()
         let barHeight = abs(frame.y(width) - frame.y(0))
         let gap = barHeight >= 5 * options.scale ? max(barHeight * 0.12, 0.5 * options.scale) : 0
         for (index, count) in counts.sorted(by: { $0.key < $1.key }) {
-            let top = (firstBin + Double(index)) * width
-            marks.bars.append(frame.rectangle(frame.x(0), frame.y(top) + gap / 2, frame.x(Double(count)),
-                                              frame.y(top + width) - gap / 2, fill: frame.palette.bar))
+            let top = Double(index) * width
+            let start = frame.left, end = logarithmic ? max(frame.x(Double(count)), start + 2 * options.scale) : frame.x(Double(count))
+            marks.bars.append(frame.rectangle(start, frame.y(top) + gap / 2, end, frame.y(top + width) - gap / 2,
+                                              fill: frame.palette.bar))
         }
         return frame.scene(marks, empty: depths.isEmpty)
     }

@@ -121,7 +121,7 @@ struct ChartFrame {
         var texts: [SceneText] = []
         let tick = 5 * s, minorTick = 3 * s, hairline = max(0.8 * s, 0.5)
 
-        for item in xAxis.ticks where item.value >= xAxis.lower - 1e-9 && item.value <= xAxis.upper + 1e-9 {
+        for item in xAxis.ticks where xAxis.contains(item.value) {
             let px = x(item.value)
             if item.label != nil {
                 grid.append(SceneLine(points: [PixelPoint(x: px, y: top), PixelPoint(x: px, y: bottom)], stroke: palette.grid, width: hairline))
@@ -134,7 +134,7 @@ struct ChartFrame {
                                        size: tickSize, color: palette.text, alignment: .center))
             }
         }
-        for item in yAxis.ticks where item.value >= yAxis.lower * (1 - 1e-9) - 1e-9 && item.value <= yAxis.upper * (1 + 1e-9) + 1e-9 {
+        for item in yAxis.ticks where yAxis.contains(item.value) {
             let py = y(item.value)
             if item.label != nil {
                 grid.append(SceneLine(points: [PixelPoint(x: left, y: py), PixelPoint(x: right, y: py)], stroke: palette.grid, width: hairline))
