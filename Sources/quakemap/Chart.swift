@@ -61,10 +61,12 @@ extension Quakemap {
         @Option(help: "The title (default: the chart's own; '' for none).")
         var title: String?
 
-        @Option(help: ArgumentHelp("cross-section: the profile from A to B, in degrees.", valueName: "LON1,LAT1,LON2,LAT2"))
+        // Unconditional: a western longitude starts with a minus sign, not an option.
+        @Option(parsing: .unconditional,
+                help: ArgumentHelp("cross-section: the profile from A to B, in degrees.", valueName: "LON1,LAT1,LON2,LAT2"))
         var profile: String?
 
-        @Option(help: ArgumentHelp("cross-section: events up to this distance from the profile, in km.", valueName: "km"))
+        @Option(help: ArgumentHelp("cross-section: events up to this distance from the profile, in km (at most 2000; default 50).", valueName: "km"))
         var halfWidth: Double = 50
 
         var outputPath: String { output ?? "Output/\(kind.rawValue).png" }
@@ -88,18 +90,25 @@ extension Quakemap {
             }
             if kind == .crossSection {
                 guard profile != nil else { throw ValidationError("cross-section needs --profile LON1,LAT1,LON2,LAT2") }
-                _ = try profileEnds()
-                guard halfWidth.isFinite, halfWidth > 0, halfWidth <= 5000 else {
-                    throw ValidationError("--half-width must be above 0 and at most 5000 km")
-                }
+                _ = try crossSectionProfile()
             } else if profile != nil {
                 throw ValidationError("--profile applies to cross-section only")
             }
             _ = try OutputFormat.resolve(output: outputPath, format: format)
         }
 
-        /// `--profile`'s two ends as (longitude, latitude) pairs.
-        func profileEnds() throws -> [(longitude: Double, latitude: Double)] {
+        /// The profile `--profile` and `--half-width` give.
+        func crossSectionProfile() throws -> CrossSectionProfile {
+            let ends = try profileEnds()
+            do {
+                return try CrossSectionProfile(start: ends[0], end: ends[1], halfWidth: halfWidth)
+            } catch {
+                throw ValidationError("--profile \(profile ?? "") --half-width \(halfWidth): \(error.message)")
+            }
+        }
+
+        /// `--profile`'s two ends.
+        func profileEnds() throws -> [GeoPoint] {
             let parts = (profile ?? "").split(separator: ",", omittingEmptySubsequences: false)
                 .map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 4, let lon1 = parts[0], let lat1 = parts[1], let lon2 = parts[2], let lat2 = parts[3],
@@ -107,8 +116,7 @@ extension Quakemap {
             else {
                 throw ValidationError("--profile '\(profile ?? "")': give LON1,LAT1,LON2,LAT2 in degrees (longitudes −180…180, latitudes −90…90)")
             }
-            guard lon1 != lon2 || lat1 != lat2 else { throw ValidationError("--profile: A and B are the same point") }
-            return [(lon1, lat1), (lon2, lat2)]
+            return [GeoPoint(longitude: lon1, latitude: lat1), GeoPoint(longitude: lon2, latitude: lat2)]
         }
 
         func run() async throws {
@@ -127,8 +135,8 @@ extension Quakemap {
                 case .cumulative: scene = builder.cumulative(events)
                 case .rate: scene = builder.rate(events)
                 case .depth: scene = builder.depthHistogram(events)
-                case .fmd, .crossSection:
-                    throw ValidationError("\(kind.rawValue) is not available yet")
+                case .fmd: scene = builder.frequencyMagnitude(events)
+                case .crossSection: scene = builder.crossSection(events, profile: try crossSectionProfile())
                 }
                 let output = outputPath
                 let bytes = try MapRenderer().data(for: scene, format: try OutputFormat.resolve(output: output, format: format))

@@ -73,7 +73,8 @@ enum AxisTicks {
     /// A linear axis over the data range `lower…upper`, widened to whole steps with about
     /// `target` intervals (at least `minimumStep` apart); a single value gets a range around it.
     /// `fits` says whether labels at positions (fractions 0…1) overlap; coarser steps are tried until they fit.
-    static func linear(lower: Double, upper: Double, target: Int = 6, minimumStep: Double = 0,
+    /// With `widened` false the axis keeps the data's ends and only the ticks between them.
+    static func linear(lower: Double, upper: Double, target: Int = 6, minimumStep: Double = 0, widened: Bool = true,
                        fits: ([(fraction: Double, label: String)]) -> Bool = { _ in true }) -> ChartAxis {
         var (low, high) = finiteRange(lower, upper)
         if high - low < 1e-9 * max(1, abs(low)) {
@@ -83,7 +84,14 @@ enum AxisTicks {
         let rough = max((high - low) / Double(max(target, 1)), minimumStep)
         var last: ChartAxis?
         for step in niceSteps(atLeast: rough) {
-            let axis = linearAxis(low, high, step: step)
+            var axis = linearAxis(low, high, step: step)
+            if !widened {
+                // The data's own ends (a profile's length): only the ticks within them.
+                axis.lower = low
+                axis.upper = high
+                let within = axis
+                axis.ticks.removeAll { !within.contains($0.value) }
+            }
             last = axis
             let placed = axis.labelled.map { (axis.fraction($0.value), $0.label!) }
             if fits(placed) { return axis }

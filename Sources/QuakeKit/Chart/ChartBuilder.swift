@@ -70,7 +70,7 @@ public struct ChartBuilder: Sendable {
             makeY: { AxisTicks.linear(lower: (magnitudes.min() ?? 0) - 0.25, upper: (magnitudes.max() ?? 5) + 0.25,
                                       minimumStep: 0.1, fits: $0) })
         var marks = ChartMarks()
-        marks.circles = symbols(for: drawn, at: { frame.point($0.time.timeIntervalSince1970, $0.magnitude) })
+        marks.circles = symbols(for: drawn) { frame.point(drawn[$0].time.timeIntervalSince1970, drawn[$0].magnitude) }
         marks.lines = marks.circles.map { outline(of: $0) }
         return frame.scene(marks, empty: drawn.isEmpty)
     }
@@ -167,14 +167,14 @@ public struct ChartBuilder: Sendable {
         return frame.scene(marks, empty: depths.isEmpty)
     }
 
-    /// The events' map symbols at `place`, in the maps' drawing order (largest first).
-    func symbols(for events: [MapEvent], at place: (MapEvent) -> PixelPoint) -> [SceneCircle] {
+    /// The events' map symbols, the `index`th at `place(index)`, in the maps' drawing order (largest first).
+    func symbols(for events: [MapEvent], at place: (_ index: Int) -> PixelPoint) -> [SceneCircle] {
         let reference = options.symbols.coloring.referenceTime(for: events, feedGenerated: nil)
         let diameters = events.map { options.symbols.diameter(magnitude: $0.magnitude, scale: options.scale) }
         let order = DrawingOrder.indices(diameters: diameters, times: events.map(\.time.timeIntervalSince1970))
         return order.map { index in
             let event = events[Int(index)]
-            return SceneCircle(center: place(event), diameter: diameters[Int(index)],
+            return SceneCircle(center: place(Int(index)), diameter: diameters[Int(index)],
                                fill: options.symbols.fill(for: event, reference: reference), eventID: event.id,
                                shape: SymbolShape(event))
         }

@@ -11,7 +11,7 @@ struct ChartPalette: Sendable, Hashable {
     var bar = RGBA(hex: 0x4A6785, alpha: 0.85)
     var line = RGBA(hex: 0x1E2A38)
     var accent = RGBA(hex: 0xC0392B)
-    var panel = RGBA(red: 1, green: 1, blue: 1, alpha: 0.88)
+    var panel = RGBA(red: 1, green: 1, blue: 1)
     var panelEdge = RGBA(hex: 0xB8C0CA)
 }
 
