@@ -80,3 +80,22 @@ struct ChartGoldenImageTests {
         try check(ChartBuilder(options: ChartOptions(width: 480, height: 300)).magnitudeTime([]), "chart-magnitude-time-empty-480")
     }
 }
+
+extension ChartGoldenImageTests {
+    @Test func frequencyMagnitude() throws {
+        try check(ChartBuilder(options: ChartOptions(width: 720, height: 420)).frequencyMagnitude(Self.events), "chart-fmd-720")
+    }
+
+    /// Too few events for a fit: the counts and a box saying why.
+    @Test func frequencyMagnitudeWithoutAFit() throws {
+        try check(ChartBuilder(options: ChartOptions(width: 480, height: 300)).frequencyMagnitude(Array(Self.events.prefix(30))),
+                  "chart-fmd-nofit-480")
+    }
+
+    @Test func crossSection() throws {
+        let profile = try CrossSectionProfile(start: GeoPoint(longitude: -118.0, latitude: 35.4),
+                                              end: GeoPoint(longitude: -117.0, latitude: 36.2), halfWidth: 30)
+        try check(ChartBuilder(options: ChartOptions(width: 720, height: 420)).crossSection(Self.events, profile: profile),
+                  "chart-cross-section-720")
+    }
+}

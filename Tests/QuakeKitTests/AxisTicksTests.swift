@@ -28,11 +28,12 @@ struct AxisTicksTests {
     @Test func labelsHaveTheStepsDecimalsAndNoMinusZero() {
         let axis = AxisTicks.linear(lower: -0.37, upper: 0.41)
         let labels = axis.ticks.compactMap(\.label)
-        #expect(labels.contains("0"))
-        #expect(!labels.contains { $0.hasPrefix("-0") || $0.hasPrefix("−0") && Double($0.dropFirst()) == 0 })
-        #expect(labels.allSatisfy { $0 == "0" || $0.split(separator: ".").last?.count == 1 }, "\(labels)")
+        #expect(labels.contains("0.0"))
+        #expect(!labels.contains { $0.hasPrefix("-0") || $0 == "−0.0" })
+        #expect(labels.allSatisfy { $0.split(separator: ".").last?.count == 1 }, "\(labels)")
         #expect(AxisTicks.linear(lower: 0, upper: 1234).ticks.compactMap(\.label).allSatisfy { !$0.contains(".") })
-        #expect(AxisTicks.label(-1e-12, decimals: 2) == "0")
+        #expect(AxisTicks.label(-1e-12, decimals: 2) == "0.00")
+        #expect(AxisTicks.label(-1e-12, decimals: 0) == "0")
         #expect(AxisTicks.label(-2.5, decimals: 1) == "−2.5")
         #expect(AxisTicks.label(0.05, decimals: 2) == "0.05")
     }

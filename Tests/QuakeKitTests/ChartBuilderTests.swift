@@ -150,3 +150,59 @@ struct ChartBuilderTests {
         #expect(throws: Never.self) { try ChartOptions().validate() }
     }
 }
+
+@Suite("Charts of statistics")
+struct StatisticsChartTests {
+    /// 1000 magnitudes, b = 1 above 2.0 exactly by construction (counts 10^(a − bM) per bin).
+    static let events: [SeismicEvent] = {
+        var events: [SeismicEvent] = []
+        for bin in 0..<30 {
+            let magnitude = 1.0 + Double(bin) / 10
+            let count = magnitude < 2 ? 40 : Int((1000 * pow(10, -(magnitude - 2)) - 1000 * pow(10, -(magnitude - 1.9))).rounded())
+            for index in 0..<max(count, 0) {
+                events.append(ChartBuilderTests.event("m\(bin)-\(index)", Double(bin * 100 + index), magnitude: magnitude))
+            }
+        }
+        return events
+    }()
+
+    @Test func theBoxShowsTheLibrarysFit() throws {
+        let scene = ChartBuilderTests.builder.frequencyMagnitude(Self.events)
+        let fit = try GutenbergRichterFit(magnitudes: Self.events.compactMap(\.magnitude))
+        let box = try #require(scene.overlay.texts.first { $0.text.hasPrefix("Mc ") })
+        #expect(box.text == "Mc \(AxisTicks.label(fit.completeness, decimals: 1)) · b \(AxisTicks.label(fit.b, decimals: 2))"
+                + " ± \(AxisTicks.label(fit.bUncertainty, decimals: fit.bUncertainty < 0.01 ? 3 : 2)) · N≥Mc \(fit.countAboveCompleteness)")
+        // Squares for non-empty bins, a dot for every bin with events at or above it.
+        let distribution = FrequencyMagnitudeDistribution(magnitudes: Self.events.compactMap(\.magnitude))
+        #expect(scene.lineMarks.count == distribution.bins.filter { $0.count > 0 }.count)
+        #expect(scene.circles.count == distribution.bins.filter { $0.cumulativeCount > 0 }.count)
+        // The Gutenberg–Richter line falls: more events at smaller magnitudes.
+        let line = try #require(scene.overlay.lines.first { $0.points.count == 21 })
+        #expect(line.points.first!.x < line.points.last!.x && line.points.first!.y < line.points.last!.y)
+        ChartBuilderTests.expectNoOverlap(scene)
+    }
+
+    @Test func tooFewEventsSayWhy() {
+        let scene = ChartBuilderTests.builder.frequencyMagnitude(Array(Self.events.prefix(10)))
+        #expect(scene.overlay.texts.contains { $0.text.hasPrefix("not enough events") })
+        ChartBuilderTests.expectFinite(ChartBuilderTests.builder.frequencyMagnitude([]))
+    }
+
+    @Test func crossSectionKeepsTheBandAndPlacesEventsAlongIt() throws {
+        // A profile along the equator from 0° to 10° E; 1° of longitude there is 111.19 km.
+        let profile = try CrossSectionProfile(start: GeoPoint(longitude: 0, latitude: 0), end: GeoPoint(longitude: 10, latitude: 0),
+                                              halfWidth: 50)
+        func at(_ id: String, _ longitude: Double, _ latitude: Double, depth: Double?) -> SeismicEvent {
+            SeismicEvent(id: id, time: Date(timeIntervalSince1970: 0), latitude: latitude, longitude: longitude, depth: depth, magnitude: 5)
+        }
+        let events = [at("near", 1, 0.2, depth: 10), at("far", 5, 0, depth: 300), at("outside", 5, 1, depth: 20),
+                      at("beyond", 11, 0, depth: 20), at("nodepth", 3, 0, depth: nil)]
+        let scene = ChartBuilderTests.builder.crossSection(events, profile: profile)
+        #expect(Set(scene.circles.map(\.eventID)) == ["near", "far"])
+        let near = try #require(scene.circles.first { $0.eventID == "near" }), far = try #require(scene.circles.first { $0.eventID == "far" })
+        #expect(near.center.x < far.center.x && near.center.y < far.center.y, "farther along, deeper down")
+        #expect(scene.overlay.texts.contains { $0.text.contains("2 events within the band · 1 without depth not shown") })
+        #expect(scene.overlay.texts.contains { $0.text.hasPrefix("A → B: (0.00, 0.00) → (10.00, 0.00), ±50 km") })
+        ChartBuilderTests.expectNoOverlap(scene)
+    }
+}

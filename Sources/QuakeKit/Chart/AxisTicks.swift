@@ -112,11 +112,11 @@ enum AxisTicks {
         return ChartAxis(kind: .linear, lower: first * step, upper: max(last, first + 1) * step, ticks: ticks)
     }
 
-    /// `value` with `decimals` decimals, without a locale, and `0` rather than `-0`.
+    /// `value` with `decimals` decimals, without a locale, and `0` rather than `-0` (`0.0` with one decimal).
     static func label(_ value: Double, decimals: Int) -> String {
         let factor = pow(10, Double(decimals))
         let scaled = Int((value * factor).rounded())
-        if scaled == 0 { return "0" }
+        if scaled == 0 { return decimals > 0 ? "0." + String(repeating: "0", count: decimals) : "0" }
         let digits = String(abs(scaled))
         let padded = String(repeating: "0", count: max(0, decimals + 1 - digits.count)) + digits
         let whole = padded.dropLast(decimals), fraction = padded.suffix(decimals)
