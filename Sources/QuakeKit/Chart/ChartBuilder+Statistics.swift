@@ -85,11 +85,12 @@ extension ChartBuilder {
         let title = "A → B: (\(coordinates(profile.start))) → (\(coordinates(profile.end))), ±\(AxisTicks.label(profile.halfWidth, decimals: profile.halfWidth.rounded() == profile.halfWidth ? 0 : 1)) km"
         var notes = ["\(located.count) \(located.count == 1 ? "event" : "events") within the band"]
         if withoutDepth > 0 { notes.append("\(withoutDepth) without depth not shown") }
-        let frame = ChartFrame(
+        var frame = ChartFrame(
             options: options, metrics: textMetrics(), title: title, xTitle: "Distance along the profile (km)",
             yTitle: "Depth (km)", note: notes.joined(separator: " · "), yDown: true,
             makeX: { AxisTicks.linear(lower: 0, upper: profile.length, widened: false, fits: $0) },
             makeY: { AxisTicks.linear(lower: min(depths.min() ?? 0, 0), upper: max(depths.max() ?? 10, 1), fits: $0) })
+        frame.legend = colorBands
         var marks = ChartMarks()
         marks.circles = symbols(for: located.map(\.event)) { index in frame.point(located[index].along, located[index].depth) }
         marks.lines = marks.circles.map { outline(of: $0) }

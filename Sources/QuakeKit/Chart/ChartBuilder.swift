@@ -62,13 +62,14 @@ public struct ChartBuilder: Sendable {
         let times = drawn.map(\.time.timeIntervalSince1970)
         let range = TimeTicks.range(first: times.min() ?? 0, last: times.max() ?? 3600)
         let magnitudes = drawn.map(\.magnitude)
-        let frame = ChartFrame(
+        var frame = ChartFrame(
             options: options, metrics: textMetrics(), title: "Magnitude over time", xTitle: "Time (UTC)",
             yTitle: "Magnitude", note: missing > 0 ? "\(missing) without magnitude not shown" : nil,
             makeX: { TimeTicks.axis(lower: range.lower, upper: range.upper, fits: $0) },
             // A quarter unit to spare, so that no symbol sits on the frame.
             makeY: { AxisTicks.linear(lower: (magnitudes.min() ?? 0) - 0.25, upper: (magnitudes.max() ?? 5) + 0.25,
                                       minimumStep: 0.1, fits: $0) })
+        frame.legend = colorBands
         var marks = ChartMarks()
         marks.circles = symbols(for: drawn) { frame.point(drawn[$0].time.timeIntervalSince1970, drawn[$0].magnitude) }
         marks.lines = marks.circles.map { outline(of: $0) }
@@ -167,6 +168,15 @@ public struct ChartBuilder: Sendable {
         return frame.scene(marks, empty: depths.isEmpty)
     }
 
+    /// The bands of the symbols' colouring, for a legend; none when colour tells the magnitude (the size does too).
+    var colorBands: [SymbolColoring.Band] {
+        switch options.symbols.coloring {
+        case .magnitude: []
+        case .depth: SymbolColoring.depthBands
+        case .age: SymbolColoring.ageBands
+        }
+    }
+
     /// The events' map symbols, the `index`th at `place(index)`, in the maps' drawing order (largest first).
     func symbols(for events: [MapEvent], at place: (_ index: Int) -> PixelPoint) -> [SceneCircle] {
         let reference = options.symbols.coloring.referenceTime(for: events, feedGenerated: nil)
@@ -185,7 +195,9 @@ public struct ChartBuilder: Sendable {
         // The fill's own colour, darker: an outline of one colour for all would
         // turn the smallest symbols into dark dots.
         let fill = circle.fill
-        let stroke = RGBA(red: fill.red * 0.55, green: fill.green * 0.55, blue: fill.blue * 0.55, alpha: 0.85)
+        // Fainter on the smallest symbols, which would otherwise be all outline.
+        let alpha = 0.3 + 0.55 * min(1, max(0, (circle.diameter - 2 * options.scale) / (6 * options.scale)))
+        let stroke = RGBA(red: fill.red * 0.55, green: fill.green * 0.55, blue: fill.blue * 0.55, alpha: alpha)
         let width = max(0.6 * options.scale, 0.4)
         switch circle.shape {
         case .circle:

@@ -45,6 +45,8 @@ struct ChartFrame {
     var yAxis: ChartAxis
     /// Whether y grows downwards (depth).
     var yDown: Bool
+    /// The colour scale of the symbols (depth or age bands), shown on the title's line; empty for none.
+    var legend: [SymbolColoring.Band] = []
     /// The plot area.
     var left = 0.0, top = 0.0, right = 0.0, bottom = 0.0
 
@@ -117,6 +119,7 @@ struct ChartFrame {
     func scene(_ marks: ChartMarks, empty: Bool = false) -> MapScene {
         let width = Double(options.pixelWidth), padding = 12 * s
         var grid: [SceneLine] = []
+        var legendCircles: [SceneCircle] = []
         var frame: [SceneLine] = []
         var texts: [SceneText] = []
         let tick = 5 * s, minorTick = 3 * s, hairline = max(0.8 * s, 0.5)
@@ -159,6 +162,8 @@ struct ChartFrame {
         }
         // Clear of the top tick label, whose upper half rises above the frame.
         let yTitleBaseline = top - 10 * s
+        legendTexts(titleWidth: title.isEmpty ? 0 : metrics.width(title, size: titleSize, bold: true), into: &texts,
+                    circles: &legendCircles)
         let yTitleWidth = metrics.width(yTitle, size: axisTitleSize)
         texts.append(SceneText(text: yTitle, position: PixelPoint(x: padding, y: yTitleBaseline), size: axisTitleSize,
                                color: palette.text))
@@ -179,6 +184,30 @@ struct ChartFrame {
         }
         return MapScene(width: options.pixelWidth, height: options.pixelHeight, background: palette.background, polygons: [],
                         lines: grid, lineMarks: marks.bars, circles: marks.circles,
-                        overlay: SceneOverlay(lines: marks.lines + frame, panels: marks.panels, texts: noteTexts + texts))
+                        overlay: SceneOverlay(lines: marks.lines + frame, panels: marks.panels, circles: legendCircles,
+                                              texts: noteTexts + texts))
+    }
+
+    /// The colour bands right-aligned on the title's line, in smaller type if they must, left out
+    /// if even that does not fit beside the title.
+    private func legendTexts(titleWidth: Double, into texts: inout [SceneText], circles: inout [SceneCircle]) {
+        guard !legend.isEmpty else { return }
+        let padding = 12 * s, swatch = 9 * s
+        let room = Double(options.pixelWidth) - 2 * padding - titleWidth - 16 * s
+        for size in [noteSize, 8.5 * s, 7 * s] {
+            let widths = legend.map { swatch + 4 * s + metrics.width($0.label, size: size) }
+            let total = widths.reduce(0, +) + 10 * s * Double(legend.count - 1)
+            guard total <= room else { continue }
+            var x = Double(options.pixelWidth) - padding - total
+            let baseline = padding + titleSize * 0.85
+            for (band, width) in zip(legend, widths) {
+                circles.append(SceneCircle(center: PixelPoint(x: x + swatch / 2, y: baseline - size * 0.35), diameter: swatch,
+                                           fill: band.fill, eventID: ""))
+                texts.append(SceneText(text: band.label, position: PixelPoint(x: x + swatch + 4 * s, y: baseline), size: size,
+                                       color: palette.secondaryText))
+                x += width + 10 * s
+            }
+            return
+        }
     }
 }
