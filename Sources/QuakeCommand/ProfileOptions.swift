@@ -3,7 +3,9 @@ import QuakeKit
 
 /// `--profile` and `--half-width`: a cross-section's profile; shared by `chart` and `report`.
 package struct ProfileOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A depth cross-section from A to B along the great circle, in degrees.",
+    // Unconditional: a western longitude starts with a minus sign, not an option.
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("A depth cross-section from A to B along the great circle, in degrees.",
                                valueName: "LON1,LAT1,LON2,LAT2"))
     package var profile: String?
 

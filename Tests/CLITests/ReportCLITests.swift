@@ -48,7 +48,10 @@ struct ReportCLITests {
             for word in chunk.components(separatedBy: "<word ").dropFirst() {
                 let attributes = word.prefix { $0 != ">" }
                 let text = word.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" }
-                page.words.append(Word(text: String(text), minX: number("xMin", in: attributes), minY: number("yMin", in: attributes),
+                let decoded = String(text).replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+                    .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                    .replacingOccurrences(of: "&amp;", with: "&")
+                page.words.append(Word(text: decoded, minX: number("xMin", in: attributes), minY: number("yMin", in: attributes),
                                        maxX: number("xMax", in: attributes), maxY: number("yMax", in: attributes)))
             }
             pages.append(page)

@@ -212,10 +212,12 @@ struct EnclosingBoxTests {
                     GeoPoint(longitude: 175, latitude: -15)]
         let box = try #require(GeoBox.enclosing(fiji, margin: 0, minimumMargin: 1))
         #expect(box.crossesAntimeridian)
-        #expect(box.west == 174 && box.east == -177 && box.south == -22 && box.north == -14)
+        #expect(box.west == 174 && box.east == -175 && box.south == -22 && box.north == -14)
         let california = [GeoPoint(longitude: -122, latitude: 38), GeoPoint(longitude: -116, latitude: 33)]
         let west = try #require(GeoBox.enclosing(california))
-        #expect(!west.crossesAntimeridian && abs(west.west + 122.6) < 1e-9 && abs(west.east + 115.4) < 1e-9)
+        #expect(!west.crossesAntimeridian && west.west == -123 && west.east == -115, "a tenth of 6° is under the 1° floor")
+        let wide = try #require(GeoBox.enclosing(california, minimumMargin: 0.1))
+        #expect(abs(wide.west + 122.6) < 1e-9 && abs(wide.east + 115.4) < 1e-9 && abs(wide.north - 38.5) < 1e-9)
         #expect(GeoBox.enclosing([]) == nil)
         let world = stride(from: -170.0, through: 170, by: 20).map { GeoPoint(longitude: $0, latitude: 0) }
         #expect(GeoBox.enclosing(world) == nil, "spread round the world: the world map shows it")
@@ -241,7 +243,8 @@ struct EnclosingBoxTests {
         options.profile = try CrossSectionProfile(start: GeoPoint(longitude: 138, latitude: 36), end: GeoPoint(longitude: 146, latitude: 40),
                                                   halfWidth: 100)
         let scene = SceneBuilder(options: options).scene(for: [])
-        #expect(scene.overlay.lines.count == plain.overlay.lines.count + 3, "the line and the band's two edges")
+        #expect(scene.overlay.lines.count == plain.overlay.lines.count + 6, "the line and the band's two edges, each over a casing")
+        #expect(scene.overlay.panels.count == plain.overlay.panels.count + 2, "a square behind each letter")
         let letters = scene.overlay.texts.filter { $0.text == "A" || $0.text == "B" }
         #expect(letters.map(\.text) == ["A", "B"])
         let projection = options.projection

@@ -127,29 +127,29 @@ struct ReportLayout {
         text([period, options.source].compactMap { $0 }.joined(separator: " · "), size: 10, color: Self.muted, advance: 16)
         for line in wrapped(Self.summary(of: selection), size: 10) { text(line, size: 10, advance: 13) }
         y += 6
-        let world = SceneBuilder(options: mapOptions(width: contentWidth, region: nil, coloring: .magnitude))
-            .scene(for: events, feedGenerated: selection.summary.generated, feedTitle: selection.summary.title)
-        place(world, height: contentWidth / 2)
+        // The map takes what the table and the rates chart leave, up to its natural size.
+        let shown = min(events.filter { $0.magnitude != nil }.count, tableRows)
+        let tableHeight = shown == 0 ? 15 : 15 + Double(shown + 1) * 12.5
+        let rateHeight = 200.0
+        placeMap(events, region: nil, coloring: .magnitude, maximumHeight: bottom - y - 10 - tableHeight - 10 - rateHeight,
+                 feedGenerated: selection.summary.generated, feedTitle: selection.summary.title)
         y += 10
         largestEventsTable(events)
-        y += 8
-        let remaining = bottom - y
-        if remaining >= Double(ChartOptions.minimumSide) {
-            place(chart(height: min(remaining, 240)).rate(events), height: min(remaining, 240))
-        }
+        y += 10
+        place(chart(height: max(rateHeight, bottom - y)).rate(events), height: max(rateHeight, bottom - y))
     }
 
     mutating func secondPage(_ events: [SeismicEvent]) {
         startPage()
         let region = options.region ?? GeoBox.enclosing(events.map { GeoPoint(longitude: $0.longitude, latitude: $0.latitude) })
         text(region == nil ? "The events by depth" : "The region by depth", size: 14, bold: true, advance: 8)
-        placeMap(events, region: region, coloring: .depth, maximumHeight: 290)
+        let timeHeight = 190.0, fmdHeight = 230.0
+        placeMap(events, region: region, coloring: .depth, maximumHeight: bottom - y - 8 - timeHeight - 8 - fmdHeight)
         y += 8
-        place(chart(height: 200).magnitudeTime(events), height: 200)
+        place(chart(height: timeHeight).magnitudeTime(events), height: timeHeight)
         y += 8
-        let fmdHeight = max(Double(ChartOptions.minimumSide), min(260, bottom - y))
-        place(chart(height: fmdHeight).frequencyMagnitude(events, binning: options.binning, method: options.completeness),
-              height: fmdHeight)
+        let height = max(fmdHeight, bottom - y)
+        place(chart(height: height).frequencyMagnitude(events, binning: options.binning, method: options.completeness), height: height)
     }
 
     mutating func profilePage(_ events: [SeismicEvent], profile: CrossSectionProfile) {
@@ -160,13 +160,16 @@ struct ReportLayout {
         var edges = profile.points(spacing: max(1, profile.length / 50), across: -profile.halfWidth)
         edges += profile.points(spacing: max(1, profile.length / 50), across: profile.halfWidth)
         let region = GeoBox.enclosing(edges, margin: 0.15, minimumMargin: 1)
-        placeMap(events, region: region, coloring: .depth, profile: profile, maximumHeight: 260)
+        let sectionHeight = 230.0, histogramHeight = 200.0
+        placeMap(events, region: region, coloring: .depth, profile: profile,
+                 maximumHeight: bottom - y - 8 - sectionHeight - 8 - histogramHeight)
         y += 8
-        place(chart(height: 250).crossSection(events, profile: profile), height: 250)
+        // The caption above names the ends, the half-width and the count: no second title.
+        place(chart(height: sectionHeight, title: "").crossSection(events, profile: profile), height: sectionHeight)
         y += 8
-        let histogramHeight = max(Double(ChartOptions.minimumSide), min(200, bottom - y))
-        place(chart(height: histogramHeight, title: "Depths of the events within \(Self.number(profile.halfWidth)) km of the profile")
-            .depthHistogram(inBand), height: histogramHeight)
+        let height = max(histogramHeight, bottom - y)
+        place(chart(height: height, title: "Depths of the events within \(Self.number(profile.halfWidth)) km of the profile")
+            .depthHistogram(inBand), height: height)
     }
 
     /// The pages with their footers: credits and `Page n of N`.
@@ -210,25 +213,31 @@ struct ReportLayout {
 
     private func mapOptions(width: Double, region: GeoBox?, coloring: SymbolColoring,
                             profile: CrossSectionProfile? = nil) -> MapOptions {
+        // The profile's map shows where the section runs; labels of events would crowd its letters.
         var options = MapOptions(width: Int(width.rounded()), region: region, coloring: coloring,
-                                 plateBoundaries: self.options.plateBoundaries, labelCount: 3)
+                                 plateBoundaries: self.options.plateBoundaries, labelCount: profile == nil ? 3 : 0)
         // The report's own headings say what the map's title would.
         options.title = ""
         options.profile = profile
         return options
     }
 
-    /// A map as wide as the text, or narrower and centred when its region is tall.
+    /// A map as wide as the text, or narrower and centred when it would be
+    /// taller than `maximumHeight`.
     private mutating func placeMap(_ events: [SeismicEvent], region: GeoBox?, coloring: SymbolColoring,
-                                   profile: CrossSectionProfile? = nil, maximumHeight: Double) {
+                                   profile: CrossSectionProfile? = nil, maximumHeight: Double,
+                                   feedGenerated: Date? = nil, feedTitle: String? = nil) {
         var options = mapOptions(width: contentWidth, region: region, coloring: coloring, profile: profile)
         if Double(options.height) > maximumHeight {
-            let width = contentWidth * maximumHeight / Double(options.height)
+            let width = max(120, contentWidth * maximumHeight / Double(options.height))
             options = mapOptions(width: width, region: region, coloring: coloring, profile: profile)
         }
-        let scene = SceneBuilder(options: options).scene(for: events)
+        let scene = SceneBuilder(options: options).scene(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
         place(scene, height: Double(scene.height), width: Double(scene.width))
     }
+
+    /// Rows of the table of the largest events.
+    private var tableRows: Int { max(1, min(options.largestEvents, 25)) }
 
     private func chart(height: Double, title: String? = nil) -> ChartBuilder {
         ChartBuilder(options: ChartOptions(width: Int(contentWidth.rounded()), height: Int(height.rounded()), title: title))
@@ -238,7 +247,7 @@ struct ReportLayout {
     private mutating func largestEventsTable(_ events: [SeismicEvent]) {
         let largest = events.filter { $0.magnitude != nil }
             .sorted { ($0.magnitude!, $0.time) > ($1.magnitude!, $1.time) }
-            .prefix(max(1, min(options.largestEvents, 25)))
+            .prefix(tableRows)
         text(largest.isEmpty ? "Largest events: none with a magnitude" : "Largest events", size: 12, bold: true, advance: 6)
         guard !largest.isEmpty else { return }
         let size = 8.5, row = 12.5

@@ -71,7 +71,6 @@ public struct MapRenderer: Sendable {
             for (index, page) in pages.enumerated() {
                 if index > 0, kind == .pdf { cairo_pdf_surface_set_size(surface.pointer, page.width, page.height) }
                 for line in page.lines { context.strokeLine(line) }
-                for text in page.texts { context.showText(text) }
                 for placed in page.maps {
                     cairo_save(context.pointer)
                     cairo_rectangle(context.pointer, placed.frame.x, placed.frame.y, placed.frame.width, placed.frame.height)
@@ -82,6 +81,8 @@ public struct MapRenderer: Sendable {
                     draw(placed.scene, on: context)
                     cairo_restore(context.pointer)
                 }
+                // The page's own text last: over any map that reaches it.
+                for text in page.texts { context.showText(text) }
                 cairo_show_page(context.pointer)
             }
             try context.checkStatus()

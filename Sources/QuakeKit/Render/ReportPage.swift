@@ -41,7 +41,7 @@ public struct ReportPage: Sendable, Hashable {
     public var height: Double
     /// The maps, drawn in order, each clipped to its frame.
     public var maps: [PlacedMap]
-    /// Text drawn on the page itself (headings, captions).
+    /// Text drawn on the page itself (headings, captions), over the maps.
     public var texts: [SceneText]
     /// Lines drawn on the page itself (a table's rules), under the maps and text.
     public var lines: [SceneLine]

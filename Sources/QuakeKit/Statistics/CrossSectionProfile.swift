@@ -62,13 +62,14 @@ public struct CrossSectionProfile: Sendable, Hashable {
         let point = Vector(longitude: longitude, latitude: latitude)
         // Right of A→B is the side A × B points away from.
         let across = -asin(max(-1, min(1, point.dot(pole)))) * Self.earthRadius
-        guard abs(across) <= halfWidth else { return nil }
+        // A millimetre of slack keeps the band's edges themselves inside.
+        guard abs(across) <= halfWidth + 1e-6 else { return nil }
         // The foot of the perpendicular, and its angle from A measured towards B.
         let foot = point.minus(pole.scaled(point.dot(pole)))
         guard foot.length > 1e-12 else { return nil }
         let towardsB = pole.cross(startVector)
         let along = atan2(foot.dot(towardsB), foot.dot(startVector)) * Self.earthRadius
-        // A millimetre of slack keeps the ends themselves inside.
+        // The same slack at the ends.
         guard along >= -1e-6, along <= length + 1e-6 else { return nil }
         return (max(0, min(length, along)), across)
     }
