@@ -206,3 +206,4 @@ struct StatisticsChartTests {
         ChartBuilderTests.expectNoOverlap(scene)
     }
 }
+

@@ -24,7 +24,12 @@ extension ChartBuilder {
             options: options, metrics: textMetrics(), title: "Frequency–magnitude distribution", xTitle: "Magnitude",
             yTitle: "Number of events", note: missing > 0 ? "\(missing) without magnitude not counted" : nil,
             makeX: { AxisTicks.linear(lower: low, upper: high, minimumStep: binning.width, fits: $0) },
-            makeY: { AxisTicks.logarithmic(maximum: Double(max(distribution.total, 1)) * 1.5, fits: $0) })
+            makeY: { fits in
+                // Below 1, so that a bin of one event is not drawn on the frame.
+                var axis = AxisTicks.logarithmic(maximum: Double(max(distribution.total, 1)) * 1.5, fits: fits)
+                axis.lower = 0.7
+                return axis
+            })
         let s = options.scale
         var marks = ChartMarks()
         let square = 6 * s

@@ -84,7 +84,7 @@ public struct ChartBuilder: Sendable {
             options: options, metrics: textMetrics(), title: "Cumulative number of events", xTitle: "Time (UTC)",
             yTitle: "Number of events",
             makeX: { TimeTicks.axis(lower: range.lower, upper: range.upper, fits: $0) },
-            makeY: { AxisTicks.linear(lower: 0, upper: Double(max(times.count, 1)), minimumStep: 1, fits: $0) })
+            makeY: { AxisTicks.linear(lower: 0, upper: Self.headroom(times.count), minimumStep: 1, fits: $0) })
         var marks = ChartMarks()
         if !times.isEmpty {
             var points = [frame.point(range.lower, 0)]
@@ -118,7 +118,7 @@ public struct ChartBuilder: Sendable {
             options: options, metrics: textMetrics(), title: "Events per \(bin.rawValue)", xTitle: "Time (UTC)",
             yTitle: "Events per \(bin.rawValue)", note: bin == .week ? "weeks from Monday 00:00 UTC" : nil,
             makeX: { TimeTicks.axis(lower: firstBin - pad, upper: lastBin + pad, fits: $0) },
-            makeY: { AxisTicks.linear(lower: 0, upper: Double(max(maximum, 1)), minimumStep: 1, fits: $0) })
+            makeY: { AxisTicks.linear(lower: 0, upper: Self.headroom(maximum), minimumStep: 1, fits: $0) })
         var marks = ChartMarks()
         let binWidth = frame.x(firstBin + bin.seconds) - frame.x(firstBin)
         // A gap between bars while they are wide enough to spare one.
@@ -153,7 +153,7 @@ public struct ChartBuilder: Sendable {
             yTitle: "Depth (km)", note: notes.joined(separator: " · "), yDown: true,
             makeX: { fits in
                 logarithmic ? AxisTicks.logarithmic(maximum: Double(maximum), fits: fits)
-                    : AxisTicks.linear(lower: 0, upper: Double(max(maximum, 1)), minimumStep: 1, fits: fits)
+                    : AxisTicks.linear(lower: 0, upper: Self.headroom(maximum), minimumStep: 1, fits: fits)
             },
             makeY: { AxisTicks.linear(lower: 0, upper: lastEdge, fits: $0) })
         var marks = ChartMarks()
@@ -166,6 +166,12 @@ public struct ChartBuilder: Sendable {
                                               fill: frame.palette.bar))
         }
         return frame.scene(marks, empty: depths.isEmpty)
+    }
+
+    /// The top of a count axis for counts up to `count`: 4 % above it, so that the tallest bar
+    /// or the last step never runs into the frame.
+    static func headroom(_ count: Int) -> Double {
+        Double(max(count, 1)) * 1.04
     }
 
     /// The bands of the symbols' colouring, for a legend; none when colour tells the magnitude (the size does too).
