@@ -61,13 +61,8 @@ extension Quakemap {
         @Option(help: "The title (default: the chart's own; '' for none).")
         var title: String?
 
-        // Unconditional: a western longitude starts with a minus sign, not an option.
-        @Option(parsing: .unconditional,
-                help: ArgumentHelp("cross-section: the profile from A to B, in degrees.", valueName: "LON1,LAT1,LON2,LAT2"))
-        var profile: String?
-
-        @Option(help: ArgumentHelp("cross-section: events up to this distance from the profile, in km (at most 2000; default 50).", valueName: "km"))
-        var halfWidth: Double = 50
+        @OptionGroup(title: "Cross-section") var profileOptions: ProfileOptions
+        @OptionGroup(title: "Magnitude statistics (fmd)") var magnitudeStatistics: MagnitudeStatisticsOptions
 
         var outputPath: String { output ?? "Output/\(kind.rawValue).png" }
 
@@ -89,34 +84,13 @@ extension Quakemap {
                 }
             }
             if kind == .crossSection {
-                guard profile != nil else { throw ValidationError("cross-section needs --profile LON1,LAT1,LON2,LAT2") }
-                _ = try crossSectionProfile()
-            } else if profile != nil {
+                guard try profileOptions.crossSection() != nil else {
+                    throw ValidationError("cross-section needs --profile LON1,LAT1,LON2,LAT2")
+                }
+            } else if profileOptions.profile != nil {
                 throw ValidationError("--profile applies to cross-section only")
             }
             _ = try OutputFormat.resolve(output: outputPath, format: format)
-        }
-
-        /// The profile `--profile` and `--half-width` give.
-        func crossSectionProfile() throws -> CrossSectionProfile {
-            let ends = try profileEnds()
-            do {
-                return try CrossSectionProfile(start: ends[0], end: ends[1], halfWidth: halfWidth)
-            } catch {
-                throw ValidationError("--profile \(profile ?? "") --half-width \(halfWidth): \(error.message)")
-            }
-        }
-
-        /// `--profile`'s two ends.
-        func profileEnds() throws -> [GeoPoint] {
-            let parts = (profile ?? "").split(separator: ",", omittingEmptySubsequences: false)
-                .map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 4, let lon1 = parts[0], let lat1 = parts[1], let lon2 = parts[2], let lat2 = parts[3],
-                  [lon1, lon2].allSatisfy({ (-180...180).contains($0) }), [lat1, lat2].allSatisfy({ (-90...90).contains($0) })
-            else {
-                throw ValidationError("--profile '\(profile ?? "")': give LON1,LAT1,LON2,LAT2 in degrees (longitudes −180…180, latitudes −90…90)")
-            }
-            return [GeoPoint(longitude: lon1, latitude: lat1), GeoPoint(longitude: lon2, latitude: lat2)]
         }
 
         func run() async throws {
@@ -135,8 +109,10 @@ extension Quakemap {
                 case .cumulative: scene = builder.cumulative(events)
                 case .rate: scene = builder.rate(events)
                 case .depth: scene = builder.depthHistogram(events)
-                case .fmd: scene = builder.frequencyMagnitude(events)
-                case .crossSection: scene = builder.crossSection(events, profile: try crossSectionProfile())
+                case .fmd:
+                    scene = builder.frequencyMagnitude(events, binning: try magnitudeStatistics.binning(),
+                                                       method: magnitudeStatistics.completeness)
+                case .crossSection: scene = builder.crossSection(events, profile: try profileOptions.crossSection()!)
                 }
                 let output = outputPath
                 let bytes = try MapRenderer().data(for: scene, format: try OutputFormat.resolve(output: output, format: format))
