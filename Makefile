@@ -80,13 +80,24 @@ plates:
 clean:
 	rm -rf .build
 
-## examples: re-render the pictures in docs/ that the README shows (look at them before committing)
+## examples: re-render the pictures in docs/ that the README shows (look at them before committing);
+## the charts and the report are drawn from the shared June 2020 month when it is beside the
+## checkout (a real month: 19,813 events, the Alaskan slab under the profile), else from the sample
+EXAMPLE_FEED ?= $(firstword $(wildcard ../shared/data/usgs/all_month_2020-06.csv) $(SAMPLE))
+EXAMPLE_PROFILE ?= --profile -148,58.5,-154,62.8 --half-width 50
 examples: build test-deps
 	.build/release/quakemap render $(SAMPLE) -o docs/world.png --width 1200 --graticule 30
 	.build/release/quakemap render $(SAMPLE) -o docs/pacific.png --width 1200 --region 120,-60,-60,60 --color depth
 	.build/release/quakemap render $(SAMPLE) -o docs/equal-earth.png --width 1200 --projection equal-earth --center-lon 150 --graticule 30
 	QUAKEMAP_WRITE_EXAMPLES=1 $(SWIFT) test --filter ReportExampleTests
 	pdftoppm -png -r 110 -singlefile docs/report.pdf docs/report-page
+	for kind in magnitude-time cumulative rate depth fmd; do \
+		.build/release/quakemap chart $$kind $(EXAMPLE_FEED) --width 720 --height 400 -o docs/chart-$$kind.png --quiet || exit 1; \
+	done
+	.build/release/quakemap chart cross-section $(EXAMPLE_FEED) $(EXAMPLE_PROFILE) --width 720 --height 400 \
+		-o docs/chart-cross-section.png --quiet
+	.build/release/quakemap report $(EXAMPLE_FEED) $(EXAMPLE_PROFILE) -o docs/seismicity-report.pdf --quiet
+	pdftoppm -png -r 80 docs/seismicity-report.pdf docs/seismicity-report
 	$(SWIFT) build $(RELEASE) --product quakemap-server
 	$(VENV)/bin/python scripts/web_screenshots.py .build/release/quakemap-server $(SAMPLE) docs
 

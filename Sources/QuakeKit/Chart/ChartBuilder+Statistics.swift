@@ -94,7 +94,15 @@ extension ChartBuilder {
             options: options, metrics: textMetrics(), title: title, xTitle: "Distance along the profile (km)",
             yTitle: "Depth (km)", note: notes.joined(separator: " · "), yDown: true,
             makeX: { AxisTicks.linear(lower: 0, upper: profile.length, widened: false, fits: $0) },
-            makeY: { AxisTicks.linear(lower: min(depths.min() ?? 0, 0), upper: max(depths.max() ?? 10, 1), fits: $0) })
+            makeY: { fits in
+                var axis = AxisTicks.linear(lower: 0, upper: max(depths.max() ?? 10, 1), fits: fits)
+                // Events above sea level (a few km at most) get room at the top, not a whole step of it.
+                if let shallowest = depths.min(), shallowest < 0 {
+                    axis.lower = shallowest - 0.02 * (axis.upper - shallowest)
+                    axis.ticks.removeAll { $0.value < axis.lower }
+                }
+                return axis
+            })
         frame.legend = colorBands
         var marks = ChartMarks()
         marks.circles = symbols(for: located.map(\.event)) { index in frame.point(located[index].along, located[index].depth) }
