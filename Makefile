@@ -96,8 +96,8 @@ examples: build test-deps
 	done
 	.build/release/quakemap chart cross-section $(EXAMPLE_FEED) $(EXAMPLE_PROFILE) --width 720 --height 400 \
 		-o docs/chart-cross-section.png --quiet
-	.build/release/quakemap report $(EXAMPLE_FEED) $(EXAMPLE_PROFILE) -o docs/seismicity-report.pdf --quiet
-	pdftoppm -png -r 80 docs/seismicity-report.pdf docs/seismicity-report
+	.build/release/quakemap report $(EXAMPLE_FEED) $(EXAMPLE_PROFILE) -o Output/seismicity-report.pdf --quiet
+	pdftoppm -png -r 80 Output/seismicity-report.pdf docs/seismicity-report
 	$(SWIFT) build $(RELEASE) --product quakemap-server
 	$(VENV)/bin/python scripts/web_screenshots.py .build/release/quakemap-server $(SAMPLE) docs
 

@@ -250,5 +250,12 @@ struct EnclosingBoxTests {
         let projection = options.projection
         let a = projection.project(latitude: 36, longitude: 138), b = projection.project(latitude: 40, longitude: 146)
         #expect(letters[0].position.x < a.x && letters[1].position.x > b.x, "each letter beyond its end")
+        // The title, legend and footer keep clear of the line and the letters.
+        let profilePoints = scene.overlay.lines.prefix(6).flatMap(\.points) + letters.map(\.position)
+        for panel in scene.overlay.panels.dropFirst(2) {
+            let xs = panel.rings.flatMap { $0 }.map(\.x), ys = panel.rings.flatMap { $0 }.map(\.y)
+            let covered = profilePoints.filter { $0.x >= xs.min()! && $0.x <= xs.max()! && $0.y >= ys.min()! && $0.y <= ys.max()! }
+            #expect(covered.isEmpty, "a panel covers \(covered.count) points of the profile")
+        }
     }
 }

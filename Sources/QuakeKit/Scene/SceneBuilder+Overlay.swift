@@ -10,15 +10,25 @@ extension SceneBuilder {
     /// circles): the panels are measured first, then placed where they hide
     /// the fewest circles (``PanelPlacement``), then the labels around their
     /// events; circles a panel still covers are drawn again over it.
+    ///
+    /// `keepClear` are points the panels must not cover (a profile's line and
+    /// letters): a candidate place covering one counts as covering many events.
     func overlay(for events: [MapEvent], circles: CircleLayer, geometry: MapGeometry, places: [String: String],
-                 feedGenerated: Date?, feedTitle: String? = nil) -> SceneOverlay {
+                 feedGenerated: Date?, feedTitle: String? = nil, keepClear: [PixelPoint] = []) -> SceneOverlay {
         var overlay = SceneOverlay()
         var occupied: [PanelRect] = []
         if options.showsLegend {
             let pieces = panelPieces(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
             let placement = PanelPlacement(mapWidth: Double(options.pixelWidth), mapHeight: Double(options.pixelHeight),
                                            margin: 12 * overlayScale)
-            let anchors = placement.place(pieces.map(\.panel)) { PanelPlacement.coverage(of: $0, in: circles) }
+            let anchors = placement.place(pieces.map(\.panel)) { rects in
+                var coverage = PanelPlacement.coverage(of: rects, in: circles)
+                for (index, rect) in rects.enumerated() {
+                    let covered = keepClear.filter { $0.x >= rect.x && $0.x <= rect.maxX && $0.y >= rect.y && $0.y <= rect.maxY }
+                    coverage[index] += Double(covered.count) * 1_000
+                }
+                return coverage
+            }
             for (piece, anchor) in zip(pieces, anchors) {
                 let rect = placement.rect(width: piece.panel.width, height: piece.panel.height, at: anchor)
                 overlay.append(piece.content.translated(dx: rect.x, dy: rect.y))

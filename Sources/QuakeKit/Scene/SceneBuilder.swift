@@ -73,8 +73,10 @@ public struct SceneBuilder: Sendable {
         let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
         let circleLayer = circles(for: events, geometry: geometry, resolver: resolver)
         var overlay = profileOverlay(geometry)
+        // The panels keep clear of the profile: its line and its letters are what the map is for.
+        let keepClear = overlay.lines.flatMap(\.points) + overlay.panels.flatMap { $0.rings.flatMap { $0 } }
         overlay.append(self.overlay(for: events, circles: circleLayer, geometry: geometry, places: places,
-                                    feedGenerated: feedGenerated, feedTitle: feedTitle))
+                                    feedGenerated: feedGenerated, feedTitle: feedTitle, keepClear: keepClear))
         return MapScene(
             width: options.pixelWidth,
             height: options.pixelHeight,
