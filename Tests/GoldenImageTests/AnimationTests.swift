@@ -146,6 +146,26 @@ struct AnimationTests {
         #expect(largest[1] <= 2 * 256 * 128 * 4 + 65_536, "no more than a frame: \(largest[1]) bytes")
     }
 
+    /// The library's one call, as the DocC article shows it, and its refusal of bad options before drawing.
+    @Test func oneCallWritesTheAnimation() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("day.png").path
+        let day = try QuakeMap.select(from: .file(root.appendingPathComponent("Data/synthetic_all_day.csv").path),
+                                      selection: EventSelection(limit: nil))
+        let options = AnimationOptions(map: MapOptions(width: 300), duration: 1, fps: 5, fade: 3600)
+        try QuakeMap.writeAnimation(for: day, options: options, to: path)
+        let file = try APNGFile(Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(file.chunks[1].type == "acTL" && file.chunks[1].uint32(at: 0) == 5)
+        let other = folder.appendingPathComponent("refused.png").path
+        #expect(throws: AnimationOptionsError.fpsOutOfRange(0)) {
+            try QuakeMap.writeAnimation(for: day, options: AnimationOptions(fps: 0), to: other)
+        }
+        #expect(!FileManager.default.fileExists(atPath: other))
+    }
+
     @Test func delaysAreExactFractions() {
         #expect(APNGWriter.fraction(0.1) == (1, 10))
         #expect(APNGWriter.fraction(1.0 / 60) == (1, 60))
