@@ -25,6 +25,8 @@ final class AnimationRenderer {
     private let base: CairoImageSurface
     private let frame: CairoImageSurface
     private let context: CairoContext
+    /// The circles' masks, made once for all frames.
+    private let masks = StampMemory()
 
     init(_ animation: Animation) throws {
         let scene = animation.base
@@ -49,7 +51,7 @@ final class AnimationRenderer {
                 precondition(source.stride == stride, "frame and base are alike")
                 target.copyMemory(from: source.base, byteCount: stride * source.height)
             }
-            CircleStamper(width: scene.width, height: scene.height, stride: stride).stamp(scene.circles, onto: target)
+            CircleStamper(width: scene.width, height: scene.height, stride: stride).stamp(scene.circles, onto: target, memory: masks)
         }
         MapRenderer().drawOverlay(scene, on: context)
         try context.checkStatus()
