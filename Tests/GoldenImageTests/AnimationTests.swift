@@ -79,6 +79,31 @@ struct AnimationTests {
         #expect(ImageComparison.compare(other, frame)?.matches == false)
     }
 
+    /// A map with transparent pixels (no basemap; a globe's corners) is RGBA
+    /// throughout, an opaque one RGB, and the frames are the stills either way.
+    @Test(arguments: ["transparent", "equal-earth", "depth, region"])
+    func transparentMapsKeepTheirAlpha(_ name: String) throws {
+        let pacific = try GeoBox(west: 120, south: -60, east: -60, north: 60)
+        let map = switch name {
+        case "transparent": MapOptions(width: 300, basemap: .none)
+        case "equal-earth": MapOptions(width: 300, mapProjection: .equalEarth)
+        default: MapOptions(width: 300, region: pacific, coloring: .depth)
+        }
+        let animation = Animation(events: Self.events(200), options: AnimationOptions(map: map, duration: 1, fps: 4))
+        let file = try APNGFile(Self.written(animation))
+        #expect(file.chunks[0].data[9] == (name == "depth, region" ? 2 : 6), "colour type")
+        if let region = map.region {
+            // The span is that of the events inside the region, the only ones drawn.
+            let inside = Self.events(200).filter { region.contains(latitude: $0.latitude, longitude: $0.longitude) }
+            #expect(animation.start == inside.map(\.time).min() && animation.end == inside.map(\.time).max())
+            #expect(inside.count < 200)
+        }
+        for index in [1, 3] {
+            let frame = try RasterImage(png: file.standalonePNG(frame: index))
+            #expect(frame == (try MapRenderer().image(for: animation.scene(ofFrame: index))), "\(name), frame \(index)")
+        }
+    }
+
     @Test func eventsAppearOldestFirstAndFadeToTheRemnant() throws {
         let events = Self.events(120)
         let animation = Animation(events: events, options: Self.options)

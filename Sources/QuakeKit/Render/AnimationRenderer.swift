@@ -1,10 +1,10 @@
 import CCairo
 import Foundation
 
+// Here, not in Scene/: the scene stage must not name the renderer's font (``TextMeasurer``).
 extension Animation {
-    /// Resolves `events` into an animation, its labels measured with the
-    /// renderer's font.
-    // Here, not in Scene/: the scene stage must not name the renderer's font (``TextMeasurer``).
+    /// Resolves `events` (in any order; those outside the map's region are
+    /// left out) into an animation, its text measured with the renderer's font.
     ///
     /// - Parameters:
     ///   - feedGenerated: the feed's own time, for the footer and the age colouring.

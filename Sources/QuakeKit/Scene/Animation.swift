@@ -10,7 +10,7 @@ import Foundation
 /// The title, legend and footer are those of the map of all the events, placed
 /// once where they hide the fewest of them; the clock goes in the corner that
 /// hides the fewest and touches no panel.
-public struct Animation: Sendable {
+public struct Animation: Sendable, Hashable {
     /// The options it was made with.
     public let options: AnimationOptions
     /// The first event's time (`nil` without events).
@@ -32,16 +32,20 @@ public struct Animation: Sendable {
     /// Title, legend and footer (the events under the panels are not drawn again on them).
     let overlay: SceneOverlay
     /// Where the clock goes, and its text's size.
-    let clock: (panel: PanelRect, size: Double, padding: Double)?
+    let clock: ClockPlace?
     let palette: MapPalette
 
-    /// Resolves `events` (the selection, in any order) into the animation's layers.
+    /// Resolves `events` (the selection, in any order; those outside the
+    /// map's region are left out) into the animation's layers.
     init(events: [MapEvent], options: AnimationOptions, builder: SceneBuilder, feedGenerated: Date?, feedTitle: String?) {
         self.options = options
         self.palette = options.map.palette
         // Each event's time order, as its id: the circles then sort back into time order
         // whatever order and copies the map's builder makes.
-        let sorted = events.enumerated().sorted { lhs, rhs in
+        // Only the events the map shows set the span, as only they are drawn.
+        let box = options.map.region ?? .world
+        let shown = events.filter { box.contains(latitude: $0.latitude, longitude: $0.longitude) }
+        let sorted = shown.enumerated().sorted { lhs, rhs in
             lhs.element.time != rhs.element.time ? lhs.element.time < rhs.element.time : lhs.offset < rhs.offset
         }.map(\.element)
         let tagged = sorted.enumerated().map { position, event in
@@ -158,7 +162,7 @@ public struct Animation: Sendable {
     /// The corner for the clock: clear of the title, legend and footer, and
     /// among those the one hiding the fewest circles (top right first on ties).
     private static func clockPlace(builder: SceneBuilder, overlay: SceneOverlay,
-                                   circles: CircleLayer) -> (panel: PanelRect, size: Double, padding: Double) {
+                                   circles: CircleLayer) -> ClockPlace {
         let s = builder.overlayScale, size = 15 * s, padding = 8 * s
         // Digits are as wide as each other in the map's font: one sample measures every time.
         let width = builder.textMetrics().width(clockText(Date(timeIntervalSince1970: 0)), size: size, bold: true) + 2 * padding
@@ -176,6 +180,13 @@ public struct Animation: Sendable {
         let costs = PanelPlacement.coverage(of: candidates, in: circles)
         let free = candidates.indices.filter { index in !taken.contains { candidates[index].overlaps($0, gap: 6 * s) } }
         let best = (free.isEmpty ? Array(candidates.indices) : free).min { costs[$0] < costs[$1] } ?? 0
-        return (candidates[best], size, padding)
+        return ClockPlace(panel: candidates[best], size: size, padding: padding)
     }
+}
+
+/// Where an animation's clock goes: its panel, and its text's size and inset.
+struct ClockPlace: Sendable, Hashable {
+    var panel: PanelRect
+    var size: Double
+    var padding: Double
 }
