@@ -59,6 +59,40 @@ struct AnimateCLITests {
         #expect(try RasterImage(png: Data(contentsOf: URL(fileURLWithPath: still))) == lastFrame)
     }
 
+    /// Killed while frames stream to the file, SIGTERM or `kill -9`: the previous
+    /// animation stays as it was; the temporary goes at once (SIGTERM) or on the next run.
+    @Test(arguments: [SIGTERM, SIGKILL])
+    func aKillMidwayKeepsThePreviousAnimation(_ signal: Int32) throws {
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("a.png")
+        try Data("previous".utf8).write(to: path)
+        let process = try QuakemapProcess.start(["animate", sample, "--width", "1024", "--duration", "60", "--fps", "30",
+                                                 "-o", path.path, "--quiet"])
+        // Until the temporary has frames in it.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let temporaries = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".a.png.tmp-") }
+            if let name = temporaries.first,
+               let size = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)[.size] as? Int,
+               size > 1_000_000 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + signal || process.terminationReason == .uncaughtSignal)
+        #expect(try Data(contentsOf: path) == Data("previous".utf8))
+        if signal == SIGTERM {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["a.png"])
+        } else {
+            // The next run to the same path sweeps up what the killed one left.
+            let next = try QuakemapProcess.run(["animate", sample, "--width", "100", "--duration", "0.5", "--fps", "2",
+                                                "-o", path.path, "--quiet"])
+            #expect(next.status == 0, "\(next.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["a.png"])
+        }
+    }
+
     @Test(arguments: [
         (["--fps", "0"], "--fps"),
         (["--fps", "61"], "--fps"),
