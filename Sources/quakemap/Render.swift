@@ -50,13 +50,7 @@ extension Quakemap {
         }
 
         private func outputFormat() throws -> ImageFormat {
-            if let format { return format }
-            let name = output.split(separator: "/").last.map(String.init) ?? output
-            if output == "-" || !name.dropFirst().contains(".") { return .png }
-            guard let format = ImageFormat(pathExtension: output) else {
-                throw ValidationError("cannot tell the format of '\(output)': name it .png, .pdf or .svg, or give --format")
-            }
-            return format
+            try OutputFormat.resolve(output: output, format: format)
         }
 
         func run() async throws {

@@ -11,8 +11,15 @@ import Glibc
 extension Quakemap {
     struct Stats: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Summarize the selected events: count, time span, magnitude and depth ranges, types.",
-            discussion: "Unlike render and list, stats takes every matching event unless --limit is given."
+            abstract: "Summarize the selected events: count, time span, magnitude and depth ranges, Mc and b, types.",
+            discussion: """
+                Unlike render and list, stats takes every matching event unless --limit is given.
+
+                Mc is found by maximum curvature plus --mc-correction (or given with --mc), on \
+                magnitudes rounded to bins of --mag-bin; b is the Aki–Utsu maximum-likelihood \
+                estimate with the half-bin correction, ± the Shi & Bolt (1982) standard error. \
+                Below 50 events at or above Mc there is no estimate: stats says so and exits 0.
+                """
         )
 
         enum Format: String, ExpressibleByArgument { case text, json }
@@ -27,6 +34,8 @@ extension Quakemap {
         @Option(help: "Output format: text or json.")
         var format: Format = .text
 
+        @OptionGroup(title: "Magnitude statistics") var magnitudeStatistics: MagnitudeStatisticsOptions
+
         func validate() throws {
             try SelectionOptions.check(limit: limit)
         }
@@ -39,7 +48,8 @@ extension Quakemap {
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
                 guard case .loaded(let loaded) = try await loader.load() else { return }
-                let statistics = CatalogStatistics(loaded.selection.events)
+                let statistics = CatalogStatistics(loaded.selection.events, binning: try magnitudeStatistics.binning(),
+                                                   completeness: magnitudeStatistics.completeness)
                 let data: Data
                 switch format {
                 case .text:

@@ -103,13 +103,15 @@ struct EmptyCatalogueTests {
             last       —
             magnitude  —
             depth      —
+            Mc, b      not enough events for Mc and b: no magnitudes, 50 needed
             types
 
             """)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         #expect(String(decoding: try encoder.encode(statistics), as: UTF8.self)
-            == #"{"count":0,"depth":null,"first":null,"last":null,"magnitude":null,"types":{}}"#)
+            == #"{"count":0,"depth":null,"first":null,"gutenbergRichter":{"eventsAboveMc":0,"mc":null,"minimumEvents":50,"#
+            + #""problem":"not enough events for Mc and b: no magnitudes, 50 needed"},"last":null,"magnitude":null,"types":{}}"#)
     }
 
     @Test func theMapOfNothingSaysSoWithTheFeedsTitleAndTime() throws {

@@ -2,20 +2,6 @@
 
 import Foundation
 
-/// A geographic position in degrees.
-public struct GeoPoint: Sendable, Hashable, Codable {
-    /// Degrees east, −180…180.
-    public var longitude: Double
-    /// Degrees north, −90…90.
-    public var latitude: Double
-
-    /// Creates a position.
-    public init(longitude: Double, latitude: Double) {
-        self.longitude = longitude
-        self.latitude = latitude
-    }
-}
-
 /// A polygon: the first ring is the outline, any further rings are holes.
 public struct GeoPolygon: Sendable, Hashable {
     /// Closed rings of positions.

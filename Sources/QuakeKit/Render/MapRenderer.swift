@@ -23,9 +23,10 @@ public struct MapRenderer: Sendable {
         return RasterImage(width: surface.width, height: surface.height, rgba: surface.rgbaBytes())
     }
 
-    /// A PDF of one or more report pages, each with maps placed in frames.
-    public func pdfData(for pages: [ReportPage]) throws -> Data {
-        try vectorData(pages: pages, kind: .pdf)
+    /// A PDF of one or more report pages, each with maps placed in frames;
+    /// `title` goes in the document's metadata (what a viewer's title bar shows).
+    public func pdfData(for pages: [ReportPage], title: String? = nil) throws -> Data {
+        try vectorData(pages: pages, kind: .pdf, title: title)
     }
 
     /// How raster output draws circles: stamped straight into the pixels (the
@@ -55,17 +56,21 @@ public struct MapRenderer: Sendable {
         return surface
     }
 
-    private func vectorData(pages: [ReportPage], kind: CairoVectorSurface.Kind) throws -> Data {
+    private func vectorData(pages: [ReportPage], kind: CairoVectorSurface.Kind, title: String? = nil) throws -> Data {
         guard let first = pages.first else { throw RenderError.invalidSize(width: 0, height: 0) }
         for page in pages where !(page.width > 0 && page.height > 0 && page.width <= 32_767 && page.height <= 32_767) {
             throw RenderError.invalidSize(width: Int(page.width), height: Int(page.height))
         }
         let surface = try CairoVectorSurface(kind: kind, width: first.width, height: first.height)
+        if kind == .pdf {
+            cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_CREATOR, "quakemap")
+            if let title { cairo_pdf_surface_set_metadata(surface.pointer, CAIRO_PDF_METADATA_TITLE, title) }
+        }
         do {
             let context = try CairoContext(surface: surface.pointer, owner: surface, textAsPaths: false)
             for (index, page) in pages.enumerated() {
                 if index > 0, kind == .pdf { cairo_pdf_surface_set_size(surface.pointer, page.width, page.height) }
-                for text in page.texts { context.showText(text) }
+                for line in page.lines { context.strokeLine(line) }
                 for placed in page.maps {
                     cairo_save(context.pointer)
                     cairo_rectangle(context.pointer, placed.frame.x, placed.frame.y, placed.frame.width, placed.frame.height)
@@ -76,6 +81,8 @@ public struct MapRenderer: Sendable {
                     draw(placed.scene, on: context)
                     cairo_restore(context.pointer)
                 }
+                // The page's own text last: over any map that reaches it.
+                for text in page.texts { context.showText(text) }
                 cairo_show_page(context.pointer)
             }
             try context.checkStatus()

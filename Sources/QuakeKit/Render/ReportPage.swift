@@ -41,15 +41,18 @@ public struct ReportPage: Sendable, Hashable {
     public var height: Double
     /// The maps, drawn in order, each clipped to its frame.
     public var maps: [PlacedMap]
-    /// Text drawn on the page itself (headings, captions).
+    /// Text drawn on the page itself (headings, captions), over the maps.
     public var texts: [SceneText]
+    /// Lines drawn on the page itself (a table's rules), under the maps and text.
+    public var lines: [SceneLine]
 
     /// Creates a page.
-    public init(width: Double, height: Double, maps: [PlacedMap] = [], texts: [SceneText] = []) {
+    public init(width: Double, height: Double, maps: [PlacedMap] = [], texts: [SceneText] = [], lines: [SceneLine] = []) {
         self.width = width
         self.height = height
         self.maps = maps
         self.texts = texts
+        self.lines = lines
     }
 
     /// An A4 portrait page, 595 × 842 points.

@@ -45,6 +45,9 @@ public struct MapOptions: Sendable, Hashable {
     /// Default 3. A map without a basemap (``BasemapChoice/none``), a bare overlay of
     /// the events, carries none whatever this is; ``showsLegend`` does not change it.
     public var labelCount: Int
+    /// A cross-section's profile to draw over the events: the line A→B, its
+    /// band's edges and the letters A and B. `nil` (the default) draws none.
+    public var profile: CrossSectionProfile?
 
     /// Creates options. Without `height`, the height follows the box's aspect ratio.
     public init(

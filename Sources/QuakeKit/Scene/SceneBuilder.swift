@@ -72,8 +72,9 @@ public struct SceneBuilder: Sendable {
         let plates = plateLayers(geometry)
         let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
         let circleLayer = circles(for: events, geometry: geometry, resolver: resolver)
-        let overlay = overlay(for: events, circles: circleLayer, geometry: geometry, places: places,
-                              feedGenerated: feedGenerated, feedTitle: feedTitle)
+        var overlay = profileOverlay(geometry)
+        overlay.append(self.overlay(for: events, circles: circleLayer, geometry: geometry, places: places,
+                                    feedGenerated: feedGenerated, feedTitle: feedTitle))
         return MapScene(
             width: options.pixelWidth,
             height: options.pixelHeight,

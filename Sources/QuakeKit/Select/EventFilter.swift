@@ -1,3 +1,6 @@
+// Select/ — which events count: filters, the region, the N most recent, repeated ids.
+// Builds the RowAdmission that Parse admits a map's rows with.
+
 import Foundation
 
 /// Which events count, before the most-recent-N limit: a box, a time window,

@@ -1,0 +1,378 @@
+import Foundation
+
+/// The paper a report is printed on.
+public enum PaperSize: String, Sendable, Hashable, CaseIterable {
+    /// ISO A4, 210 × 297 mm.
+    case a4
+    /// US Letter, 8.5 × 11 in.
+    case letter
+
+    /// Width and height in PDF points (1/72 in).
+    public var points: (width: Double, height: Double) {
+        switch self {
+        case .a4: (595.28, 841.89)
+        case .letter: (612, 792)
+        }
+    }
+}
+
+/// What a seismicity report shows and how (``SeismicityReport``). Every default
+/// is what `quakemap report` uses.
+public struct ReportOptions: Sendable, Hashable {
+    /// The paper. Default A4.
+    public var paper: PaperSize
+    /// The heading of page 1; default `Seismicity report`.
+    public var title: String?
+    /// Where the events came from (a file name, a URL, a service), named under the title.
+    public var source: String?
+    /// The region of page 2's map; default the box the events occupy (the world
+    /// when they spread over more than 300° of longitude).
+    public var region: GeoBox?
+    /// The profile of page 3's cross-section; without one there is no page 3.
+    public var profile: CrossSectionProfile?
+    /// How magnitudes are binned for the frequency–magnitude chart. Default Δm = 0.1.
+    public var binning: MagnitudeBinning
+    /// How Mc is found. Default maximum curvature + 0.2.
+    public var completeness: CompletenessMethod
+    /// Rows of page 1's table of the largest events (1…25). Default 10.
+    public var largestEvents: Int
+    /// Plate boundaries on the maps. Default ``PlateBoundaries/bird2003``.
+    public var plateBoundaries: PlateBoundaries?
+
+    /// Creates options.
+    public init(paper: PaperSize = .a4, title: String? = nil, source: String? = nil, region: GeoBox? = nil,
+                profile: CrossSectionProfile? = nil, binning: MagnitudeBinning = .tenth,
+                completeness: CompletenessMethod = .standard, largestEvents: Int = 10,
+                plateBoundaries: PlateBoundaries? = .bird2003) {
+        self.paper = paper
+        self.title = title
+        self.source = source
+        self.region = region
+        self.profile = profile
+        self.binning = binning
+        self.completeness = completeness
+        self.largestEvents = largestEvents
+        self.plateBoundaries = plateBoundaries
+    }
+}
+
+/// A seismicity report as PDF pages, from a selection of events:
+///
+/// 1. the title, the period, the counts by type, a world map, the largest
+///    events (time, magnitude, depth, place) and the events per hour, day or week;
+/// 2. a map of the region the events occupy coloured by depth, magnitude
+///    against time, and the frequency–magnitude distribution with Mc and b;
+/// 3. with a ``ReportOptions/profile``: the profile's map, the depth
+///    cross-section along it and the depths of the events in its band.
+///
+/// Every page carries the credits and its number. Text stays text (fonts
+/// embedded, words selectable); maps and charts are vector drawings.
+public enum SeismicityReport {
+    /// The report's pages.
+    public static func pages(for selection: FeedSelection, options: ReportOptions = ReportOptions()) -> [ReportPage] {
+        var layout = ReportLayout(options: options, measure: TextMeasurer())
+        layout.firstPage(selection)
+        layout.secondPage(selection.events)
+        if let profile = options.profile { layout.profilePage(selection.events, profile: profile) }
+        return layout.finished()
+    }
+
+    /// The report as a PDF.
+    public static func pdfData(for selection: FeedSelection, options: ReportOptions = ReportOptions()) throws -> Data {
+        try MapRenderer().pdfData(for: pages(for: selection, options: options), title: options.title ?? ReportLayout.defaultTitle)
+    }
+}
+
+extension QuakeMap {
+    /// Writes the seismicity report of a selection as a PDF, atomically, to `path`
+    /// (see ``SeismicityReport``).
+    public static func writeReport(for selection: FeedSelection, options: ReportOptions = ReportOptions(),
+                                   to path: String) throws {
+        try AtomicFileWriter.write(try SeismicityReport.pdfData(for: selection, options: options), to: path)
+    }
+}
+
+/// Lays out the report's pages, top to bottom, in points.
+struct ReportLayout {
+    static let defaultTitle = "Seismicity report"
+
+    let options: ReportOptions
+    let measure: any TextMetrics
+    let pageWidth: Double, pageHeight: Double
+    let margin = 42.0
+    var pages: [ReportPage] = []
+    private var page: ReportPage
+    private var y = 0.0
+
+    static let ink = RGBA(hex: 0x111111), muted = RGBA(hex: 0x555555), rule = RGBA(hex: 0xBBBBBB)
+    static let credits = "Land: Natural Earth · Plate boundaries: Bird (2003), ODC-By · Made with quakemap"
+
+    init(options: ReportOptions, measure: any TextMetrics) {
+        self.options = options
+        self.measure = measure
+        (pageWidth, pageHeight) = options.paper.points
+        page = ReportPage(width: pageWidth, height: pageHeight)
+    }
+
+    var contentWidth: Double { pageWidth - 2 * margin }
+    var bottom: Double { pageHeight - margin - 14 }
+
+    // MARK: Pages
+
+    mutating func firstPage(_ selection: FeedSelection) {
+        let events = selection.events
+        startPage()
+        text(options.title ?? Self.defaultTitle, size: 20, bold: true, advance: 24)
+        let period = Self.period(of: events)
+        text([period, options.source].compactMap { $0 }.joined(separator: " · "), size: 10, color: Self.muted, advance: 16)
+        for line in wrapped(Self.summary(of: selection), size: 10) { text(line, size: 10, advance: 13) }
+        y += 6
+        // The map takes what the table and the rates chart leave, up to its natural size.
+        let shown = min(events.filter { $0.magnitude != nil }.count, tableRows)
+        let tableHeight = shown == 0 ? 15 : 15 + Double(shown + 1) * 12.5
+        let rateHeight = 200.0
+        placeMap(events, region: nil, coloring: .magnitude, maximumHeight: bottom - y - 10 - tableHeight - 10 - rateHeight,
+                 feedGenerated: selection.summary.generated, feedTitle: selection.summary.title)
+        y += 10
+        largestEventsTable(events)
+        y += 10
+        place(chart(height: max(rateHeight, bottom - y)).rate(events), height: max(rateHeight, bottom - y))
+    }
+
+    mutating func secondPage(_ events: [SeismicEvent]) {
+        startPage()
+        let region = options.region ?? GeoBox.enclosing(events.map { GeoPoint(longitude: $0.longitude, latitude: $0.latitude) })
+        text(region == nil ? "The events by depth" : "The region by depth", size: 14, bold: true, advance: 8)
+        let timeHeight = 190.0, fmdHeight = 230.0
+        placeMap(events, region: region, coloring: .depth, maximumHeight: bottom - y - 8 - timeHeight - 8 - fmdHeight)
+        y += 8
+        place(chart(height: timeHeight).magnitudeTime(events), height: timeHeight)
+        y += 8
+        let height = max(fmdHeight, bottom - y)
+        place(chart(height: height).frequencyMagnitude(events, binning: options.binning, method: options.completeness), height: height)
+    }
+
+    mutating func profilePage(_ events: [SeismicEvent], profile: CrossSectionProfile) {
+        startPage()
+        let inBand = events.filter { profile.locate(longitude: $0.longitude, latitude: $0.latitude) != nil }
+        text("Cross-section A → B", size: 14, bold: true, advance: 14)
+        text(Self.profileCaption(profile, count: inBand.count), size: 9.5, color: Self.muted, advance: 6)
+        var edges = profile.points(spacing: max(1, profile.length / 50), across: -profile.halfWidth)
+        edges += profile.points(spacing: max(1, profile.length / 50), across: profile.halfWidth)
+        let region = GeoBox.enclosing(edges, margin: 0.15, minimumMargin: 1)
+        let sectionHeight = 230.0, histogramHeight = 200.0
+        placeMap(events, region: region, coloring: .depth, profile: profile,
+                 maximumHeight: bottom - y - 8 - sectionHeight - 8 - histogramHeight)
+        y += 8
+        // The caption above names the ends, the half-width and the count: no second title.
+        place(chart(height: sectionHeight, title: "").crossSection(events, profile: profile), height: sectionHeight)
+        y += 8
+        let height = max(histogramHeight, bottom - y)
+        place(chart(height: height, title: "Depths of the events within \(Self.number(profile.halfWidth)) km of the profile")
+            .depthHistogram(inBand), height: height)
+    }
+
+    /// The pages with their footers: credits and `Page n of N`.
+    mutating func finished() -> [ReportPage] {
+        if !page.maps.isEmpty || !page.texts.isEmpty { pages.append(page) }
+        page = ReportPage(width: pageWidth, height: pageHeight)
+        let count = pages.count
+        for index in pages.indices {
+            let baseline = pageHeight - margin + 6
+            pages[index].lines.append(SceneLine(points: [PixelPoint(x: margin, y: baseline - 12),
+                                                         PixelPoint(x: pageWidth - margin, y: baseline - 12)],
+                                                stroke: Self.rule, width: 0.5))
+            pages[index].texts.append(SceneText(text: Self.credits, position: PixelPoint(x: margin, y: baseline), size: 7.5,
+                                                color: Self.muted))
+            pages[index].texts.append(SceneText(text: "Page \(index + 1) of \(count)", position: PixelPoint(x: pageWidth - margin, y: baseline),
+                                                size: 7.5, color: Self.muted, alignment: .right))
+        }
+        return pages
+    }
+
+    // MARK: Pieces
+
+    private mutating func startPage() {
+        if !page.maps.isEmpty || !page.texts.isEmpty { pages.append(page) }
+        page = ReportPage(width: pageWidth, height: pageHeight)
+        y = margin
+    }
+
+    /// One line of text (cut to the text width) at the current position; the next starts `advance` below it.
+    private mutating func text(_ string: String, size: Double, bold: Bool = false, color: RGBA = Self.ink, advance: Double) {
+        let fitted = Self.fitted(string, width: contentWidth, size: size, bold: bold, measure: measure)
+        page.texts.append(SceneText(text: fitted, position: PixelPoint(x: margin, y: y + size), size: size, bold: bold, color: color))
+        y += size + advance - size * 0.25
+    }
+
+    private mutating func place(_ scene: MapScene, height: Double, width: Double? = nil) {
+        let width = width ?? contentWidth
+        page.maps.append(PlacedMap(scene: scene, frame: PixelRect(x: margin + (contentWidth - width) / 2, y: y, width: width, height: height)))
+        y += height
+    }
+
+    private func mapOptions(width: Double, region: GeoBox?, coloring: SymbolColoring,
+                            profile: CrossSectionProfile? = nil) -> MapOptions {
+        // The profile's map shows where the section runs; labels of events would crowd its letters.
+        var options = MapOptions(width: Int(width.rounded()), region: region, coloring: coloring,
+                                 plateBoundaries: self.options.plateBoundaries, labelCount: profile == nil ? 3 : 0)
+        // The report's own headings say what the map's title would.
+        options.title = ""
+        options.profile = profile
+        return options
+    }
+
+    /// A map as wide as the text, or narrower and centred when it would be
+    /// taller than `maximumHeight`.
+    private mutating func placeMap(_ events: [SeismicEvent], region: GeoBox?, coloring: SymbolColoring,
+                                   profile: CrossSectionProfile? = nil, maximumHeight: Double,
+                                   feedGenerated: Date? = nil, feedTitle: String? = nil) {
+        var options = mapOptions(width: contentWidth, region: region, coloring: coloring, profile: profile)
+        if Double(options.height) > maximumHeight {
+            let width = max(120, contentWidth * maximumHeight / Double(options.height))
+            options = mapOptions(width: width, region: region, coloring: coloring, profile: profile)
+        }
+        let scene = SceneBuilder(options: options).scene(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
+        place(scene, height: Double(scene.height), width: Double(scene.width))
+    }
+
+    /// Rows of the table of the largest events.
+    private var tableRows: Int { max(1, min(options.largestEvents, 25)) }
+
+    private func chart(height: Double, title: String? = nil) -> ChartBuilder {
+        ChartBuilder(options: ChartOptions(width: Int(contentWidth.rounded()), height: Int(height.rounded()), title: title))
+    }
+
+    /// Page 1's table: the largest events, largest first (the most recent first on a tie).
+    private mutating func largestEventsTable(_ events: [SeismicEvent]) {
+        let largest = events.filter { $0.magnitude != nil }
+            .sorted { ($0.magnitude!, $0.time) > ($1.magnitude!, $1.time) }
+            .prefix(tableRows)
+        text(largest.isEmpty ? "Largest events: none with a magnitude" : "Largest events", size: 12, bold: true, advance: 6)
+        guard !largest.isEmpty else { return }
+        let size = 8.5, row = 12.5
+        // Columns: time, magnitude, depth (right-aligned numbers), place.
+        let columns: [(title: String, x: Double, alignment: SceneText.Alignment)] = [
+            ("Time (UTC)", margin, .left), ("Mag", margin + 122, .right), ("Type", margin + 128, .left),
+            ("Depth (km)", margin + 210, .right), ("Place", margin + 222, .left),
+        ]
+        for column in columns {
+            page.texts.append(SceneText(text: column.title, position: PixelPoint(x: column.x, y: y + size), size: size, bold: true,
+                                        color: Self.ink, alignment: column.alignment))
+        }
+        y += row
+        rule(at: y - 3.5)
+        let placeWidth = pageWidth - margin - (margin + 222)
+        for event in largest {
+            let cells = [
+                Self.tableTime(event.time),
+                String(format: "%.1f", event.magnitude!),
+                event.magnitudeType ?? "",
+                event.depth.map { String(format: "%.1f", $0) } ?? "—",
+                Self.fitted(event.place, width: placeWidth, size: size, bold: false, measure: measure),
+            ]
+            for (cell, column) in zip(cells, columns) {
+                page.texts.append(SceneText(text: cell, position: PixelPoint(x: column.x, y: y + size), size: size, color: Self.ink,
+                                            alignment: column.alignment))
+            }
+            y += row
+        }
+        rule(at: y - 3.5)
+    }
+
+    private mutating func rule(at y: Double) {
+        page.lines.append(SceneLine(points: [PixelPoint(x: margin, y: y), PixelPoint(x: pageWidth - margin, y: y)],
+                                    stroke: Self.rule, width: 0.5))
+    }
+
+    /// Lines of at most the text width, broken at spaces.
+    private func wrapped(_ string: String, size: Double) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in string.split(separator: " ") {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if !line.isEmpty, measure.width(candidate, size: size, bold: false) > contentWidth {
+                lines.append(line)
+                line = String(word)
+            } else {
+                line = candidate
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    // MARK: Wording
+
+    /// `string`, cut at a word with an ellipsis when wider than `width`.
+    static func fitted(_ string: String, width: Double, size: Double, bold: Bool, measure: any TextMetrics) -> String {
+        guard measure.width(string, size: size, bold: bold) > width else { return string }
+        var words = string.split(separator: " ").map(String.init)
+        while words.count > 1 {
+            words.removeLast()
+            let candidate = words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " ,;:-–—·")) + "…"
+            if measure.width(candidate, size: size, bold: bold) <= width { return candidate }
+        }
+        var characters = Array(string)
+        while characters.count > 1 {
+            characters.removeLast()
+            if measure.width(String(characters) + "…", size: size, bold: bold) <= width { return String(characters) + "…" }
+        }
+        return "…"
+    }
+
+    /// `12 May 2020 15:41 – 11 Jun 2020 15:27 UTC (30 days)`.
+    static func period(of events: [SeismicEvent]) -> String {
+        guard let first = events.map(\.time).min(), let last = events.map(\.time).max() else { return "No events" }
+        let days = last.timeIntervalSince(first) / 86_400
+        let span = days >= 2 ? "\(Int(days.rounded())) days" : (days * 24 >= 1 ? "\(Int((days * 24).rounded())) hours" : "under an hour")
+        return "\(SceneBuilder.labelDate(first, withYear: true)) – \(SceneBuilder.labelDate(last, withYear: true)) UTC (\(span))"
+    }
+
+    /// `19,813 events: 19,569 earthquakes, 108 quarry blasts, … · M −1.6 to 6.8 · depths −3 to 642 km`.
+    static func summary(of selection: FeedSelection) -> String {
+        let statistics = CatalogStatistics(selection.events)
+        guard statistics.count > 0 else { return "No events matched." }
+        let types = statistics.types.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { "\(number(Double($0.value))) \($0.value == 1 ? $0.key : plural($0.key))" }
+        var parts = ["\(number(Double(statistics.count))) \(statistics.count == 1 ? "event" : "events"): " + types.joined(separator: ", ")]
+        if let range = statistics.magnitudeRange {
+            parts.append(String(format: "magnitudes %.1f to %.1f", range.lowerBound, range.upperBound).replacingOccurrences(of: "-", with: "−"))
+        }
+        if let range = statistics.depthRange {
+            parts.append(String(format: "depths %.0f to %.0f km", range.lowerBound, range.upperBound).replacingOccurrences(of: "-", with: "−"))
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    static func plural(_ type: String) -> String {
+        type.hasSuffix("s") ? type : type + "s"
+    }
+
+    /// `A (142.0°E, 38.0°N) → B (145.0°E, 38.0°N) · 280 km long · 50 km each side · 1,234 events`.
+    static func profileCaption(_ profile: CrossSectionProfile, count: Int) -> String {
+        func coordinate(_ point: GeoPoint) -> String {
+            String(format: "%.1f°%@, %.1f°%@", abs(point.longitude), point.longitude < 0 ? "W" : "E",
+                   abs(point.latitude), point.latitude < 0 ? "S" : "N")
+        }
+        return "A (\(coordinate(profile.start))) → B (\(coordinate(profile.end))) · \(number(profile.length.rounded())) km long · "
+            + "\(number(profile.halfWidth)) km each side · \(number(Double(count))) \(count == 1 ? "event" : "events")"
+    }
+
+    /// `2020-06-03 07:35:21`.
+    static func tableTime(_ time: Date) -> String {
+        let stamp = CivilTime.iso8601(time)
+        return String(stamp.prefix(10)) + " " + String(stamp.dropFirst(11).prefix(8))
+    }
+
+    /// A whole number with thousands separated by commas (`19,813`), or a short decimal.
+    static func number(_ value: Double) -> String {
+        guard value == value.rounded(), abs(value) < 1e15 else { return String(format: "%g", value) }
+        let digits = String(Int(abs(value)))
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { grouped += "," }
+            grouped.append(digit)
+        }
+        return (value < 0 ? "−" : "") + grouped
+    }
+}

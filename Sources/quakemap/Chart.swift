@@ -1,0 +1,132 @@
+import ArgumentParser
+import Foundation
+import Logging
+import QuakeCommand
+import QuakeKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Quakemap {
+    struct Chart: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draw a chart of the selected events (PNG, PDF or SVG).",
+            discussion: """
+                Kinds: magnitude-time, cumulative, rate (events per hour, day or week, from the span), \
+                depth (histogram), fmd (frequency–magnitude), cross-section (with --profile).
+                Like stats, chart takes every matching event unless --limit is given.
+
+                Examples:
+                  quakemap chart magnitude-time all_month.csv -o Output/magnitudes.png
+                  quakemap chart rate --url https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_week.csv -o rate.pdf
+                  quakemap chart cross-section all_month.csv --profile -120,34,-116,37 --half-width 50 -o section.svg
+                """
+        )
+
+        /// The charts `chart` draws.
+        enum Kind: String, ExpressibleByArgument, CaseIterable {
+            case magnitudeTime = "magnitude-time", cumulative, rate, depth, fmd, crossSection = "cross-section"
+        }
+
+        @Argument(help: ArgumentHelp("magnitude-time, cumulative, rate, depth, fmd or cross-section.", valueName: "kind"))
+        var kind: Kind
+
+        @OptionGroup var inputOptions: InputOptions
+        @OptionGroup var fetchArguments: FetchArguments
+        @OptionGroup(title: "Filters") var filterOptions: FilterOptions
+        @OptionGroup(title: "Circles") var symbolOptions: SymbolOptions
+
+        @Option(help: ArgumentHelp("Keep only the N most recent matching events; 0 (the default) keeps all.", valueName: "N"))
+        var limit: Int = 0
+
+        @Option(name: .shortAndLong, help: ArgumentHelp(
+            "Where to write the chart ('-' for standard output; default Output/<kind>.png). Folders are created as needed.",
+            valueName: "path"))
+        var output: String?
+
+        @Option(help: ArgumentHelp("Output format: png, pdf or svg (default: from the output's extension; png for '-' or no extension).",
+                                   valueName: "format"))
+        var format: ImageFormat?
+
+        @Option(help: "Chart width in pixels.")
+        var width = 800
+
+        @Option(help: "Chart height in pixels.")
+        var height = 500
+
+        @Option(help: "Multiply the pixel size of everything (2 for HiDPI).")
+        var scale: Double = 1
+
+        @Option(help: "The title (default: the chart's own; '' for none).")
+        var title: String?
+
+        @OptionGroup(title: "Cross-section") var profileOptions: ProfileOptions
+        @OptionGroup(title: "Magnitude statistics (fmd)") var magnitudeStatistics: MagnitudeStatisticsOptions
+
+        var outputPath: String { output ?? "Output/\(kind.rawValue).png" }
+
+        var chartOptions: ChartOptions {
+            ChartOptions(width: width, height: height, scale: scale, title: title,
+                         symbols: SymbolStyle(sizes: symbolOptions.style, coloring: symbolOptions.color.coloring))
+        }
+
+        func validate() throws {
+            try SelectionOptions.check(limit: limit)
+            do {
+                try chartOptions.validate()
+            } catch {
+                switch error {
+                case .sideOutOfRange:
+                    throw ValidationError("--width and --height must be \(ChartOptions.minimumSide)…\(MapOptions.maximumSide) pixels")
+                case .scaleOutOfRange: throw ValidationError("--scale must be above 0 and at most 8")
+                case .tooLarge: throw ValidationError(error.message)
+                }
+            }
+            if kind == .crossSection {
+                guard try profileOptions.crossSection() != nil else {
+                    throw ValidationError("cross-section needs --profile LON1,LAT1,LON2,LAT2")
+                }
+            } else if profileOptions.profile != nil {
+                throw ValidationError("--profile applies to cross-section only")
+            }
+            _ = try OutputFormat.resolve(output: outputPath, format: format)
+        }
+
+        func run() async throws {
+            let start = ContinuousClock.now
+            let log = Reporting.logger(inputOptions)
+            try await reportingErrors(log) {
+                let selection = try SelectionOptions.selection(limit: limit, filteredBy: filterOptions)
+                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
+                                        now: try filterOptions.pinnedNow(), filters: filterOptions)
+                guard case .loaded(let loaded) = try await loader.load() else { return }
+                let events = loaded.selection.events
+                let builder = ChartBuilder(options: chartOptions)
+                let scene: MapScene
+                switch kind {
+                case .magnitudeTime: scene = builder.magnitudeTime(events)
+                case .cumulative: scene = builder.cumulative(events)
+                case .rate: scene = builder.rate(events)
+                case .depth: scene = builder.depthHistogram(events)
+                case .fmd:
+                    scene = builder.frequencyMagnitude(events, binning: try magnitudeStatistics.binning(),
+                                                       method: magnitudeStatistics.completeness)
+                case .crossSection: scene = builder.crossSection(events, profile: try profileOptions.crossSection()!)
+                }
+                let output = outputPath
+                let bytes = try MapRenderer().data(for: scene, format: try OutputFormat.resolve(output: output, format: format))
+                if output == "-" {
+                    try AtomicFileWriter.writeAll(bytes, to: STDOUT_FILENO, path: "<stdout>")
+                } else {
+                    try AtomicFileWriter.write(bytes, to: output)
+                }
+                let destination = output == "-" ? "<stdout>" : output
+                Reporting.finish(loaded, loader: loader, outcome: "charted",
+                                 done: "charted \(events.count) (\(kind.rawValue)) → \(destination) (\(scene.width)×\(scene.height))",
+                                 selected: events.count, start: start, log: log,
+                                 extra: ["output": .string(destination), "chart": .string(kind.rawValue)])
+            }
+        }
+    }
+}

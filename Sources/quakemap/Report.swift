@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import Logging
+import QuakeCommand
+import QuakeKit
+
+extension Quakemap {
+    struct Report: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a seismicity report: a PDF of maps, the largest events and the charts.",
+            discussion: """
+                Page 1: title, period, counts by type, a world map, the largest events and the \
+                events per hour, day or week. Page 2: the region the events occupy (or --region) \
+                by depth, magnitude against time, and the frequency–magnitude distribution with \
+                Mc and b. Page 3, with --profile: the cross-section, its map and the depths in \
+                its band. Every matching event is used unless --limit is given.
+
+                EXAMPLES
+                  quakemap report all_month.csv -o report.pdf
+                  quakemap report --fdsn usgs --since 30d --min-mag 2.5 --paper letter -o month.pdf
+                  quakemap report all_month.csv --profile 140,36,146,40 --half-width 75 -o japan.pdf
+                """
+        )
+
+        @OptionGroup var inputOptions: InputOptions
+        @OptionGroup var fetchArguments: FetchArguments
+        @OptionGroup(title: "Filters") var filterOptions: FilterOptions
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("The PDF to write (replaced atomically).", valueName: "file"))
+        var output: String
+
+        @Option(help: ArgumentHelp("Keep only the N most recent matching events; 0 (the default) keeps all.", valueName: "N"))
+        var limit: Int = 0
+
+        @Option(help: "Paper size: a4 or letter.")
+        var paper: PaperSize = .a4
+
+        @Option(help: "The heading of the first page (default: 'Seismicity report').")
+        var title: String?
+
+        @Option(help: ArgumentHelp("Page 2's map: a box W,S,E,N in degrees (default: the box the events occupy).", valueName: "W,S,E,N"))
+        var region: String?
+
+        @Option(help: ArgumentHelp("Rows in the table of the largest events (1…25).", valueName: "N"))
+        var largest: Int = 10
+
+        @OptionGroup(title: "Cross-section") var profileOptions: ProfileOptions
+        @OptionGroup(title: "Magnitude statistics") var magnitudeStatistics: MagnitudeStatisticsOptions
+
+        func validate() throws {
+            try SelectionOptions.check(limit: limit)
+            _ = try regionBox()
+            guard (1...25).contains(largest) else { throw ValidationError("--largest must be 1…25, not \(largest)") }
+        }
+
+        private func regionBox() throws -> GeoBox? {
+            guard let region else { return nil }
+            do {
+                return try GeoBox(parsing: region)
+            } catch let error as GeoBoxError {
+                throw ValidationError("--region: \(error.message)")
+            }
+        }
+
+        /// What the report names as its source: the file's name, the URL or the FDSN service.
+        private var source: String? {
+            if let fdsn = inputOptions.fdsn { return "FDSN event service: \(fdsn)" }
+            if let url = inputOptions.url { return url }
+            guard let input = inputOptions.input, input != "-" else { return nil }
+            return URL(fileURLWithPath: input).lastPathComponent
+        }
+
+        func run() async throws {
+            let start = ContinuousClock.now
+            let log = Reporting.logger(inputOptions)
+            try await reportingErrors(log) {
+                let options = ReportOptions(
+                    paper: paper, title: title, source: source, region: try regionBox(),
+                    profile: try profileOptions.crossSection(), binning: try magnitudeStatistics.binning(),
+                    completeness: magnitudeStatistics.completeness, largestEvents: largest
+                )
+                let selection = try SelectionOptions.selection(limit: limit, filteredBy: filterOptions)
+                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
+                                        now: try filterOptions.pinnedNow(), filters: filterOptions)
+                guard case .loaded(let loaded) = try await loader.load() else { return }
+                let pages = SeismicityReport.pages(for: loaded.selection, options: options)
+                let pdf = try MapRenderer().pdfData(for: pages, title: options.title ?? "Seismicity report")
+                try AtomicFileWriter.write(pdf, to: output)
+                let count = loaded.selection.events.count
+                Reporting.finish(loaded, loader: loader, outcome: "reported",
+                                 done: "reported \(count) → \(output) (\(pages.count) pages, \(paper.rawValue))",
+                                 selected: count, start: start, log: log,
+                                 extra: ["output": .string(output), "pages": .stringConvertible(pages.count)])
+            }
+        }
+    }
+}
+
+extension PaperSize: ExpressibleByArgument {}
