@@ -101,6 +101,13 @@ read -r tc mc tq mq < <(interleaved 1 "$WORK/baseline" "$WORK/big.csv" "$WORK/c.
 row "streaming: $(megabytes "$WORK/big.csv") MB, $(( $(wc -l <"$WORK/big.csv") - 1 )) rows, --limit 300 (one run)" "$tc" "$mc" "$tq" "$mq" "$(ratio "$tq" "$tc")" "< 64 MB"
 
 echo
+echo "## animate: every event of the default feed, 100 frames (10 s at 10 fps; one run each)"
+for width in 2048 1024; do
+    read -r seconds kilobytes < <(run "$BIN" animate "$DEFAULT_FEED" --limit 0 --width "$width" -o "$WORK/a.png" --quiet)
+    echo "- ${width} px wide: ${seconds} s, $(( kilobytes / 1024 )) MiB peak, APNG $(megabytes "$WORK/a.png") MB"
+done
+
+echo
 echo "## quakemap's stages in one process (1,000,000 rows, $(megabytes "$WORK/1m.csv") MB, median of 3)"
 echo '```'
 "$STAGES" "$WORK/1m.csv" 3

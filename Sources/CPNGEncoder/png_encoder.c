@@ -134,19 +134,13 @@ static int append_chunk(qm_png_buffer *out, const char type[4], const uint8_t *c
     return 1;
 }
 
-int qm_png_encode_argb32(const uint8_t *pixels, int width, int height, int stride,
-                         int opaque_level, int alpha_level, int threads, qm_png_buffer *out) {
-    memset(out, 0, sizeof *out);
-    if (width <= 0 || height <= 0 || stride < width * 4) return -1;
-    const int opaque = is_opaque(pixels, width, height, stride);
-    const int channels = opaque ? 3 : 4;
-    const int level = opaque ? opaque_level : alpha_level;
-
+// Deflates the rows into `stripes` (count of them) and returns the combined Adler-32 in `adler`.
+static int deflate_rows(const uint8_t *pixels, int width, int height, int stride, int channels, int level,
+                        int threads, stripe *stripes, int *stripe_count, uLong *adler_out) {
     int count = threads < 1 ? 1 : threads > MAX_STRIPES ? MAX_STRIPES : threads;
     if (count > height / MIN_ROWS_PER_STRIPE) count = height / MIN_ROWS_PER_STRIPE;
     if (count < 1) count = 1;
 
-    stripe stripes[MAX_STRIPES];
     pthread_t workers[MAX_STRIPES];
     int started[MAX_STRIPES] = {0};
     for (int i = 0; i < count; i++) {
@@ -161,6 +155,7 @@ int qm_png_encode_argb32(const uint8_t *pixels, int width, int height, int strid
         if (started[i]) pthread_join(workers[i], NULL);
         else deflate_stripe(&stripes[i]);
     }
+    *stripe_count = count;
 
     int status = 0;
     uLong adler = adler32(0L, Z_NULL, 0);
@@ -168,16 +163,29 @@ int qm_png_encode_argb32(const uint8_t *pixels, int width, int height, int strid
         if (stripes[i].status != 0 && status == 0) status = stripes[i].status;
         if (stripes[i].status == 0) adler = adler32_combine(adler, stripes[i].adler, (z_off_t)stripes[i].raw_count);
     }
+    *adler_out = adler;
+    return status;
+}
+
+// zlib header: deflate with a 32 KiB window, FCHECK making it a multiple of 31.
+static const uint8_t zlib_header[2] = {0x78, 0x9C};
+
+int qm_png_encode_argb32(const uint8_t *pixels, int width, int height, int stride,
+                         int opaque_level, int alpha_level, int threads, qm_png_buffer *out) {
+    memset(out, 0, sizeof *out);
+    if (width <= 0 || height <= 0 || stride < width * 4) return -1;
+    const int opaque = is_opaque(pixels, width, height, stride);
+    const int channels = opaque ? 3 : 4;
+    const int level = opaque ? opaque_level : alpha_level;
+
+    stripe stripes[MAX_STRIPES];
+    int count = 0;
+    uLong adler = 0;
+    int status = deflate_rows(pixels, width, height, stride, channels, level, threads, stripes, &count, &adler);
     if (status == 0) {
         static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
         uint8_t header[13];
-        put32(header, (uint32_t)width);
-        put32(header + 4, (uint32_t)height);
-        header[8] = 8;                    // bits per channel
-        header[9] = opaque ? 2 : 6;       // truecolour, or truecolour with alpha
-        header[10] = header[11] = header[12] = 0;  // deflate, adaptive filtering, no interlace
-        // zlib header: deflate with a 32 KiB window, FCHECK making it a multiple of 31.
-        const uint8_t zlib_header[2] = {0x78, 0x9C};
+        qm_png_header(width, height, channels, header);
         uint8_t trailer[4];
         put32(trailer, (uint32_t)adler);
 
@@ -208,6 +216,61 @@ int qm_png_encode_argb32(const uint8_t *pixels, int width, int height, int strid
     for (int i = 0; i < count; i++) free(stripes[i].out);
     if (status != 0) qm_png_buffer_free(out);
     return status;
+}
+
+int qm_png_is_opaque(const uint8_t *pixels, int width, int height, int stride) {
+    return is_opaque(pixels, width, height, stride);
+}
+
+void qm_png_header(int width, int height, int channels, uint8_t header[13]) {
+    put32(header, (uint32_t)width);
+    put32(header + 4, (uint32_t)height);
+    header[8] = 8;                              // bits per channel
+    header[9] = channels == 3 ? 2 : 6;          // truecolour, or truecolour with alpha
+    header[10] = header[11] = header[12] = 0;  // deflate, adaptive filtering, no interlace
+}
+
+int qm_png_image_data(const uint8_t *pixels, int width, int height, int stride, int channels, int level,
+                      int threads, qm_png_buffer *out) {
+    out->count = 0;
+    if (width <= 0 || height <= 0 || stride < width * 4 || (channels != 3 && channels != 4)) return -1;
+    stripe stripes[MAX_STRIPES];
+    int count = 0;
+    uLong adler = 0;
+    int status = deflate_rows(pixels, width, height, stride, channels, level, threads, stripes, &count, &adler);
+    if (status == 0) {
+        size_t total = 2 + 4;
+        for (int i = 0; i < count; i++) total += stripes[i].out_count;
+        if (!reserve(out, total)) {
+            status = -2;
+        } else {
+            memcpy(out->bytes, zlib_header, 2);
+            out->count = 2;
+            for (int i = 0; i < count; i++) {
+                memcpy(out->bytes + out->count, stripes[i].out, stripes[i].out_count);
+                out->count += stripes[i].out_count;
+            }
+            put32(out->bytes + out->count, (uint32_t)adler);
+            out->count += 4;
+        }
+    }
+    for (int i = 0; i < count; i++) free(stripes[i].out);
+    if (status != 0) out->count = 0;
+    return status;
+}
+
+uint32_t qm_png_chunk_crc(const char type[4], const uint8_t *prefix, size_t prefix_length,
+                          const uint8_t *data, size_t length) {
+    uLong crc = crc32(0L, (const Bytef *)type, 4);
+    if (prefix_length) crc = crc32(crc, prefix, (uInt)prefix_length);
+    // crc32 takes a uInt length: long data in pieces.
+    while (length > 0) {
+        const uInt piece = length > 0x40000000u ? 0x40000000u : (uInt)length;
+        crc = crc32(crc, data, piece);
+        data += piece;
+        length -= piece;
+    }
+    return (uint32_t)crc;
 }
 
 void qm_png_buffer_free(qm_png_buffer *buffer) {

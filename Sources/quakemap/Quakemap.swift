@@ -28,7 +28,7 @@ struct Quakemap: AsyncParsableCommand {
             On any failure the previous output file is left as it was.
             """,
         version: "0.2.0",
-        subcommands: [Render.self, List.self, Stats.self, Tiles.self, Chart.self, Report.self],
+        subcommands: [Render.self, List.self, Stats.self, Tiles.self, Chart.self, Report.self, Animate.self],
         defaultSubcommand: Render.self
     )
 }

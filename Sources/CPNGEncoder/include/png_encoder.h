@@ -24,4 +24,24 @@ int qm_png_encode_argb32(const uint8_t *pixels, int width, int height, int strid
 
 void qm_png_buffer_free(qm_png_buffer *buffer);
 
+/// Whether every pixel of premultiplied ARGB32 `pixels` is opaque.
+int qm_png_is_opaque(const uint8_t *pixels, int width, int height, int stride);
+
+/// The 13 bytes of an IHDR chunk's data: 8-bit truecolour (`channels` 3) or
+/// truecolour with alpha (4), no interlace.
+void qm_png_header(int width, int height, int channels, uint8_t header[13]);
+
+/// The image data of one PNG image (the zlib stream that IDAT or fdAT chunks
+/// carry) of `channels` 3 (alpha dropped) or 4, deflated at `level` in up to
+/// `threads` stripes, into `out`, which is emptied first and reused: a caller
+/// encoding many frames keeps one buffer. Returns 0 on success; on failure, a
+/// negative number and `out` holds no bytes (free it with qm_png_buffer_free).
+int qm_png_image_data(const uint8_t *pixels, int width, int height, int stride, int channels, int level,
+                      int threads, qm_png_buffer *out);
+
+/// The CRC-32 of a chunk: over its type, then `prefix` (an fdAT's sequence
+/// number; may be empty), then `data`.
+uint32_t qm_png_chunk_crc(const char type[4], const uint8_t *prefix, size_t prefix_length,
+                          const uint8_t *data, size_t length);
+
 #endif

@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 
 /// Draws a scene's circles straight into Cairo's pixel buffer, without a path
 /// fill per circle.
@@ -30,13 +31,17 @@ struct CircleStamper {
     ///
     /// - Parameter bands: how many bands of rows to draw at once; by default
     ///   one per core for many circles, else one.
-    func stamp(_ circles: CircleLayer, onto pixels: UnsafeMutableRawPointer, bands: Int? = nil) {
+    ///   - memory: masks kept from one call to the next (an animation's
+    ///     frames draw the same circles again and again); `nil` keeps none.
+    func stamp(_ circles: CircleLayer, onto pixels: UnsafeMutableRawPointer, bands: Int? = nil,
+               memory: StampMemory? = nil) {
         let colors = circles.palette.map(PremultipliedColor.init)
         let bands = min(bands ?? (circles.count >= 10_000 ? ParallelParts.cores : 1), max(height, 1))
         _ = ParallelParts.map(parts: bands) { band in
             // Each band writes only its own rows of the buffer.
             let rows = (height * band / bands)..<(height * (band + 1) / bands)
-            var masks = MaskCache()
+            var masks = memory?.take() ?? MaskCache()
+            defer { memory?.keep(masks) }
             circles.xs.withUnsafeBufferPointer { xs in
                 circles.ys.withUnsafeBufferPointer { ys in
                     circles.diameters.withUnsafeBufferPointer { diameters in
@@ -91,15 +96,34 @@ private struct CoverageMask {
     var values: [UInt8] = []
 }
 
+/// Mask caches kept between calls of ``CircleStamper/stamp(_:onto:bands:memory:)``,
+/// one for each band drawing at once. A mask depends only on the size and the
+/// position within its pixel, so a kept one is the one that would be made.
+final class StampMemory: @unchecked Sendable {
+    // Guarded by `lock`; each cache is used by one band at a time.
+    private var pool: [MaskCache] = []
+    private let lock = NSLock()
+
+    fileprivate func take() -> MaskCache? {
+        lock.withLock { pool.popLast() }
+    }
+
+    fileprivate func keep(_ masks: MaskCache) {
+        lock.withLock { pool.append(masks) }
+    }
+}
+
 /// Coverage masks of small circles at 1/32-pixel positions, made once each:
 /// most of a big catalogue is a few sizes of small circle, so nearly every
 /// circle is a lookup. Moving a centre by at most 1/64 px changes an edge
 /// pixel by about 1.5 % of its coverage, at most 4 levels. Larger circles are
 /// rare and rasterised where they are.
 ///
-/// Only the current size's table is kept: a scene's circles come largest
-/// first, so each size arrives in one run, and memory stays bounded however
-/// many sizes a catalogue has (magnitudes with many decimals give one each).
+/// Every size's table is kept, up to ``ShapeMasks/maximumCachedMasks`` masks
+/// in all (then all are dropped and made again as needed): a scene's circles
+/// come largest first, each size in one run, but an animation's come in time
+/// order with sizes mixed; memory stays bounded however many sizes a
+/// catalogue has (magnitudes with many decimals give one each).
 /// Each shape has its own table: circles and diamonds of one size come
 /// mixed in the same run.
 private struct MaskCache {
@@ -126,10 +150,16 @@ private struct ShapeMasks {
     static let steps = 32
     static let largestCachedRadius = 8.0
 
+    /// At most this many masks are kept, of all sizes (a few MB).
+    static let maximumCachedMasks = 32_768
+
     let shape: SymbolShape
     private var radius = -1.0
     private var table: [CoverageMask?] = []
     private var outline: [PixelPoint] = []
+    /// The other sizes met, by the radius's bits: outline and table.
+    private var sizes: [UInt64: (outline: [PixelPoint], table: [CoverageMask?])] = [:]
+    private var cachedMasks = 0
     private let outlines: CairoOutlines
     private var rasterizer = PolygonRasterizer()
 
@@ -141,13 +171,19 @@ private struct ShapeMasks {
     /// The mask of the shape of a circle of `radius` at (`x`, `y`), and the pixel its top left goes on.
     mutating func mask(radius: Double, x: Double, y: Double) -> (CoverageMask, column: Int, row: Int) {
         if radius != self.radius {
+            if self.radius >= 0 { sizes[self.radius.bitPattern] = (outline, table) }
             self.radius = radius
-            switch shape {
-            case .circle: outline = outlines.flattenedArc(radius: radius)
-            // Exact already: Cairo draws the same four straight edges.
-            case .diamond: outline = SymbolShape.diamondCorners(center: PixelPoint(x: 0, y: 0), diameter: 2 * radius)
+            // Taken out, so the table has one owner and fills in place.
+            if let known = sizes.removeValue(forKey: radius.bitPattern) {
+                (outline, table) = known
+            } else {
+                switch shape {
+                case .circle: outline = outlines.flattenedArc(radius: radius)
+                // Exact already: Cairo draws the same four straight edges.
+                case .diamond: outline = SymbolShape.diamondCorners(center: PixelPoint(x: 0, y: 0), diameter: 2 * radius)
+                }
+                table = radius <= Self.largestCachedRadius ? Array(repeating: nil, count: Self.steps * Self.steps) : []
             }
-            table = radius <= Self.largestCachedRadius ? Array(repeating: nil, count: Self.steps * Self.steps) : []
         }
         var column = Int(x.rounded(.down)), row = Int(y.rounded(.down))
         guard !table.isEmpty else {
@@ -165,6 +201,12 @@ private struct ShapeMasks {
             mask = cached
         } else {
             mask = rasterizer.coverage(of: outline, x: Double(stepX) / steps, y: Double(stepY) / steps)
+            cachedMasks += 1
+            if cachedMasks > Self.maximumCachedMasks {
+                sizes.removeAll()
+                table = Array(repeating: nil, count: Self.steps * Self.steps)
+                cachedMasks = 1
+            }
             table[slot] = mask
         }
         return (mask, column + mask.left, row + mask.top)

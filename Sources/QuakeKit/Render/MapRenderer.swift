@@ -97,7 +97,7 @@ public struct MapRenderer: Sendable {
     }
 
     /// Background, land and lines: what lies under the circles.
-    private func drawBase(_ scene: MapScene, on context: CairoContext) {
+    func drawBase(_ scene: MapScene, on context: CairoContext) {
         if let background = scene.background {
             context.fillRectangle(width: Double(scene.width), height: Double(scene.height), background)
         }
@@ -108,7 +108,7 @@ public struct MapRenderer: Sendable {
 
     /// The legend, title, footer and labels over the circles, with the events
     /// their panels cover drawn again on the panels.
-    private func drawOverlay(_ scene: MapScene, on context: CairoContext) {
+    func drawOverlay(_ scene: MapScene, on context: CairoContext) {
         for line in scene.overlay.lines { context.strokeLine(line) }
         for panel in scene.overlay.panels { context.fillPolygon(panel) }
         // Only the part under the panels: outside them the circle is already drawn once.

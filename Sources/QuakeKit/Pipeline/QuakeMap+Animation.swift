@@ -1,0 +1,27 @@
+import Foundation
+
+extension QuakeMap {
+    /// A selection as a time-lapse (see ``Animation``): its frames, and the
+    /// scene of any moment (``Animation/scene(at:)``).
+    public static func animation(for selection: FeedSelection, options: AnimationOptions = AnimationOptions()) -> Animation {
+        Animation(events: selection.events.compactMap(MapEvent.init), options: options,
+                  feedGenerated: selection.summary.generated, feedTitle: selection.summary.title)
+    }
+
+    /// A selection of map events as a time-lapse.
+    public static func animation(for selection: MapSelection, options: AnimationOptions = AnimationOptions()) -> Animation {
+        Animation(events: selection.events, options: options, feedGenerated: selection.summary.generated,
+                  feedTitle: selection.summary.title)
+    }
+
+    /// Writes a selection as an animated PNG to `path`, atomically, the
+    /// frames streamed (``Animation/writeAPNG(to:)``).
+    ///
+    /// - Throws: ``AnimationOptionsError`` for options out of range, before
+    ///   anything is drawn; ``WriteError`` or ``RenderError``.
+    public static func writeAnimation(for selection: FeedSelection, options: AnimationOptions = AnimationOptions(),
+                                      to path: String) throws {
+        try options.validate()
+        try animation(for: selection, options: options).writeAPNG(to: path)
+    }
+}

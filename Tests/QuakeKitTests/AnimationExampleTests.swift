@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+import QuakeKit
+
+// BEGIN EXAMPLE
+func animateMonth(feed: FeedSource, to path: String) throws {
+    let month = try QuakeMap.select(from: feed, selection: EventSelection(limit: nil))
+    let options = AnimationOptions(map: MapOptions(width: 1024), duration: 10, fps: 10, fade: 3 * 86_400)
+    try QuakeMap.writeAnimation(for: month, options: options, to: path)
+}
+// END EXAMPLE
+
+/// The DocC "Time-lapse animations" article's code, compiled and run.
+@Suite("Time-lapse animations article")
+struct AnimationExampleTests {
+    static let root = GettingStartedExampleTests.root
+
+    @Test func theArticleHoldsExactlyTheCodeCompiledHere() throws {
+        let article = try String(contentsOf: Self.root.appendingPathComponent(
+            "Sources/QuakeKit/QuakeKit.docc/Animations.md"), encoding: .utf8)
+        let block = try #require(article.components(separatedBy: "```swift\n").dropFirst().first)
+            .components(separatedBy: "```")[0]
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let example = source.components(separatedBy: "// BEGIN EXAMPLE\n")[1].components(separatedBy: "// END EXAMPLE")[0]
+        let code = block.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { $0.hasPrefix("import") || $0.isEmpty }.joined(separator: "\n")
+        #expect(code == example)
+    }
+
+    /// Animates the sample feed: an APNG of 100 frames, the first a plain PNG of the map's size.
+    @Test func theSampleDayBecomesAnAnimatedPNG() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quakemap-example-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("month.png").path
+        try animateMonth(feed: .file(Self.root.appendingPathComponent("Data/synthetic_all_day.csv").path), to: path)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let control = try #require(data.range(of: Data("acTL".utf8)))
+        #expect(data[control.upperBound..<control.upperBound + 4].reduce(0) { $0 << 8 | Int($1) } == 100)
+        #expect(try RasterImage(png: data).width == 1024)
+    }
+}
