@@ -40,7 +40,7 @@ struct CircleStamper {
         _ = ParallelParts.map(parts: bands) { band in
             // Each band writes only its own rows of the buffer.
             let rows = (height * band / bands)..<(height * (band + 1) / bands)
-            var masks = memory?.take() ?? MaskCache()
+            var masks = memory?.take() ?? MaskCache(keepsEverySize: memory != nil)
             defer { memory?.keep(masks) }
             circles.xs.withUnsafeBufferPointer { xs in
                 circles.ys.withUnsafeBufferPointer { ys in
@@ -119,21 +119,26 @@ final class StampMemory: @unchecked Sendable {
 /// pixel by about 1.5 % of its coverage, at most 4 levels. Larger circles are
 /// rare and rasterised where they are.
 ///
-/// Every size's table is kept, up to ``ShapeMasks/maximumCachedMasks`` masks
-/// in all (then all are dropped and made again as needed): a scene's circles
-/// come largest first, each size in one run, but an animation's come in time
-/// order with sizes mixed; memory stays bounded however many sizes a
-/// catalogue has (magnitudes with many decimals give one each).
+/// A map keeps only the current size's table: its circles come largest first,
+/// each size in one run. An animation's come in time order with sizes mixed,
+/// so it keeps every size's, up to ``ShapeMasks/maximumCachedMasks`` masks in
+/// all (then all are dropped and made again as needed). Either way memory stays
+/// bounded however many sizes a catalogue has (magnitudes with many decimals
+/// give one each).
 /// Each shape has its own table: circles and diamonds of one size come
 /// mixed in the same run.
 private struct MaskCache {
     private var circles: ShapeMasks
     private var diamonds: ShapeMasks
 
-    init() {
+    /// - Parameter keepsEverySize: keep the tables of sizes met before (an
+    ///   animation, whose circles come in time order with sizes mixed), or only
+    ///   the current size's (a map, whose circles come largest first, each size
+    ///   in one run: memory stays that of one table).
+    init(keepsEverySize: Bool) {
         let outlines = CairoOutlines()
-        circles = ShapeMasks(shape: .circle, outlines: outlines)
-        diamonds = ShapeMasks(shape: .diamond, outlines: outlines)
+        circles = ShapeMasks(shape: .circle, outlines: outlines, keepsEverySize: keepsEverySize)
+        diamonds = ShapeMasks(shape: .diamond, outlines: outlines, keepsEverySize: keepsEverySize)
     }
 
     /// The mask of `shape` for a circle of `radius` at (`x`, `y`), and the pixel its top left goes on.
@@ -163,15 +168,18 @@ private struct ShapeMasks {
     private let outlines: CairoOutlines
     private var rasterizer = PolygonRasterizer()
 
-    init(shape: SymbolShape, outlines: CairoOutlines) {
+    private let keepsEverySize: Bool
+
+    init(shape: SymbolShape, outlines: CairoOutlines, keepsEverySize: Bool) {
         self.shape = shape
         self.outlines = outlines
+        self.keepsEverySize = keepsEverySize
     }
 
     /// The mask of the shape of a circle of `radius` at (`x`, `y`), and the pixel its top left goes on.
     mutating func mask(radius: Double, x: Double, y: Double) -> (CoverageMask, column: Int, row: Int) {
         if radius != self.radius {
-            if self.radius >= 0 { sizes[self.radius.bitPattern] = (outline, table) }
+            if self.radius >= 0, keepsEverySize { sizes[self.radius.bitPattern] = (outline, table) }
             self.radius = radius
             // Taken out, so the table has one owner and fills in place.
             if let known = sizes.removeValue(forKey: radius.bitPattern) {
