@@ -52,6 +52,13 @@ package struct FeedLoader {
         self.filters = filters
     }
 
+    /// A loader of the `limit` most recent events (0: all) that `filters` pass,
+    /// with `--now` pinned as the filters say: what every command but `render` loads.
+    package init(input: InputOptions, fetch: FetchArguments, limit: Int, filters: FilterOptions, log: Logger) throws {
+        self.init(input: input, fetch: fetch, selection: try SelectionOptions.selection(limit: limit, filteredBy: filters),
+                  log: log, now: try filters.pinnedNow(), filters: filters)
+    }
+
     private var feedOptions: FeedOptions {
         var options = input.feedOptions
         options.now = now

@@ -79,9 +79,7 @@ extension Quakemap {
                     profile: try profileOptions.crossSection(), binning: try magnitudeStatistics.binning(),
                     completeness: magnitudeStatistics.completeness, largestEvents: largest
                 )
-                let selection = try SelectionOptions.selection(limit: limit, filteredBy: filterOptions)
-                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
-                                        now: try filterOptions.pinnedNow(), filters: filterOptions)
+                let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let pages = SeismicityReport.pages(for: loaded.selection, options: options)
                 let pdf = try MapRenderer().pdfData(for: pages, title: options.title ?? "Seismicity report")

@@ -44,9 +44,7 @@ extension Quakemap {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
-                let selection = try SelectionOptions.selection(limit: limit, filteredBy: filterOptions)
-                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
-                                        now: try filterOptions.pinnedNow(), filters: filterOptions)
+                let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let statistics = CatalogStatistics(loaded.selection.events, binning: try magnitudeStatistics.binning(),
                                                    completeness: magnitudeStatistics.completeness)

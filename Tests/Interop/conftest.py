@@ -89,3 +89,22 @@ def month_server():
     server = Server(feed, "--now", "2020-07-01T00:00:00Z")
     yield server
     server.stop()
+
+
+def headless_chromium(*arguments):
+    """Debian's Chromium, headless, driven through Debian's chromedriver (Selenium Manager
+    would look for a driver on the network), with `arguments` added; quit it when done."""
+    import shutil
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
+    if not chromium or not driver:
+        pytest.fail("chromium and chromedriver are missing: make test-deps installs Debian's")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--force-device-scale-factor=1", *arguments]:
+        options.add_argument(argument)
+    browser = webdriver.Chrome(service=Service(driver), options=options)
+    browser.set_page_load_timeout(30)
+    return browser

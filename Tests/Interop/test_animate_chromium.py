@@ -3,31 +3,19 @@ is downloaded), plays `quakemap animate`'s animated PNG: the image decodes at it
 and two screenshots some frames apart differ (the clock and the events move on), while
 Chromium shows the first frame of a one-frame animation unchanged."""
 import io
-import shutil
 import subprocess
 import time
 
 import pytest
 from PIL import Image, ImageChops
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import BIN, SAMPLE
+from conftest import BIN, SAMPLE, headless_chromium
 
 
 @pytest.fixture(scope="module")
 def browser():
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    if not chromium or not driver:
-        pytest.fail("chromium and chromedriver are missing: make test-deps installs Debian's")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=700,400", "--force-device-scale-factor=1", "--allow-file-access-from-files"]:
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service(driver), options=options)
-    browser.set_page_load_timeout(30)
+    browser = headless_chromium("--window-size=700,400", "--allow-file-access-from-files")
     yield browser
     browser.quit()
 

@@ -6,7 +6,6 @@ import http.server
 import io
 import math
 import pathlib
-import shutil
 import threading
 import time
 import urllib.parse
@@ -14,14 +13,12 @@ import urllib.parse
 import pytest
 import requests
 from PIL import Image
-from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import SAMPLE
+from conftest import SAMPLE, headless_chromium
 
 LAND = (0x4B, 0x55, 0x63)
 SEA = (0x1E, 0x2A, 0x38)
@@ -29,17 +26,7 @@ SEA = (0x1E, 0x2A, 0x38)
 
 @pytest.fixture(scope="module")
 def browser():
-    chromium, driver = shutil.which("chromium"), shutil.which("chromedriver")
-    if not chromium or not driver:
-        pytest.fail("chromium and chromedriver are missing: make test-deps installs Debian's")
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1200,800", "--lang=en-GB", "--force-device-scale-factor=1"]:
-        options.add_argument(argument)
-    # Selenium Manager would look for a driver on the network: name Debian's.
-    browser = webdriver.Chrome(service=Service(driver), options=options)
-    browser.set_page_load_timeout(30)
+    browser = headless_chromium("--window-size=1200,800", "--lang=en-GB")
     yield browser
     browser.quit()
 

@@ -16,15 +16,7 @@ struct AnimationExampleTests {
     static let root = GettingStartedExampleTests.root
 
     @Test func theArticleHoldsExactlyTheCodeCompiledHere() throws {
-        let article = try String(contentsOf: Self.root.appendingPathComponent(
-            "Sources/QuakeKit/QuakeKit.docc/Animations.md"), encoding: .utf8)
-        let block = try #require(article.components(separatedBy: "```swift\n").dropFirst().first)
-            .components(separatedBy: "```")[0]
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let example = source.components(separatedBy: "// BEGIN EXAMPLE\n")[1].components(separatedBy: "// END EXAMPLE")[0]
-        let code = block.split(separator: "\n", omittingEmptySubsequences: false)
-            .drop { $0.hasPrefix("import") || $0.isEmpty }.joined(separator: "\n")
-        #expect(code == example)
+        try ArticleExample.check(article: "Animations.md")
     }
 
     /// Animates the sample feed: an APNG of 100 frames, the first a plain PNG of the map's size.

@@ -22,13 +22,7 @@ struct ChartsExampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     @Test func theArticleShowsThisCode() throws {
-        let article = try String(contentsOf: Self.root.appendingPathComponent("Sources/QuakeKit/QuakeKit.docc/Charts.md"), encoding: .utf8)
-        let block = try #require(article.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```")[0])
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let example = source.components(separatedBy: "// BEGIN EXAMPLE\n")[1].components(separatedBy: "// END EXAMPLE")[0]
-        let code = block.split(separator: "\n", omittingEmptySubsequences: false)
-            .drop { $0.hasPrefix("import") || $0.isEmpty }.joined(separator: "\n")
-        #expect(code == example)
+        try ArticleExample.check(article: "Charts.md")
     }
 
     /// Two charts on an A4 page, read back by poppler; the section an SVG.

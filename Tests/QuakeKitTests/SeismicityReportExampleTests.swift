@@ -21,15 +21,7 @@ struct SeismicityReportExampleTests {
     static let root = GettingStartedExampleTests.root
 
     @Test func theArticleHoldsExactlyTheCodeCompiledHere() throws {
-        let article = try String(contentsOf: Self.root.appendingPathComponent(
-            "Sources/QuakeKit/QuakeKit.docc/SeismicityReports.md"), encoding: .utf8)
-        let block = try #require(article.components(separatedBy: "```swift\n").dropFirst().first)
-            .components(separatedBy: "```")[0]
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let example = source.components(separatedBy: "// BEGIN EXAMPLE\n")[1].components(separatedBy: "// END EXAMPLE")[0]
-        let code = block.split(separator: "\n", omittingEmptySubsequences: false)
-            .drop { $0.hasPrefix("import") || $0.isEmpty }.joined(separator: "\n")
-        #expect(code == example)
+        try ArticleExample.check(article: "SeismicityReports.md")
     }
 
     /// The sample feed's report: three Letter pages (the profile's page last), and the fit of its magnitudes.
