@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
-"""Writes a large SYNTHETIC earthquake catalogue for the readers' benchmark, in one of
+"""Writes a large SYNTHETIC earthquake catalogue for the benchmarks (`make bench`, the readers), in one of
 the formats quakemap reads: the USGS CSV and GeoJSON summary layouts, the FDSN event
 text format, or QuakeML 1.2 as FDSN event services (USGS's) write it.
 
-The events look like a real global catalogue, not a replayed sample: most near a few
-dozen seismic belts and the rest anywhere, magnitudes from Gutenberg–Richter (b = 1,
-from magnitude 0, so most are small), depths mostly shallow with intermediate and deep
-tails, newest first, one event every 45 s on average going back in time. With the
-quirks of real feeds: events without a magnitude, depths above sea level, places with
-commas, apostrophes, a backtick, an ampersand and UTF-8, types other than earthquake,
-and in QuakeML a second origin (the preferred one not first) or no preferred ids (the
-reader falls back to the first). Deterministic: the same arguments give the same bytes.
+The events look like a real global catalogue, not a replayed sample: 45 % along the
+plate boundaries, 30 % in the dense clusters of local networks and the rest anywhere,
+at continuous positions (four decimals, as USGS writes them, so every circle has its own
+sub-pixel offset), magnitudes from Gutenberg–Richter (b = 1, from magnitude 0, so most
+are small), depths mostly shallow with intermediate and deep tails, newest first, going
+back in time one event every 40 s or so on average: mostly independent arrivals, some in
+bursts seconds apart (aftershock sequences), a few after gaps of hours (a network's
+outage), and 1 % at exactly the time of the one before (ties). With the quirks of real
+feeds: 2 % of events without a magnitude and 3 % with a negative one (local networks),
+depths above sea level, places with commas (quoted), apostrophes, a backtick, an
+ampersand and UTF-8, types other than earthquake, and in QuakeML a second origin (the
+preferred one not first) or no preferred ids (the reader falls back to the first). The
+CSV is one the C baseline (baseline/baseline.c) reads as quakemap does: it finds the
+columns by name, skips the rows without a magnitude and draws the others, the negative
+ones as the smallest circle. Deterministic: the same arguments give the same bytes.
 
 usage: make_big_catalog.py FORMAT OUT SIZE
   FORMAT  csv | geojson | text | quakeml
@@ -24,19 +31,51 @@ import random
 import sys
 from xml.sax.saxutils import escape, quoteattr
 
-# Seismic belts: (latitude, longitude, spread in degrees, network).
-BELTS = [
+# Local networks' dense clusters: (latitude, longitude, spread in degrees, network).
+CLUSTERS = [
     (61.0, -150.0, 2.5, "ak"), (52.0, -175.0, 3.0, "ak"), (35.5, -118.0, 1.5, "ci"), (38.5, -122.5, 1.2, "nc"),
     (19.3, -155.4, 0.5, "hv"), (38.5, -118.0, 1.5, "nn"), (47.0, -122.0, 1.2, "uw"), (39.5, -111.5, 1.0, "uu"),
     (18.0, -66.5, 0.8, "pr"), (44.5, -111.0, 1.0, "mb"), (36.5, -89.5, 0.8, "nm"), (35.8, -97.5, 0.8, "ok"),
-    (31.6, -104.0, 0.8, "tx"), (-20.0, -70.0, 4.0, "us"), (-33.0, -72.0, 3.0, "us"), (-8.0, -77.0, 3.0, "us"),
-    (15.0, -94.0, 3.0, "us"), (13.0, -88.0, 2.0, "us"), (36.0, 140.0, 3.0, "us"), (43.0, 146.0, 3.0, "us"),
-    (24.0, 122.0, 2.0, "us"), (13.0, 125.0, 3.0, "us"), (-6.0, 130.0, 4.0, "us"), (-2.0, 100.0, 3.0, "us"),
-    (-6.0, 150.0, 3.0, "us"), (-18.0, 168.0, 3.0, "us"), (-20.0, -175.0, 3.0, "us"), (-40.0, 175.0, 2.5, "us"),
-    (28.0, 85.0, 3.0, "us"), (36.0, 70.0, 2.5, "us"), (30.0, 57.0, 3.0, "us"), (38.5, 27.0, 2.5, "us"),
-    (42.0, 14.0, 2.0, "us"), (-56.0, -27.0, 2.0, "us"), (0.0, -20.0, 8.0, "us"), (-40.0, 80.0, 10.0, "us"),
-    (64.0, -20.0, 1.5, "us"), (52.0, 159.0, 2.5, "us"), (-60.0, -30.0, 6.0, "us"), (10.0, 58.0, 6.0, "us"),
+    (31.6, -104.0, 0.8, "tx"),
 ]
+# Plate boundaries, roughly: (latitude, longitude) vertices; events fall along them.
+BOUNDARIES = [
+    [(60, -150), (55, -160), (52, -175), (51, 175), (53, 160), (50, 156), (45, 150), (40, 143), (35, 141),
+     (30, 141), (20, 145), (12, 144)],                                                     # Aleutians to Marianas
+    [(33, 131), (26, 127), (23, 121), (15, 120), (7, 126), (2, 128)],                      # Ryukyu, Philippines
+    [(20, 94), (10, 93), (3, 96), (-5, 102), (-9, 112), (-9, 120), (-7, 130), (-3, 135)],  # Sunda arc
+    [(-3, 143), (-6, 150), (-9, 158), (-14, 167), (-20, 169), (-17, 178), (-20, -175), (-30, -177),
+     (-40, 176), (-46, 167)],                                                              # New Guinea to New Zealand
+    [(60, -145), (57, -137), (49, -129), (40, -125), (32, -116), (23, -108), (16, -98), (13, -90), (9, -84),
+     (5, -78), (-5, -81), (-15, -76), (-25, -71), (-35, -73), (-45, -75), (-55, -70)],    # the Americas' west
+    [(15, -61), (18, -65), (19, -72), (19, -78), (16, -87)],                               # Caribbean
+    [(-55, -65), (-60, -45), (-57, -27), (-54, -35)],                                      # Scotia arc
+    [(36, -10), (37, 5), (38, 15), (40, 20), (38, 27), (39, 40), (35, 50), (28, 57), (30, 68), (36, 71),
+     (30, 82), (28, 88), (27, 96), (22, 96), (20, 94)],                                    # Alpide belt
+    [(72, -5), (64, -20), (52, -31), (35, -36), (15, -46), (0, -20), (-15, -13), (-35, -17), (-50, -5)],  # Mid-Atlantic
+    [(12, 45), (13, 58), (0, 67), (-20, 68), (-30, 75), (-40, 80), (-50, 120), (-55, 150), (-60, 170),
+     (-60, -150), (-55, -120), (-35, -110), (-10, -108), (10, -104), (20, -107)],          # Indian and Pacific ridges
+    [(15, 40), (0, 36), (-15, 35)],                                                        # East African rift
+]
+
+
+def segments():
+    """The boundaries' segments with longitudes unwrapped (no jump across 180°) and their lengths."""
+    result = []
+    for line in BOUNDARIES:
+        points = [line[0]]
+        for lat, lon in line[1:]:
+            previous = points[-1][1]
+            lon += 360 * round((previous - lon) / 360)
+            points.append((lat, lon))
+        for (lat0, lon0), (lat1, lon1) in zip(points, points[1:]):
+            length = math.hypot(lat1 - lat0, (lon1 - lon0) * math.cos(math.radians((lat0 + lat1) / 2)))
+            result.append((lat0, lon0, lat1, lon1, length))
+    return result
+
+
+SEGMENTS = segments()
+SEGMENT_WEIGHTS = [segment[4] for segment in SEGMENTS]
 TOWNS = [
     "Banning, CA", "Anza, CA", "Ridgecrest, CA", "Petrolia, CA", "Pāhala, Hawaii", "Honoka'a, Hawaii",
     "Guánica, Puerto Rico", "Tonopah, Nevada", "Magna, Utah", "Kuril'sk, Russia", "`Ohonua, Tonga",
@@ -58,9 +97,24 @@ def events(seed=19):
     rng = random.Random(seed)
     millis = int(NEWEST.timestamp() * 1000)
     for index in range(10 ** 12):
-        millis -= int(rng.expovariate(1 / 45_000)) + 1
-        if rng.random() < 0.75:
-            lat0, lon0, spread, net = BELTS[rng.randrange(len(BELTS))]
+        gap = rng.random()
+        if gap < 0.01:
+            pass                                        # a tie: the same millisecond as the one before
+        elif gap < 0.15:
+            millis -= int(rng.expovariate(1 / 4_000)) + 1          # a burst: an aftershock sequence
+        elif gap < 0.1505:
+            millis -= rng.randint(3_600_000, 6 * 3_600_000)         # an outage: hours without events
+        else:
+            millis -= int(rng.expovariate(1 / 40_000)) + 1
+        where = rng.random()
+        if where < 0.45:
+            lat0, lon0, lat1, lon1, _ = rng.choices(SEGMENTS, SEGMENT_WEIGHTS)[0]
+            along = rng.random()
+            lat = max(-89.9, min(89.9, lat0 + along * (lat1 - lat0) + rng.gauss(0, 1.0)))
+            lon = (lon0 + along * (lon1 - lon0) + rng.gauss(0, 1.0) + 180) % 360 - 180
+            net = "us"
+        elif where < 0.75:
+            lat0, lon0, spread, net = CLUSTERS[rng.randrange(len(CLUSTERS))]
             lat = max(-89.9, min(89.9, rng.gauss(lat0, spread)))
             lon = (rng.gauss(lon0, spread) + 180) % 360 - 180
         else:
@@ -75,11 +129,12 @@ def events(seed=19):
         else:
             depth = rng.uniform(300, 700)
         mag = min(9.1, -math.log10(1 - rng.random()))  # Gutenberg–Richter, b = 1, from 0
-        if rng.random() < 0.02:
-            mag -= rng.uniform(0, 1.2)                 # local networks read below 0
+        quirk = rng.random()
+        if quirk < 0.03:
+            mag = -rng.uniform(0.01, 1.6)              # local networks read below 0
         mag_type = ("ml" if rng.random() < 0.7 else "md") if mag < 2.5 else \
             ("ml" if rng.random() < 0.6 else "mb_lg") if mag < 4.5 else rng.choice(["mb", "mww", "mwr"])
-        if rng.random() < 0.003:
+        if 0.03 <= quirk < 0.05:
             mag, mag_type = None, None                 # no magnitude yet
         t = rng.random()
         kind = next((name for name, share in TYPES if (t := t - share) < 0), "earthquake")
