@@ -101,13 +101,13 @@ examples: build test-deps
 	$(SWIFT) build $(RELEASE) --product quakemap-server
 	$(VENV)/bin/python scripts/web_screenshots.py .build/release/quakemap-server $(SAMPLE) docs
 
-## bench: print throughput, wall time and peak memory (generates its inputs; a few minutes),
-## then each reader's (CSV, GeoJSON, FDSN text, QuakeML) against xmllint and ObsPy
+## bench: quakemap against the C + Cairo baseline on realistic inputs (wall time, ratio, peak
+## memory, each job's target), then the stage timer (generates its inputs; a few minutes)
 bench: deps
 	Benchmarks/run.sh
-	Benchmarks/readers.sh
 
-## bench-readers: the readers' part of bench alone (BIG_BYTES sets the QuakeML file's size)
+## bench-readers: each reader (CSV, GeoJSON, FDSN text, QuakeML) against xmllint and ObsPy
+## (BIG_BYTES sets the QuakeML file's size; long: a 1 GB QuakeML file)
 bench-readers: deps
 	Benchmarks/readers.sh
 
