@@ -46,8 +46,8 @@ fi
 [ -f "$WORK/replayed-1m.csv" ] || python3 Benchmarks/make_big_feed.py "$WORK/replayed-1m.csv" 1000000r
 DEFAULT_FEED=../shared/data/usgs/all_month_2015-12_15col.csv
 if [ ! -f "$DEFAULT_FEED" ]; then
-    DEFAULT_FEED=$WORK/7268.csv
-    [ -f "$DEFAULT_FEED" ] || python3 Benchmarks/make_big_feed.py "$DEFAULT_FEED" 7268r
+    DEFAULT_FEED=$WORK/realistic-7268.csv
+    python3 Benchmarks/make_big_catalog.py csv "$DEFAULT_FEED" 7268r >/dev/null
 fi
 
 # run COMMAND…: times one run to the microsecond (bash's EPOCHREALTIME; /usr/bin/time
