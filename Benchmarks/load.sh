@@ -82,7 +82,7 @@ measure() {
     requests=$(awk '/requests in/ {print $1}' "$WORK/wrk.txt")
     # The server's CPU over the run divided by the requests wrk completed (a request cut
     # off at the end is counted in the CPU, not in the requests: a slight overestimate).
-    cpu=$(awk -v a="$before" -v b="$after" -v n="$requests" 'BEGIN {printf "%.3f ms", n > 0 ? (b - a) * 1000 / n : 0}')
+    cpu=$(awk -v a="$before" -v b="$after" -v n="$requests" 'BEGIN {printf "%.3f ms", (n > 0 ? (b - a) * 1000 / n : 0)}')
     errors=$(awk '/Non-2xx|Socket errors/ {$1=$1; print}' "$WORK/wrk.txt" | tr '\n' ' ')
     printf "| %-44s | %9s | %12s | %8s | %8s | %s\n" "$label" "$rps" "$cpu" "$p50" "$p99" "${errors:-none} |"
 }
