@@ -29,13 +29,16 @@ swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld --product quak
     || { cat "$WORK/readers-build.txt" >&2; echo "bench: the quakemap build failed" >&2; exit 1; }
 BIN=.build/release/quakemap
 
-# catalogue FORMAT SIZE: the file's path, generated once (deterministic) for that size;
-# FILE.events holds the number of events in it.
+# catalogue FORMAT SIZE: the file's path, generated once (deterministic) for that size and
+# again when the generator changes (FILE.sum keeps its checksum); FILE.events holds the
+# number of events in it.
+GENERATOR_SUM=$(cksum <Benchmarks/make_big_catalog.py)
 catalogue() {
     local file="$WORK/catalogue-$2.$1"
-    if [ ! -f "$file.events" ]; then
+    if [ ! -f "$file.events" ] || [ "$(cat "$file.sum" 2>/dev/null)" != "$GENERATOR_SUM" ]; then
         python3 Benchmarks/make_big_catalog.py "$1" "$file" "$2" | tee /dev/stderr \
             | sed -n 's/.*: \([0-9]*\) events.*/\1/p' >"$file.events"
+        echo "$GENERATOR_SUM" >"$file.sum"
     fi
     echo "$file"
 }
