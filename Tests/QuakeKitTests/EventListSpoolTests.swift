@@ -88,14 +88,15 @@ struct EventListSpoolTests {
     @Test func sameBytesOnAGeneratedFeedThatSpillsToAFile() throws {
         let feed = Data(Self.generatedFeed(rows: 60_000).utf8)
         let source = FeedSource.bytes(feed, name: "generated")
+        // Without a limit: with one, the in-memory selection settles repeated ids among the events it keeps.
         for format in Self.formats {
-            for selection in Self.selections {
+            for selection in Self.selections where selection.limit == nil {
                 let expected = try Self.inMemory(source, selection, format)
                 let (got, spool) = try Self.spooled(source, selection, format)
                 #expect(got == expected, "\(format), limit \(selection.limit.map(String.init) ?? "none")")
                 if selection.limit == nil && selection.filter == EventFilter() && selection.region == nil {
                     #expect(spool.duplicates > 1000, "the feed repeats ids")
-                    #expect(got.count > 4 << 20, "the spool left memory")
+                    #expect(spool.isSpilled, "the spool left memory")
                 }
             }
         }
@@ -106,7 +107,9 @@ struct EventListSpoolTests {
         for format in Self.formats {
             let selection = EventSelection(limit: nil)
             let expected = try Self.inMemory(.bytes(feed, name: "small"), selection, format)
-            #expect(try Self.spooled(.bytes(feed, name: "small"), selection, format).0 == expected)
+            let (got, spool) = try Self.spooled(.bytes(feed, name: "small"), selection, format)
+            #expect(got == expected, "\(format)")
+            #expect(!spool.isSpilled)
         }
         let empty = Data("time,latitude,longitude,mag\n".utf8)
         for format in Self.formats {
@@ -138,7 +141,7 @@ struct EventListSpoolTests {
     /// Values from the feeds' range and beyond: few and many decimals, tiny and huge.
     static func sampleNumbers() -> [Double] {
         var values: [Double] = [0, -0.0, 0.1, 0.2, 0.3, 1.5, -2.75, 0.001, 0.0001, 0.00001, 1e-7, 123_456_789.123,
-                                999_999_999.5, 1e9 + 0.5, 1e15, 1e16, 1.7976931348623157e308, 5e-324, .nan, .infinity,
+                                999_999_999.5, 1e9 + 0.5, 1e15, 1e16, 1.7976931348623157e308, Double.leastNonzeroMagnitude, .nan, .infinity,
                                 -.infinity, 0.1 + 0.2, 1.0 / 3, 179.99999999, -33.1234567, 4.123456]
         var state: UInt64 = 12345
         for _ in 0..<20_000 {
@@ -181,6 +184,20 @@ struct EventListSpoolTests {
             EventLineEncoder.appendJSONString(text, to: &bytes)
             let encoded = try encoder.encode([text])
             #expect(bytes == Array(encoded.dropFirst().dropLast()), "\(Array(text.unicodeScalars))")
+        }
+    }
+
+    @Test func csvAndTextFieldsAreWrittenAsThePlainFunctionsWriteThem() throws {
+        let pieces = [",", "\"", "a", "é", "\u{301}", "\r", "\n", "\r\n", "|", "\u{85}", "\u{2028}", "\u{2029}", "\u{7F}",
+                      "\t", " ", "Pāhala", "\u{600}", "\u{200D}", "🌋"]
+        var fields = [""] + pieces
+        for first in pieces { for second in pieces { fields.append(first + second); fields.append("x" + first + second + "y") } }
+        for field in fields {
+            var csv: [UInt8] = [], text: [UInt8] = []
+            EventLineEncoder.appendCSVField(field, to: &csv)
+            EventLineEncoder.appendPipeSafe(field, to: &text)
+            #expect(String(decoding: csv, as: UTF8.self) == EventListEncoder.quoted(field), "\(Array(field.unicodeScalars))")
+            #expect(String(decoding: text, as: UTF8.self) == EventListEncoder.pipeSafe(field), "\(Array(field.unicodeScalars))")
         }
     }
 

@@ -8,8 +8,9 @@ import Glibc
 /// `quakemap list --limit 0` writes.
 ///
 /// Reading encodes each admitted event at once into a spool (a few MiB in
-/// memory, then an unlinked temporary file) and keeps 24 bytes of it in
-/// memory: its time, its id's hash and where its line starts. Repeated ids
+/// memory, then an unlinked temporary file) and keeps 20 bytes of it in
+/// memory: its time, its id's 32-bit hash (0 for no id: the low bit is
+/// always set otherwise) and where its line starts. Repeated ids
 /// are then settled as ``EventSelection`` settles them (the later `updated`
 /// wins; a hash match is confirmed on the ids themselves), the rest sorted
 /// by time (radix, stable: equal times keep file order), and
@@ -27,6 +28,8 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     public var count: Int { order.count }
 
     private let storage: SpoolStorage
+    /// Whether the spool went to a temporary file (for tests).
+    var isSpilled: Bool { storage.isSpilled }
     /// Where each record starts in the spool, and one past the last.
     private let offsets: [UInt64]
     /// The records to write, in order.
@@ -38,9 +41,12 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         EventLineEncoder.streams(format)
     }
 
-    /// Reads `source` and spools every event `selection` admits, whatever
-    /// its limit (the caller decides when a spool is worth it: a limit keeps
-    /// memory bounded anyway).
+    /// Reads `source` and spools every event `selection` admits; a limit
+    /// keeps the most recent after repeated ids are settled over the whole
+    /// feed. (``EventSelection`` with a limit settles them among the events
+    /// it keeps, so when an old version has already left those, a later,
+    /// not newer, version can stay there and not here.) `list` spools only
+    /// without a limit, where the two agree.
     ///
     /// - Throws: ``FeedError`` as ``FeedReader`` does; ``WriteError`` when
     ///   the temporary file cannot be written.
@@ -50,7 +56,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         self.format = format
         let storage = SpoolStorage()
         let encoder = EventLineEncoder(format: format)
-        var keys: [UInt64] = [], hashes: [UInt64] = [], offsets: [UInt64] = []
+        var keys: [UInt64] = [], hashes: [UInt32] = [], offsets: [UInt64] = []
         // Rows are about 100 bytes or more; a close guess saves the arrays' regrowth.
         let expected = (source.byteCount ?? 0) / 110
         keys.reserveCapacity(expected)
@@ -69,7 +75,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
             offsets.append(storage.size)
             try storage.append(record)
             keys.append(Self.sortKey(event.time))
-            hashes.append(event.id.isEmpty ? 0 : Self.hash(event.id))
+            hashes.append(event.id.isEmpty ? 0 : FNV1a.id(event.id) | 1)
         }
         offsets.append(storage.size)
         try storage.finish()
@@ -173,17 +179,10 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         return ~ascending
     }
 
-    private static func hash(_ id: String) -> UInt64 {
-        var hasher = FNV1a()
-        hasher.mix(id)
-        // 0 stands for "no id".
-        return hasher.value | 1
-    }
-
     /// Marks every version of a repeated id but the one that stays (in file
     /// order, a version replaces the kept one when ``EventSelection/isNewer(_:than:)``);
     /// returns how many rows repeated an id. Frees `hashes`.
-    private static func settleRepeatedIDs(hashes: inout [UInt64], dropped: inout [Bool], storage: SpoolStorage,
+    private static func settleRepeatedIDs(hashes: inout [UInt32], dropped: inout [Bool], storage: SpoolStorage,
                                           offsets: [UInt64]) -> Int {
         var withID: [UInt32] = []
         withID.reserveCapacity(hashes.count)
@@ -240,6 +239,8 @@ private final class SpoolStorage {
     }
 
     var size: UInt64 { written + UInt64(buffer.count) }
+
+    var isSpilled: Bool { descriptor >= 0 }
 
     func append(_ bytes: [UInt8]) throws {
         buffer.append(contentsOf: bytes)

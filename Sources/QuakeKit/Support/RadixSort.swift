@@ -37,16 +37,16 @@ enum RadixSort {
 
     /// Sorts `indices` (into `keys`) by their keys, ascending and stably:
     /// indices of equal keys keep their order. Four passes of 16-bit
-    /// digits, each skipped when all keys share that digit (times of one
+    /// digits (two for 32-bit keys), each skipped when all keys share that digit (times of one
     /// era share their top bits); memory is one more index array and the counts.
-    static func sortIndices(_ indices: inout [UInt32], byKeys keys: [UInt64]) {
+    static func sortIndices<Key: FixedWidthInteger & UnsignedInteger>(_ indices: inout [UInt32], byKeys keys: [Key]) {
         guard indices.count >= 4096 else {
             // Small: a comparison sort, made stable by the index itself where keys tie.
             return indices.sort { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : $0 < $1 }
         }
         var scratch = [UInt32](repeating: 0, count: indices.count)
         var starts = [Int](repeating: 0, count: 1 << 16)
-        for shift: UInt64 in [0, 16, 32, 48] {
+        for shift in stride(from: 0, to: Key.bitWidth, by: 16) {
             var sorted = false
             keys.withUnsafeBufferPointer { keys in
                 indices.withUnsafeBufferPointer { indices in

@@ -147,29 +147,59 @@ struct EventLineEncoder: Sendable {
 
     // MARK: Fields
 
-    /// ``EventListEncoder/quoted(_:)``'s bytes: a field with none of `,` `"` CR LF
-    /// is itself; one with them goes to the plain function (grapheme clusters decide there).
+    /// ``EventListEncoder/quoted(_:)``'s bytes. The plain function decides by
+    /// characters (grapheme clusters), so the bytes may decide only where
+    /// each `,` and `"` is a character of its own: with an ASCII byte or
+    /// nothing on either side (an ASCII neighbour never joins a cluster with
+    /// them). Then the field is quoted when it has one, each `"` doubled.
+    /// Anything else (a CR or LF, a non-ASCII neighbour) goes to the plain function.
     static func appendCSVField(_ field: String, to out: inout [UInt8]) {
         var field = field
-        let plain = field.withUTF8 { bytes -> Bool in
-            for byte in bytes where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == ASCII.lf
-                || byte == ASCII.cr {
-                return false
+        let done = field.withUTF8 { bytes -> Bool in
+            var needsQuotes = false, quotes = false
+            for (index, byte) in bytes.enumerated() {
+                switch byte {
+                case UInt8(ascii: ","), UInt8(ascii: "\""):
+                    if index > 0 && bytes[index - 1] >= 0x80 { return false }
+                    if index + 1 < bytes.count && bytes[index + 1] >= 0x80 { return false }
+                    needsQuotes = true
+                    if byte == UInt8(ascii: "\"") { quotes = true }
+                case ASCII.lf, ASCII.cr: return false
+                default: break
+                }
             }
-            out.append(contentsOf: bytes)
+            guard needsQuotes else {
+                out.append(contentsOf: bytes)
+                return true
+            }
+            out.append(UInt8(ascii: "\""))
+            if quotes {
+                for byte in bytes {
+                    out.append(byte)
+                    if byte == UInt8(ascii: "\"") { out.append(byte) }
+                }
+            } else {
+                out.append(contentsOf: bytes)
+            }
+            out.append(UInt8(ascii: "\""))
             return true
         }
-        if !plain { out.append(contentsOf: EventListEncoder.quoted(field).utf8) }
+        if !done { out.append(contentsOf: EventListEncoder.quoted(field).utf8) }
     }
 
-    /// ``EventListEncoder/pipeSafe(_:)``'s bytes; any byte that may belong to a
-    /// character it replaces sends the field to it.
+    /// ``EventListEncoder/pipeSafe(_:)``'s bytes. It judges scalars, whose
+    /// UTF-8 bytes are exact: a field with none of them is itself, one with
+    /// any goes to the plain function.
     static func appendPipeSafe(_ field: String, to out: inout [UInt8]) {
         var field = field
         let plain = field.withUTF8 { bytes -> Bool in
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "|") || byte == 0x7F || byte == 0x85
-                || byte == 0xA8 || byte == 0xA9 {
-                return false
+            for (index, byte) in bytes.enumerated() {
+                if byte < 0x20 || byte == UInt8(ascii: "|") || byte == 0x7F { return false }
+                // U+0085 is C2 85; U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                if byte == 0x85 && index > 0 && bytes[index - 1] == 0xC2 { return false }
+                if (byte == 0xA8 || byte == 0xA9) && index > 1 && bytes[index - 1] == 0x80 && bytes[index - 2] == 0xE2 {
+                    return false
+                }
             }
             out.append(contentsOf: bytes)
             return true
@@ -213,8 +243,10 @@ struct EventLineEncoder: Sendable {
         appendJSONNumber(value, to: &out)
     }
 
-    /// `JSONEncoder`'s `Double`: the shortest round-trip text, `.0` dropped.
+    /// `JSONEncoder`'s `Double`: the shortest round-trip text, `.0` dropped
+    /// (so -0.0 is `-0`, where ``EventListEncoder/number(_:)`` writes `0`).
     static func appendJSONNumber(_ value: Double, to out: inout [UInt8]) {
+        if value == 0, value.sign == .minus { return out.append(contentsOf: "-0".utf8) }
         if value == value.rounded(), abs(value) < 1e15 {
             return appendInteger(Int64(value), to: &out)
         }
@@ -256,15 +288,21 @@ struct EventLineEncoder: Sendable {
         for decimals in 1...6 {
             let scale = powersOfTen[decimals]
             let product = (magnitude * scale).rounded()
-            for candidate in [product, product - 1, product + 1] where candidate / scale == magnitude {
-                let digits = Int64(candidate)
-                let unit = Int64(scale)
-                if value < 0 { out.append(UInt8(ascii: "-")) }
-                appendInteger(digits / unit, to: &out)
-                out.append(UInt8(ascii: "."))
-                appendDigits(digits % unit, width: decimals, to: &out)
-                return true
+            var candidate = product
+            if candidate / scale != magnitude {
+                candidate = product - 1
+                if candidate / scale != magnitude {
+                    candidate = product + 1
+                    if candidate / scale != magnitude { continue }
+                }
             }
+            let digits = Int64(candidate)
+            let unit = Int64(scale)
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            appendInteger(digits / unit, to: &out)
+            out.append(UInt8(ascii: "."))
+            appendDigits(digits % unit, width: decimals, to: &out)
+            return true
         }
         return false
     }
@@ -285,15 +323,16 @@ struct EventLineEncoder: Sendable {
         }
     }
 
-    /// `value` (≥ 0) in exactly `width` digits, zeros in front.
+    /// `value` (≥ 0, fewer than `width` + 1 digits) in exactly `width` digits, zeros in front.
     static func appendDigits(_ value: Int64, width: Int, to out: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<max(width, 1) { divisor *= 10 }
+        var digits: (UInt64, UInt64) = (0, 0)
         var rest = value
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
-            rest %= divisor
-            divisor /= 10
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            for position in stride(from: width - 1, through: 0, by: -1) {
+                buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            out.append(contentsOf: buffer[..<width])
         }
     }
 
