@@ -82,7 +82,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         self.storage = storage
         self.offsets = offsets
         var dropped = [Bool](repeating: false, count: keys.count)
-        duplicates = Self.settleRepeatedIDs(hashes: &hashes, dropped: &dropped, storage: storage, offsets: offsets)
+        duplicates = try Self.settleRepeatedIDs(hashes: &hashes, dropped: &dropped, storage: storage, offsets: offsets)
         var order: [UInt32] = []
         order.reserveCapacity(keys.count)
         for index in keys.indices where !dropped[index] { order.append(UInt32(index)) }
@@ -109,6 +109,10 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         case .table, .quakeml: break
         }
         let separated = format == .json || format == .geojson
+        // Each fault maps a neighbourhood of the spool: a line in order finds
+        // it mapped, one elsewhere maps another, so the mapping is given back
+        // after a few jumps (or a few MiB in order).
+        var jumps = 0, sinceRelease = 0, previousEnd: UInt64 = 0
         for (written, index) in order.enumerated() {
             if separated && written > 0 { out.append(UInt8(ascii: ",")) }
             let start = offsets[Int(index)], end = offsets[Int(index) + 1]
@@ -116,8 +120,14 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[Self.headerLength(bytes)...]))
             }
             if out.count >= flushAt { try flush() }
-            // Lines in random order would leave the whole spool resident.
-            if written & 0x1FFF == 0x1FFF { storage.release() }
+            if start != previousEnd { jumps += 1 }
+            previousEnd = end
+            sinceRelease += 1
+            if jumps >= 32 || sinceRelease >= 16_384 {
+                storage.release()
+                jumps = 0
+                sinceRelease = 0
+            }
         }
         switch format {
         case .json: out.append(contentsOf: "]\n".utf8)
@@ -183,7 +193,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     /// order, a version replaces the kept one when ``EventSelection/isNewer(_:than:)``);
     /// returns how many rows repeated an id. Frees `hashes`.
     private static func settleRepeatedIDs(hashes: inout [UInt32], dropped: inout [Bool], storage: SpoolStorage,
-                                          offsets: [UInt64]) -> Int {
+                                          offsets: [UInt64]) throws -> Int {
         var withID: [UInt32] = []
         withID.reserveCapacity(hashes.count)
         for index in hashes.indices where hashes[index] != 0 { withID.append(UInt32(index)) }
@@ -199,7 +209,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
                 var kept: [[UInt8]: (index: Int, updated: Date?)] = [:]
                 for position in runStart..<runEnd {
                     let index = Int(withID[position])
-                    let (updated, id) = storage.withBytes(from: offsets[index], to: offsets[index + 1]) { header($0) }
+                    let (updated, id) = try storage.copyingBytes(from: offsets[index], to: offsets[index + 1]) { header($0) }
                     guard let existing = kept[id] else {
                         kept[id] = (index, updated)
                         continue
@@ -216,7 +226,6 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
             runStart = runEnd
         }
         hashes = []
-        storage.release()
         return duplicates
     }
 }
@@ -264,6 +273,24 @@ private final class SpoolStorage {
             return try body(UnsafeRawBufferPointer(rebasing: mapped[Int(start)..<Int(end)]))
         }
         return try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[Int(start)..<Int(end)])) }
+    }
+
+    /// The bytes, read into memory rather than through the mapping: a
+    /// fault there maps a whole neighbourhood of pages (a large folio), so
+    /// reads scattered over the spool would leave most of it resident.
+    func copyingBytes<T>(from start: UInt64, to end: UInt64, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
+        guard mapped != nil else { return try withBytes(from: start, to: end, body) }
+        var copy = [UInt8](repeating: 0, count: Int(end - start))
+        try copy.withUnsafeMutableBytes { copy in
+            var done = 0
+            while done < copy.count {
+                let count = pread(descriptor, copy.baseAddress! + done, copy.count - done, off_t(start) + off_t(done))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw WriteError(errno: count < 0 ? errno : EIO, stage: .write, path: path) }
+                done += count
+            }
+        }
+        return try copy.withUnsafeBytes { try body($0) }
     }
 
     /// Lets the kernel take back the mapped pages read so far (they stay in the page cache).
