@@ -112,7 +112,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         // Each fault maps a neighbourhood of the spool: a line in order finds
         // it mapped, one elsewhere maps another, so the mapping is given back
         // after a few jumps (or a few MiB in order).
-        var jumps = 0, sinceRelease = 0, previousEnd: UInt64 = 0
+        var jumps = 0, sinceRelease = 0, previousStart: UInt64 = 0, previousEnd: UInt64 = 0
         for (written, index) in order.enumerated() {
             if separated && written > 0 { out.append(UInt8(ascii: ",")) }
             let start = offsets[Int(index)], end = offsets[Int(index) + 1]
@@ -120,7 +120,9 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
                 out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[Self.headerLength(bytes)...]))
             }
             if out.count >= flushAt { try flush() }
-            if start != previousEnd { jumps += 1 }
+            // A feed oldest first is read backwards: the line before the last one is no jump either.
+            if start != previousEnd && end != previousStart { jumps += 1 }
+            previousStart = start
             previousEnd = end
             sinceRelease += 1
             if jumps >= 32 || sinceRelease >= 16_384 {
