@@ -73,9 +73,19 @@ package struct FeedLoader {
     /// Loads the feed and selects events as `type`; with `ifChangedOutput`,
     /// stops early when nothing changed since the last render there.
     package func load<Event: SelectableEvent>(ifChangedOutput: String? = nil, as type: Event.Type) async throws -> Outcome<Event> {
-        let select = { (source: FeedSource) in
-            try QuakeMap.select(from: source, feed: feedOptions, selection: selection, as: Event.self)
+        try await load(ifChangedOutput: ifChangedOutput) { source, feed, selection in
+            try QuakeMap.select(from: source, feed: feed, selection: selection, as: Event.self)
         }
+    }
+
+    /// Loads the feed and reads it with `reading` (given the feed options
+    /// and the selection): `list` spools its lines rather than keeping events.
+    package func load<Event>(
+        ifChangedOutput: String? = nil,
+        reading: @escaping (FeedSource, FeedOptions, EventSelection) throws -> SelectedEvents<Event>
+    ) async throws -> Outcome<Event> {
+        let feedOptions = feedOptions, selection = selection
+        let select = { (source: FeedSource) in try reading(source, feedOptions, selection) }
         if let source = try input.localSource() {
             let selected = try select(source)
             return .loaded(LoadedFeed(selection: selected))

@@ -29,9 +29,21 @@ extension Quakemap {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
-                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments,
-                                        selection: try selectionOptions.selection(filteredBy: filterOptions), log: log,
+                let selection = try selectionOptions.selection(filteredBy: filterOptions)
+                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
+                // Without a limit the events would all be kept: they are spooled as lines instead.
+                if selection.limit == nil, EventListSpool.spools(format) {
+                    let format = format
+                    guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
+                        try QuakeMap.spoolList(from: source, feed: feed, selection: selection, format: format)
+                    }) else { return }
+                    let spool = loaded.selection.events[0]
+                    try spool.write { try AtomicFileWriter.writeAll($0, to: STDOUT_FILENO, path: "<stdout>") }
+                    Reporting.finish(loaded, loader: loader, outcome: "listed", done: "listed \(spool.count)",
+                                     selected: spool.count, start: start, log: log)
+                    return
+                }
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let data = try EventListEncoder().encode(loaded.selection.events, as: format)
                 try AtomicFileWriter.writeAll(data, to: STDOUT_FILENO, path: "<stdout>")

@@ -63,6 +63,19 @@ public enum QuakeMap {
         try Event.selectEvents(from: source, reader: FeedReader(options: feed), selection: selection)
     }
 
+    /// Reads `source` and spools the selected events as `format`
+    /// (``EventListSpool``): memory bounded independent of the feed's size,
+    /// whatever the limit. The one element of `events` writes the list.
+    public static func spoolList(
+        from source: FeedSource,
+        feed: FeedOptions = FeedOptions(),
+        selection: EventSelection = EventSelection(limit: nil),
+        format: EventListFormat
+    ) throws -> SelectedEvents<EventListSpool> {
+        let spool = try EventListSpool(from: source, feed: feed, selection: selection, format: format)
+        return SelectedEvents(events: [spool], summary: spool.summary, duplicates: spool.duplicates)
+    }
+
     /// A time as the USGS feeds write it: ISO 8601, UTC, with milliseconds
     /// (`2020-06-11T15:27:04.123Z`).
     public static func timestamp(_ date: Date) -> String {

@@ -34,4 +34,49 @@ enum RadixSort {
             swap(&keys, &scratch)
         }
     }
+
+    /// Sorts `indices` (into `keys`) by their keys, ascending and stably:
+    /// indices of equal keys keep their order. Four passes of 16-bit
+    /// digits (two for 32-bit keys), each skipped when all keys share that digit (times of one
+    /// era share their top bits); memory is one more index array and the counts.
+    static func sortIndices<Key: FixedWidthInteger & UnsignedInteger>(_ indices: inout [UInt32], byKeys keys: [Key]) {
+        guard indices.count >= 4096 else {
+            // Small: a comparison sort, made stable by the index itself where keys tie.
+            return indices.sort { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : $0 < $1 }
+        }
+        var scratch = [UInt32](repeating: 0, count: indices.count)
+        var starts = [Int](repeating: 0, count: 1 << 16)
+        for shift in stride(from: 0, to: Key.bitWidth, by: 16) {
+            var sorted = false
+            keys.withUnsafeBufferPointer { keys in
+                indices.withUnsafeBufferPointer { indices in
+                    scratch.withUnsafeMutableBufferPointer { scratch in
+                        starts.withUnsafeMutableBufferPointer { starts in
+                            func digit(_ index: UInt32) -> Int {
+                                Int(truncatingIfNeeded: keys[Int(index)] >> shift) & 0xFFFF
+                            }
+                            starts.update(repeating: 0)
+                            for index in indices { starts[digit(index)] += 1 }
+                            if starts[digit(indices[0])] == indices.count {
+                                sorted = true
+                                return
+                            }
+                            var total = 0
+                            for bucket in starts.indices {
+                                let count = starts[bucket]
+                                starts[bucket] = total
+                                total += count
+                            }
+                            for index in indices {
+                                let digit = digit(index)
+                                scratch[starts[digit]] = index
+                                starts[digit] += 1
+                            }
+                        }
+                    }
+                }
+            }
+            if !sorted { swap(&indices, &scratch) }
+        }
+    }
 }

@@ -42,16 +42,19 @@ public enum AtomicFileWriter {
 
     /// Writes all of `data` to a descriptor (a pipe, standard output…), retrying short writes.
     package static func writeAll(_ data: Data, to fd: Int32, path: String) throws {
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw WriteError(errno: errno, stage: .write, path: path)
-                }
-                offset += written
+        try data.withUnsafeBytes { try writeAll($0, to: fd, path: path) }
+    }
+
+    /// Writes all of `buffer` to a descriptor, retrying short writes.
+    package static func writeAll(_ buffer: UnsafeRawBufferPointer, to fd: Int32, path: String) throws {
+        var offset = 0
+        while offset < buffer.count {
+            let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw WriteError(errno: errno, stage: .write, path: path)
             }
+            offset += written
         }
     }
 

@@ -1,0 +1,373 @@
+import Foundation
+
+/// One event as one line (CSV, FDSN text) or one object (JSON, GeoJSON)
+/// written straight into a byte buffer: the bytes ``EventListEncoder``
+/// writes for that event, without a `String` per field, `String(format:)`
+/// or a Foundation formatter. What the fast path cannot say for certain it
+/// is the same (a field that needs quoting, a number with many digits, a
+/// time outside 0001…9999) is handed to the plain encoder's own functions,
+/// so the bytes are the same by construction there.
+struct EventLineEncoder: Sendable {
+    /// The formats written one event at a time; a table needs every row's
+    /// width first, and QuakeML stays with its own encoder.
+    static func streams(_ format: EventListFormat) -> Bool {
+        switch format {
+        case .csv, .text, .json, .geojson: return true
+        case .table, .quakeml: return false
+        }
+    }
+
+    let format: EventListFormat
+
+    /// Appends `event` in `format`: a CSV or FDSN text line with its newline,
+    /// or a JSON or GeoJSON object with no separator.
+    func append(_ event: SeismicEvent, to out: inout [UInt8]) {
+        switch format {
+        case .csv: appendCSV(event, to: &out)
+        case .text: appendFDSNText(event, to: &out)
+        case .json: appendJSON(event, to: &out)
+        case .geojson: appendGeoJSONFeature(event, to: &out)
+        case .table, .quakeml: preconditionFailure("\(format) is not written one event at a time")
+        }
+    }
+
+    private func appendCSV(_ event: SeismicEvent, to out: inout [UInt8]) {
+        let comma = UInt8(ascii: ",")
+        Self.appendCSVField(event.id, to: &out)
+        out.append(comma)
+        Self.appendISO8601(event.time, to: &out)
+        out.append(comma)
+        Self.appendNumber(event.latitude, to: &out)
+        out.append(comma)
+        Self.appendNumber(event.longitude, to: &out)
+        out.append(comma)
+        if let depth = event.depth { Self.appendNumber(depth, to: &out) }
+        out.append(comma)
+        if let magnitude = event.magnitude { Self.appendNumber(magnitude, to: &out) }
+        out.append(comma)
+        Self.appendCSVField(event.magnitudeType ?? "", to: &out)
+        out.append(comma)
+        Self.appendCSVField(event.place, to: &out)
+        out.append(comma)
+        Self.appendCSVField(event.eventType, to: &out)
+        out.append(ASCII.lf)
+    }
+
+    private func appendFDSNText(_ event: SeismicEvent, to out: inout [UInt8]) {
+        let bar = UInt8(ascii: "|")
+        let network = event.network ?? ""
+        Self.appendPipeSafe(event.id, to: &out)
+        out.append(bar)
+        Self.appendISO8601(event.time, zoneLetter: false, to: &out)
+        out.append(bar)
+        Self.appendNumber(event.latitude, to: &out)
+        out.append(bar)
+        Self.appendNumber(event.longitude, to: &out)
+        out.append(bar)
+        if let depth = event.depth { Self.appendNumber(depth, to: &out) }
+        for _ in 0..<3 {
+            out.append(bar)
+            Self.appendPipeSafe(network, to: &out)
+        }
+        out.append(bar)
+        Self.appendPipeSafe(event.id, to: &out)
+        out.append(bar)
+        Self.appendPipeSafe(event.magnitudeType ?? "", to: &out)
+        out.append(bar)
+        if let magnitude = event.magnitude { Self.appendNumber(magnitude, to: &out) }
+        out.append(bar)
+        Self.appendPipeSafe(network, to: &out)
+        out.append(bar)
+        Self.appendPipeSafe(event.place, to: &out)
+        out.append(bar)
+        Self.appendPipeSafe(event.eventType, to: &out)
+        out.append(ASCII.lf)
+    }
+
+    /// The keys in `JSONEncoder`'s sorted order, as ``EventListEncoder`` writes them.
+    private func appendJSON(_ event: SeismicEvent, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"depth":"#.utf8)
+        Self.appendJSONNumber(event.depth, to: &out)
+        out.append(contentsOf: #","id":"#.utf8)
+        Self.appendJSONString(event.id, to: &out)
+        out.append(contentsOf: #","latitude":"#.utf8)
+        Self.appendJSONNumber(event.latitude, to: &out)
+        out.append(contentsOf: #","longitude":"#.utf8)
+        Self.appendJSONNumber(event.longitude, to: &out)
+        out.append(contentsOf: #","mag":"#.utf8)
+        Self.appendJSONNumber(event.magnitude, to: &out)
+        out.append(contentsOf: #","magType":"#.utf8)
+        Self.appendJSONString(event.magnitudeType, to: &out)
+        out.append(contentsOf: #","place":"#.utf8)
+        Self.appendJSONString(event.place, to: &out)
+        out.append(contentsOf: #","time":""#.utf8)
+        Self.appendISO8601(event.time, to: &out)
+        out.append(contentsOf: #"","type":"#.utf8)
+        Self.appendJSONString(event.eventType, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private func appendGeoJSONFeature(_ event: SeismicEvent, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"geometry":{"coordinates":["#.utf8)
+        Self.appendJSONNumber(event.longitude, to: &out)
+        out.append(UInt8(ascii: ","))
+        Self.appendJSONNumber(event.latitude, to: &out)
+        if let depth = event.depth {
+            out.append(UInt8(ascii: ","))
+            Self.appendJSONNumber(depth, to: &out)
+        }
+        out.append(contentsOf: #"],"type":"Point"},"id":"#.utf8)
+        Self.appendJSONString(event.id, to: &out)
+        out.append(contentsOf: #","properties":{"mag":"#.utf8)
+        Self.appendJSONNumber(event.magnitude, to: &out)
+        out.append(contentsOf: #","magType":"#.utf8)
+        Self.appendJSONString(event.magnitudeType, to: &out)
+        out.append(contentsOf: #","net":"#.utf8)
+        Self.appendJSONString(event.network, to: &out)
+        out.append(contentsOf: #","place":"#.utf8)
+        Self.appendJSONString(event.place.isEmpty ? nil : event.place, to: &out)
+        out.append(contentsOf: #","status":"#.utf8)
+        Self.appendJSONString(event.status, to: &out)
+        out.append(contentsOf: #","time":"#.utf8)
+        Self.appendInteger(Self.milliseconds(event.time), to: &out)
+        out.append(contentsOf: #","type":"#.utf8)
+        Self.appendJSONString(event.eventType, to: &out)
+        out.append(contentsOf: #","updated":"#.utf8)
+        if let updated = event.updated {
+            Self.appendInteger(Self.milliseconds(updated), to: &out)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(contentsOf: #"},"type":"Feature"}"#.utf8)
+    }
+
+    private static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    // MARK: Fields
+
+    /// ``EventListEncoder/quoted(_:)``'s bytes. The plain function decides by
+    /// characters (grapheme clusters), so the bytes may decide only where
+    /// each `,` and `"` is a character of its own: with an ASCII byte or
+    /// nothing on either side (an ASCII neighbour never joins a cluster with
+    /// them). Then the field is quoted when it has one, each `"` doubled.
+    /// Anything else (a CR or LF, a non-ASCII neighbour) goes to the plain function.
+    static func appendCSVField(_ field: String, to out: inout [UInt8]) {
+        var field = field
+        let done = field.withUTF8 { bytes -> Bool in
+            var needsQuotes = false, quotes = false
+            for (index, byte) in bytes.enumerated() {
+                switch byte {
+                case UInt8(ascii: ","), UInt8(ascii: "\""):
+                    if index > 0 && bytes[index - 1] >= 0x80 { return false }
+                    if index + 1 < bytes.count && bytes[index + 1] >= 0x80 { return false }
+                    needsQuotes = true
+                    if byte == UInt8(ascii: "\"") { quotes = true }
+                case ASCII.lf, ASCII.cr: return false
+                default: break
+                }
+            }
+            guard needsQuotes else {
+                out.append(contentsOf: bytes)
+                return true
+            }
+            out.append(UInt8(ascii: "\""))
+            if quotes {
+                for byte in bytes {
+                    out.append(byte)
+                    if byte == UInt8(ascii: "\"") { out.append(byte) }
+                }
+            } else {
+                out.append(contentsOf: bytes)
+            }
+            out.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !done { out.append(contentsOf: EventListEncoder.quoted(field).utf8) }
+    }
+
+    /// ``EventListEncoder/pipeSafe(_:)``'s bytes. It judges scalars, whose
+    /// UTF-8 bytes are exact: a field with none of them is itself, one with
+    /// any goes to the plain function.
+    static func appendPipeSafe(_ field: String, to out: inout [UInt8]) {
+        var field = field
+        let plain = field.withUTF8 { bytes -> Bool in
+            for (index, byte) in bytes.enumerated() {
+                if byte < 0x20 || byte == UInt8(ascii: "|") || byte == 0x7F { return false }
+                // U+0085 is C2 85; U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                if byte == 0x85 && index > 0 && bytes[index - 1] == 0xC2 { return false }
+                if (byte == 0xA8 || byte == 0xA9) && index > 1 && bytes[index - 1] == 0x80 && bytes[index - 2] == 0xE2 {
+                    return false
+                }
+            }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if !plain { out.append(contentsOf: EventListEncoder.pipeSafe(field).utf8) }
+    }
+
+    /// A JSON string as `JSONEncoder` (without escaping slashes) writes it;
+    /// `nil` as `null`. Text with no byte to escape is copied as it is.
+    static func appendJSONString(_ text: String?, to out: inout [UInt8]) {
+        guard var text else { return out.append(contentsOf: "null".utf8) }
+        text.withUTF8 { bytes in
+            out.append(UInt8(ascii: "\""))
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+                case 0x08: out.append(contentsOf: #"\b"#.utf8)
+                case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+                case ASCII.lf: out.append(contentsOf: #"\n"#.utf8)
+                case ASCII.cr: out.append(contentsOf: #"\r"#.utf8)
+                case ASCII.tab: out.append(contentsOf: #"\t"#.utf8)
+                case ..<0x20:
+                    out.append(contentsOf: #"\u00"#.utf8)
+                    out.append(hexDigit(byte >> 4))
+                    out.append(hexDigit(byte & 0xF))
+                default: out.append(byte)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    /// A number as `JSONEncoder` writes a `Double`: `null` for `nil`.
+    static func appendJSONNumber(_ value: Double?, to out: inout [UInt8]) {
+        guard let value else { return out.append(contentsOf: "null".utf8) }
+        appendJSONNumber(value, to: &out)
+    }
+
+    /// `JSONEncoder`'s `Double`: the shortest round-trip text, `.0` dropped
+    /// (so -0.0 is `-0`, where ``EventListEncoder/number(_:)`` writes `0`).
+    static func appendJSONNumber(_ value: Double, to out: inout [UInt8]) {
+        if value == 0, value.sign == .minus { return out.append(contentsOf: "-0".utf8) }
+        if value == value.rounded(), abs(value) < 1e15 {
+            return appendInteger(Int64(value), to: &out)
+        }
+        if appendFixedDecimal(value, to: &out) { return }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        out.append(contentsOf: text.utf8)
+    }
+
+    // MARK: Numbers and times
+
+    /// ``EventListEncoder/number(_:)``'s bytes: an integer value as an
+    /// integer, anything else as Swift's shortest round-trip text.
+    static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        if value == value.rounded(), abs(value) < 1e15 {
+            return appendInteger(Int64(value), to: &out)
+        }
+        if appendFixedDecimal(value, to: &out) { return }
+        out.append(contentsOf: "\(value)".utf8)
+    }
+
+    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
+
+    /// Writes a non-integer `value` of 0.001 ≤ |value| < 10⁹ with the fewest
+    /// decimals (at most six) whose text reads back as `value`, the text
+    /// Swift's `description` gives it, and returns `true`; `false` (nothing
+    /// written) for any other value.
+    ///
+    /// Why it is the same text: m and 10ᵈ are exact doubles, so `m / 10ᵈ`
+    /// is the correctly rounded value of the decimal m·10⁻ᵈ, the test
+    /// reading it back makes. A decimal within half an ulp of `value` lies
+    /// within 0.5 + ulp·10ᵈ/2 < 0.6 of `value`·10ᵈ here, so it is the rounded
+    /// product or a neighbour, the three tried, and the only one (the
+    /// interval is narrower than 1): the shortest round-trip digits, which
+    /// `description` writes in fixed notation in this range.
+    static func appendFixedDecimal(_ value: Double, to out: inout [UInt8]) -> Bool {
+        let magnitude = abs(value)
+        guard magnitude >= 0.001, magnitude < 1e9 else { return false }
+        for decimals in 1...6 {
+            let scale = powersOfTen[decimals]
+            let product = (magnitude * scale).rounded()
+            var candidate = product
+            if candidate / scale != magnitude {
+                candidate = product - 1
+                if candidate / scale != magnitude {
+                    candidate = product + 1
+                    if candidate / scale != magnitude { continue }
+                }
+            }
+            let digits = Int64(candidate)
+            let unit = Int64(scale)
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            appendInteger(digits / unit, to: &out)
+            out.append(UInt8(ascii: "."))
+            appendDigits(digits % unit, width: decimals, to: &out)
+            return true
+        }
+        return false
+    }
+
+    /// A signed integer in decimal.
+    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[31 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: buffer[(32 - count)...])
+        }
+    }
+
+    /// `value` (≥ 0, fewer than `width` + 1 digits) in exactly `width` digits, zeros in front.
+    static func appendDigits(_ value: Int64, width: Int, to out: inout [UInt8]) {
+        var digits: (UInt64, UInt64) = (0, 0)
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            for position in stride(from: width - 1, through: 0, by: -1) {
+                buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            out.append(contentsOf: buffer[..<width])
+        }
+    }
+
+    /// `CivilTime.iso8601`'s bytes (`2020-06-11T15:27:04.123Z`), by the same
+    /// integer arithmetic; without the `Z` for FDSN text. Years outside
+    /// 0…9999 go to the plain function.
+    static func appendISO8601(_ date: Date, zoneLetter: Bool = true, to out: inout [UInt8]) {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard let total = Int(exactly: milliseconds), abs(total) < 1 << 52 else {
+            var text = CivilTime.iso8601(date)
+            if !zoneLetter { text.removeLast() }
+            return out.append(contentsOf: text.utf8)
+        }
+        var days = total / 86_400_000
+        var millisecondOfDay = total % 86_400_000
+        if millisecondOfDay < 0 { days -= 1; millisecondOfDay += 86_400_000 }
+        let (year, month, day) = CivilTime.date(daysSinceEpoch: days)
+        guard (0...9999).contains(year) else {
+            var text = CivilTime.iso8601(date)
+            if !zoneLetter { text.removeLast() }
+            return out.append(contentsOf: text.utf8)
+        }
+        appendDigits(Int64(year), width: 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(Int64(month), width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(Int64(day), width: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendDigits(Int64(millisecondOfDay / 3_600_000), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(Int64(millisecondOfDay / 60_000 % 60), width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(Int64(millisecondOfDay / 1000 % 60), width: 2, to: &out)
+        out.append(UInt8(ascii: "."))
+        appendDigits(Int64(millisecondOfDay % 1000), width: 3, to: &out)
+        if zoneLetter { out.append(UInt8(ascii: "Z")) }
+    }
+}
