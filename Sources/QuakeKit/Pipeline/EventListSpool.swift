@@ -303,17 +303,7 @@ private final class SpoolStorage {
 
     private func flush() throws {
         if descriptor < 0 { try create() }
-        try buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw WriteError(errno: errno, stage: .write, path: path)
-                }
-                offset += count
-            }
-        }
+        try buffer.withUnsafeBytes { try AtomicFileWriter.writeAll($0, to: descriptor, path: path) }
         written += UInt64(buffer.count)
         buffer.removeAll(keepingCapacity: true)
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CPNGEncoder
 import Foundation
 
@@ -131,17 +126,8 @@ final class APNGWriter {
         try bytes.withUnsafeBytes { try writeBytes($0) }
     }
 
-    /// All of `bytes`, retrying short and interrupted writes.
     private func writeBytes(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw WriteError(errno: errno, stage: .write, path: path)
-            }
-            offset += written
-        }
+        try AtomicFileWriter.writeAll(bytes, to: descriptor, path: path)
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] {
