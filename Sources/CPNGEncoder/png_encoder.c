@@ -16,7 +16,8 @@ enum { MAX_STRIPES = 8, MIN_ROWS_PER_STRIPE = 64 };
 
 typedef struct {
     const uint8_t *pixels;
-    int width, first_row, row_count, stride, channels, level, last;
+    int width, first_row, row_count, stride, channels, last;
+    qm_png_deflate settings;
     uint8_t *out;
     size_t out_count;
     uLong adler;
@@ -34,9 +35,10 @@ static int is_opaque(const uint8_t *pixels, int width, int height, int stride) {
     return 1;
 }
 
-// One scanline: filter byte 0 ("none"), then straight RGB(A) bytes.
-static void convert_row(const uint32_t *source, int width, int channels, uint8_t *target) {
-    *target++ = 0;
+// One scanline: its filter byte, then RGB(A) bytes, straight, filtered as asked.
+static void convert_row(const uint32_t *source, int width, int channels, int filter, uint8_t *target) {
+    uint8_t *const start = target;
+    *target++ = (uint8_t)filter;
     for (int x = 0; x < width; x++) {
         const uint32_t pixel = source[x];
         const uint32_t alpha = pixel >> 24;
@@ -55,6 +57,11 @@ static void convert_row(const uint32_t *source, int width, int channels, uint8_t
         if (channels == 4) target[3] = (uint8_t)alpha;
         target += channels;
     }
+    if (filter == 1) {
+        // Sub, from the right end, so that each byte still sees its left neighbour unfiltered.
+        uint8_t *const bytes = start + 1;
+        for (int i = width * channels - 1; i >= channels; i--) bytes[i] = (uint8_t)(bytes[i] - bytes[i - channels]);
+    }
 }
 
 static void *deflate_stripe(void *argument) {
@@ -65,7 +72,7 @@ static void *deflate_stripe(void *argument) {
     memset(&z, 0, sizeof z);
     s->status = -2;
     // Raw deflate (negative window bits): the zlib header and trailer are written once, around all stripes.
-    if (!row || deflateInit2(&z, s->level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    if (!row || deflateInit2(&z, s->settings.level, Z_DEFLATED, -15, 8, s->settings.strategy) != Z_OK) {
         free(row);
         return NULL;
     }
@@ -77,7 +84,7 @@ static void *deflate_stripe(void *argument) {
         z.avail_out = (uInt)capacity;
         s->status = 0;
         for (int y = 0; y < s->row_count && s->status == 0; y++) {
-            convert_row((const uint32_t *)(s->pixels + (size_t)(s->first_row + y) * s->stride), s->width, s->channels, row);
+            convert_row((const uint32_t *)(s->pixels + (size_t)(s->first_row + y) * s->stride), s->width, s->channels, s->settings.filter, row);
             s->adler = adler32(s->adler, row, (uInt)row_bytes);
             z.next_in = row;
             z.avail_in = (uInt)row_bytes;
@@ -135,7 +142,7 @@ static int append_chunk(qm_png_buffer *out, const char type[4], const uint8_t *c
 }
 
 // Deflates the rows into `stripes` (count of them) and returns the combined Adler-32 in `adler`.
-static int deflate_rows(const uint8_t *pixels, int width, int height, int stride, int channels, int level,
+static int deflate_rows(const uint8_t *pixels, int width, int height, int stride, int channels, qm_png_deflate settings,
                         int threads, stripe *stripes, int *stripe_count, uLong *adler_out) {
     int count = threads < 1 ? 1 : threads > MAX_STRIPES ? MAX_STRIPES : threads;
     if (count > height / MIN_ROWS_PER_STRIPE) count = height / MIN_ROWS_PER_STRIPE;
@@ -146,7 +153,7 @@ static int deflate_rows(const uint8_t *pixels, int width, int height, int stride
     for (int i = 0; i < count; i++) {
         const int first = (int)((long long)height * i / count), next = (int)((long long)height * (i + 1) / count);
         stripes[i] = (stripe){.pixels = pixels, .width = width, .first_row = first, .row_count = next - first,
-                              .stride = stride, .channels = channels, .level = level, .last = i == count - 1};
+                              .stride = stride, .channels = channels, .settings = settings, .last = i == count - 1};
         // The first stripe runs on this thread; a thread that cannot start is done here too.
         if (i > 0) started[i] = pthread_create(&workers[i], NULL, deflate_stripe, &stripes[i]) == 0;
     }
@@ -171,17 +178,18 @@ static int deflate_rows(const uint8_t *pixels, int width, int height, int stride
 static const uint8_t zlib_header[2] = {0x78, 0x9C};
 
 int qm_png_encode_argb32(const uint8_t *pixels, int width, int height, int stride,
-                         int opaque_level, int alpha_level, int threads, qm_png_buffer *out) {
+                         qm_png_deflate opaque_settings, qm_png_deflate alpha_settings, int threads,
+                         qm_png_buffer *out) {
     memset(out, 0, sizeof *out);
     if (width <= 0 || height <= 0 || stride < width * 4) return -1;
     const int opaque = is_opaque(pixels, width, height, stride);
     const int channels = opaque ? 3 : 4;
-    const int level = opaque ? opaque_level : alpha_level;
+    const qm_png_deflate settings = opaque ? opaque_settings : alpha_settings;
 
     stripe stripes[MAX_STRIPES];
     int count = 0;
     uLong adler = 0;
-    int status = deflate_rows(pixels, width, height, stride, channels, level, threads, stripes, &count, &adler);
+    int status = deflate_rows(pixels, width, height, stride, channels, settings, threads, stripes, &count, &adler);
     if (status == 0) {
         static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
         uint8_t header[13];
@@ -230,14 +238,14 @@ void qm_png_header(int width, int height, int channels, uint8_t header[13]) {
     header[10] = header[11] = header[12] = 0;  // deflate, adaptive filtering, no interlace
 }
 
-int qm_png_image_data(const uint8_t *pixels, int width, int height, int stride, int channels, int level,
-                      int threads, qm_png_buffer *out) {
+int qm_png_image_data(const uint8_t *pixels, int width, int height, int stride, int channels,
+                      qm_png_deflate settings, int threads, qm_png_buffer *out) {
     out->count = 0;
     if (width <= 0 || height <= 0 || stride < width * 4 || (channels != 3 && channels != 4)) return -1;
     stripe stripes[MAX_STRIPES];
     int count = 0;
     uLong adler = 0;
-    int status = deflate_rows(pixels, width, height, stride, channels, level, threads, stripes, &count, &adler);
+    int status = deflate_rows(pixels, width, height, stride, channels, settings, threads, stripes, &count, &adler);
     if (status == 0) {
         size_t total = 2 + 4;
         for (int i = 0; i < count; i++) total += stripes[i].out_count;

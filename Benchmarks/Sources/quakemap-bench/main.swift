@@ -1,6 +1,7 @@
 // Times each stage of the pipeline in one process on one feed: reading the file,
 // parsing (from memory, so the parser's own speed shows), selecting, building the
-// scene, drawing and encoding. Prints the median of RUNS runs of each stage.
+// scene, drawing and encoding, the streamed list. Prints the median of RUNS runs of
+// each stage, and checks the streamed list against the one built in memory.
 //
 // usage: quakemap-bench FEED.csv [RUNS] [STAGES]
 // STAGES `parse` stops after the parsing stages, `whole` after parsing whole
@@ -110,3 +111,17 @@ row("draw all + encode PNG", png, "\(png.result.count) bytes")
 let small = SceneBuilder(options: mapOptions).scene(for: recent.result.events)
 let smallPNG = try measure { try MapRenderer().pngData(for: small) }
 row("draw 300 + encode PNG (the default job's map)", smallPNG, "\(smallPNG.result.count) bytes")
+
+// `list --limit 0` streams: the streamed CSV must be byte for byte the list built in memory
+// (every event kept, sorted, encoded), here on the whole feed; the in-memory one takes
+// seconds and hundreds of MiB, so once, after the timed stages.
+do {
+    let source = FeedSource.bytes(data, name: path)
+    let streamed = try measure { try EventListSpool(from: source, feed: options, format: .csv).data() }
+    row("list --limit 0 as CSV, streamed", streamed, "\(streamed.result.count) bytes")
+    let selected = try QuakeMap.select(from: source, feed: options, selection: EventSelection(limit: nil)).events
+    let inMemory = try EventListEncoder().encode(selected, as: .csv)
+    print("the streamed list is \(inMemory == streamed.result ? "byte-identical to" : "NOT the same as") "
+          + "the in-memory one (\(selected.count) events)")
+    if inMemory != streamed.result { exit(1) }
+}

@@ -64,8 +64,8 @@ final class APNGWriter {
         control += [0, 0]  // dispose none, blend source: each frame replaces the last
         try chunk("fcTL", control)
 
-        let level = channels == 3 ? PNGEncoder.opaqueLevel : PNGEncoder.alphaLevel
-        let status = qm_png_image_data(raw, Int32(width), Int32(height), Int32(pixels.stride), channels, level,
+        let settings = channels == 3 ? PNGEncoder.opaque : PNGEncoder.transparent
+        let status = qm_png_image_data(raw, Int32(width), Int32(height), Int32(pixels.stride), channels, settings,
                                        Int32(ParallelParts.cores), &buffer)
         guard status == 0, let bytes = buffer.bytes else { throw WriteError.encodingFailed(format: "APNG", status: status) }
         largestBuffer = max(largestBuffer, buffer.capacity)
