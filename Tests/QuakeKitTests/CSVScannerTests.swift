@@ -251,3 +251,63 @@ struct ParallelRecordScannerTests {
         }
     }
 }
+
+/// A regular file is read a chunk ahead on another thread: whatever the
+/// chunk size and however much of each window the consumer takes, the
+/// windows carry the file's bytes in order, each once, and the last is whole.
+@Suite("Reading a file ahead")
+struct ReadAheadTests {
+    @Test(arguments: [1, 7, 4096, 1 << 20])
+    func windowsCarryTheFileInOrder(_ chunkSize: Int) throws {
+        var state: UInt64 = 99
+        let bytes = (0..<(chunkSize == 1 ? 20_000 : 3_000_000)).map { _ in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ahead-\(UUID().uuidString)").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var seen: [UInt8] = []
+        var windows = 0
+        try ChunkReader.forEachWindow(of: .file(path), chunkSize: chunkSize) { window, isLast in
+            windows += 1
+            // Takes a varying share of each window, as a scanner leaves an incomplete record.
+            let used = isLast ? window.count : window.count * (windows % 4) / 4
+            seen.append(contentsOf: window[..<used])
+            return used
+        }
+        let firstDifference = zip(seen, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(seen.count == bytes.count && firstDifference == nil,
+                "\(seen.count) bytes of \(bytes.count), first difference at \(firstDifference ?? -1)")
+        #expect(windows >= bytes.count / max(chunkSize, 1) / 2)
+    }
+
+    @Test func anEmptyFileIsOneEmptyLastWindow() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ahead-\(UUID().uuidString)").path
+        try Data().write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var calls: [(Int, Bool)] = []
+        try ChunkReader.forEachWindow(of: .file(path)) { window, isLast in
+            calls.append((window.count, isLast))
+            return window.count
+        }
+        #expect(calls.count == 1 && calls[0] == (0, true))
+    }
+
+    /// The consumer's error ends the reading with no read left in flight over freed memory.
+    @Test func theConsumersErrorStopsTheReading() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ahead-\(UUID().uuidString)").path
+        try Data(repeating: 65, count: 5_000_000).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        struct Stop: Error {}
+        var windows = 0
+        #expect(throws: Stop.self) {
+            try ChunkReader.forEachWindow(of: .file(path), chunkSize: 65_536) { window, _ in
+                windows += 1
+                if windows == 3 { throw Stop() }
+                return window.count
+            }
+        }
+        #expect(windows == 3)
+    }
+}

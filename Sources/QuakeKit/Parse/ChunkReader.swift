@@ -12,7 +12,11 @@ import Foundation
 /// record) is moved to the front and the next read appends to it, so every
 /// window starts where the consumer left off and records are never split.
 /// Plain `read(2)` rather than `mmap`: a mapped file that another program
-/// truncates meanwhile kills the reader with SIGBUS.
+/// truncates meanwhile kills the reader with SIGBUS. A regular file's next
+/// chunk is read on another thread while the consumer works on the window
+/// (the copy out of the page cache is a tenth of a big feed's parse, and
+/// otherwise no other core does anything meanwhile); a pipe is read only when
+/// asked, since a read ahead on one may wait for ever on a writer that is done.
 enum ChunkReader {
     static let chunkSize = 1 << 20
 
@@ -58,7 +62,14 @@ enum ChunkReader {
         case .file(let path):
             let fd = try openForReading(path)
             defer { close(fd) }
-            try windows(chunkSize: chunkSize ?? Self.chunkSize, fill: { try readSome(fd, into: $0, name: path) }, body)
+            let size = max(chunkSize ?? Self.chunkSize, 1)
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                return try windows(chunkSize: size, fill: { try readSome(fd, into: $0, name: path) }, body)
+            }
+            let ahead = ReadAhead(fd: fd, name: path, chunkSize: size)
+            defer { ahead.finish() }
+            try windows(chunkSize: size, fill: { try ahead.fill($0) }, body)
         }
     }
 
@@ -100,6 +111,76 @@ enum ChunkReader {
                 buffer.deallocate()
                 buffer = grown
             }
+        }
+    }
+
+    /// Reads a regular file a chunk ahead of its consumer, on another thread.
+    private final class ReadAhead: @unchecked Sendable {
+        // @unchecked: the reading thread touches `count`, `offset` and
+        // `failure` only between `start` and the semaphore's signal, and the
+        // consumer waits for that signal before it looks at them.
+        private let fd: Int32
+        private let name: String
+        private let buffer: UnsafeMutableRawBufferPointer
+        private var count = 0
+        private var offset = 0
+        private var failure: Error?
+        private var pending = false
+        private let done = DispatchSemaphore(value: 0)
+
+        init(fd: Int32, name: String, chunkSize: Int) {
+            self.fd = fd
+            self.name = name
+            buffer = .allocate(byteCount: chunkSize, alignment: 16)
+        }
+
+        /// Copies read-ahead bytes into `space`, waiting for them if need be; 0 at the end.
+        func fill(_ space: UnsafeMutableRawBufferPointer) throws -> Int {
+            // A read in flight owns `count` and `offset` until it signals.
+            if pending { wait() }
+            if let failure { throw failure }
+            if offset == count {
+                start()
+                wait()
+                if let failure { throw failure }
+                if count == 0 { return 0 }
+            }
+            let taken = min(space.count, count - offset)
+            space.baseAddress!.copyMemory(from: buffer.baseAddress! + offset, byteCount: taken)
+            offset += taken
+            if offset == count { start() }
+            return taken
+        }
+
+        /// Waits for a read in flight, then frees the buffer.
+        func finish() {
+            if pending { wait() }
+            buffer.deallocate()
+        }
+
+        private func start() {
+            pending = true
+            DispatchQueue.global().async { [self] in
+                var total = 0
+                do {
+                    while total < buffer.count {
+                        let got = try ChunkReader.readSome(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[total...]),
+                                                           name: name)
+                        if got == 0 { break }
+                        total += got
+                    }
+                } catch {
+                    failure = error
+                }
+                count = total
+                offset = 0
+                done.signal()
+            }
+        }
+
+        private func wait() {
+            done.wait()
+            pending = false
         }
     }
 
