@@ -319,7 +319,8 @@ struct EventLineEncoder: Sendable {
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            out.append(contentsOf: buffer[(32 - count)...])
+            // As a raw buffer, not a slice: a slice is appended a byte at a time.
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(32 - count)...]))
         }
     }
 
@@ -332,7 +333,7 @@ struct EventLineEncoder: Sendable {
                 buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             }
-            out.append(contentsOf: buffer[..<width])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<width]))
         }
     }
 
@@ -355,19 +356,31 @@ struct EventLineEncoder: Sendable {
             if !zoneLetter { text.removeLast() }
             return out.append(contentsOf: text.utf8)
         }
-        appendDigits(Int64(year), width: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(Int64(month), width: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(Int64(day), width: 2, to: &out)
-        out.append(UInt8(ascii: "T"))
-        appendDigits(Int64(millisecondOfDay / 3_600_000), width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(Int64(millisecondOfDay / 60_000 % 60), width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(Int64(millisecondOfDay / 1000 % 60), width: 2, to: &out)
-        out.append(UInt8(ascii: "."))
-        appendDigits(Int64(millisecondOfDay % 1000), width: 3, to: &out)
-        if zoneLetter { out.append(UInt8(ascii: "Z")) }
+        // Written in place and appended once: 24 appends of a byte each cost more than the arithmetic.
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { text in
+            func put(_ value: Int, width: Int, at start: Int) {
+                var rest = value
+                for position in stride(from: start + width - 1, through: start, by: -1) {
+                    text[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(millisecondOfDay / 3_600_000, width: 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(millisecondOfDay / 60_000 % 60, width: 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(millisecondOfDay / 1000 % 60, width: 2, at: 17)
+            text[19] = UInt8(ascii: ".")
+            put(millisecondOfDay % 1000, width: 3, at: 20)
+            text[23] = UInt8(ascii: "Z")
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<(zoneLetter ? 24 : 23)]))
+        }
     }
 }
