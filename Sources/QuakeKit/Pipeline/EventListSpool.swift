@@ -259,8 +259,11 @@ private final class SpoolStorage {
 
     /// Keeps `bytes` in memory while the spool stays under the buffer's
     /// size; past it, the buffer and then `bytes` go straight to the file.
+    /// Once the spool is a file, large pieces go straight there: copying
+    /// them into the buffer first would be one more serial copy of the list.
     func append(_ bytes: UnsafeRawBufferPointer) throws {
-        guard buffer.count + bytes.count >= Self.bufferBytes else { return buffer.append(contentsOf: bytes) }
+        let direct = isSpilled && bytes.count >= 1 << 16
+        if !direct && buffer.count + bytes.count < Self.bufferBytes { return buffer.append(contentsOf: bytes) }
         try flush()
         try AtomicFileWriter.writeAll(bytes, to: descriptor, path: path)
         written += UInt64(bytes.count)
