@@ -102,6 +102,47 @@ struct EventListSpoolTests {
         }
     }
 
+    /// Rows are admitted and encoded on the decoding threads, a part of a
+    /// batch each: CRLF line ends, line breaks inside quoted places (a
+    /// parallel scan's guessed cut can land in one), rejected rows and rows
+    /// without a magnitude between them, and a filter that reads text (its
+    /// rows are admitted per event, not by the bounds alone).
+    @Test func sameBytesWhenRowsAreListedInParallelParts() throws {
+        var feed = Self.generatedFeed(rows: 40_000).replacingOccurrences(of: "\n", with: "\r\n")
+        // A place broken over lines, long enough to straddle the guessed cuts of a window.
+        let broken = "\"line one,\r\nline two\nand \"\"three\"\"\r\n\""
+        var lines = feed.components(separatedBy: "\r\n")
+        for index in stride(from: 1, to: lines.count - 1, by: 97) {
+            lines[index] = lines[index].replacingOccurrences(of: ",ml,", with: ",\(broken),")
+        }
+        for index in stride(from: 5, to: lines.count - 1, by: 1_013) { lines[index] = "not a time" + lines[index] }
+        feed = lines.joined(separator: "\r\n")
+        let source = FeedSource.bytes(Data(feed.utf8), name: "crlf")
+        let selections = [EventSelection(limit: nil),
+                          EventSelection(limit: nil, filter: EventFilter(excludedTypes: ["quarry blast"])),
+                          EventSelection(limit: nil, filter: EventFilter(minimumMagnitude: 2, maximumDepth: 300))]
+        for format in Self.formats {
+            for selection in selections {
+                let expected = try Self.inMemory(source, selection, format)
+                let (got, spool) = try Self.spooled(source, selection, format)
+                #expect(got == expected, "\(format), filter \(selection.filter)")
+                let selected = try QuakeMap.select(from: source, selection: selection)
+                #expect(spool.summary == selected.summary)
+                #expect(spool.summary.rejected > 30, "the feed has rejected rows")
+            }
+        }
+    }
+
+    /// A feed that is only a header, with blank lines after it, lists nothing.
+    @Test func aHeaderAloneListsNothing() throws {
+        let feed = Data(("time,latitude,longitude,depth,mag,id\r\n" + String(repeating: "\r\n", count: 5_000)).utf8)
+        for format in Self.formats {
+            let (got, spool) = try Self.spooled(.bytes(feed, name: "header"), EventSelection(limit: nil), format)
+            #expect(spool.count == 0)
+            #expect(got == (try Self.inMemory(.bytes(feed, name: "header"), EventSelection(limit: nil), format)))
+        }
+    }
+
     @Test func smallFeedsStayInMemoryAndAgreeToo() throws {
         let feed = Data(Self.generatedFeed(rows: 300).utf8)
         for format in Self.formats {
@@ -214,6 +255,9 @@ struct EventListSpoolTests {
             var bytes: [UInt8] = []
             EventLineEncoder.appendISO8601(date, to: &bytes)
             #expect(String(decoding: bytes, as: UTF8.self) == CivilTime.iso8601(date), "\(date.timeIntervalSince1970)")
+            var fdsn: [UInt8] = []
+            EventLineEncoder.appendISO8601(date, zoneLetter: false, to: &fdsn)
+            #expect(String(decoding: fdsn, as: UTF8.self) == String(CivilTime.iso8601(date).dropLast()))
         }
     }
 }

@@ -18,18 +18,25 @@ final class EventDecoder: Sendable {
     /// When set, valid rows become map rows (``Part/mapped``) if it admits
     /// them, and ``Part/Entry/notAdmitted(hasMagnitude:)`` if not.
     let mapping: RowAdmission?
+    /// When set (and `mapping` is not), valid rows become records in
+    /// ``Part/listed`` if it admits them, and
+    /// ``Part/Entry/notAdmitted(hasMagnitude:)`` if not: no event leaves
+    /// the decoding thread.
+    let listing: RowListing?
     /// The mapping's numeric bounds, when they decide alone: such rows become
     /// map rows without an event in between.
     private let numericMapping: NumericAdmission?
 
     init(layout: FeedLayout, source: String, now: Date, decodesDescriptions: Bool = true,
-         decodesPlaces: Bool = false, mapping: RowAdmission? = nil) {
+         decodesPlaces: Bool = false, mapping: RowAdmission? = nil, listing: RowListing? = nil) {
+        precondition(mapping == nil || listing == nil, "rows are mapped or listed, not both")
         self.layout = layout
         self.source = source
         self.now = now
         self.decodesDescriptions = decodesDescriptions
         self.decodesPlaces = decodesPlaces
         self.mapping = mapping
+        self.listing = listing
         numericMapping = mapping?.numeric
     }
 
@@ -84,8 +91,10 @@ final class EventDecoder: Sendable {
             case event
             /// A valid row the reader may pass over, its event not made (see ``FeedReader/RowPassing``).
             case passable(PassableRow)
-            /// A valid row the mapping does not admit.
+            /// A valid row the mapping or listing does not admit.
             case notAdmitted(hasMagnitude: Bool)
+            /// A valid row recorded in `listed`.
+            case listed(hasMagnitude: Bool)
             /// The next of `rejections`.
             case rejected
         }
@@ -98,6 +107,8 @@ final class EventDecoder: Sendable {
         /// read stops at a rejection anyway.
         var mapped: [MapRow] = []
         var rejections: [FeedRejection] = []
+        /// The records of the rows the listing admits, in order.
+        var listed = ListedRows()
         /// The largest events this part has mapped, across batches: only rows
         /// that rank among them bring their place (``MapRow/place``).
         var largest = LargestEvents<Void>()
@@ -109,6 +120,7 @@ final class EventDecoder: Sendable {
             events.removeAll()
             mapped.removeAll(keepingCapacity: true)
             rejections.removeAll(keepingCapacity: true)
+            listed.removeAll()
         }
 
         mutating func append(_ event: consuming SeismicEvent) {
@@ -148,7 +160,7 @@ final class EventDecoder: Sendable {
                     // Sized once rather than doubled: their capacity stays for the stream's windows.
                     if mapping == nil {
                         parts[part].entries.reserveCapacity(upper - lower)
-                        if passableThrough == nil { parts[part].events.reserveCapacity(upper - lower) }
+                        if passableThrough == nil && listing == nil { parts[part].events.reserveCapacity(upper - lower) }
                     }
                     for index in lower..<upper {
                         decode(records[index], index: index, passableThrough: passableThrough, texts: &texts,
@@ -162,7 +174,7 @@ final class EventDecoder: Sendable {
     /// The event of a record already judged valid (a passable row that is
     /// not passed over after all), read without a mapping.
     func event(_ record: CSVRecord) -> SeismicEvent {
-        precondition(mapping == nil, "rows are passed over only when whole events are read")
+        precondition(mapping == nil && listing == nil, "rows are passed over only when whole events are read")
         var texts = ShortTextCache(enabled: false)
         var part = Part()
         part.events.reserveCapacity(1)
@@ -218,6 +230,12 @@ final class EventDecoder: Sendable {
         }
         // The network is read without descriptions too when the id is made from it.
         let network = decodesDescriptions || layout.id == nil ? shortText(record, layout.network, &texts) : nil
+        // The bounds decide before an event is made: most rows of a narrow listing are refused here.
+        if let numeric = listing?.admission.numeric {
+            guard let magnitude else { return part.append(.notAdmitted(hasMagnitude: false)) }
+            guard numeric.admits(latitude: latitude, longitude: longitude, time: time, magnitude: magnitude,
+                                 depth: depth) else { return part.append(.notAdmitted(hasMagnitude: true)) }
+        }
         if let numericMapping {
             guard let magnitude else { return part.append(.notAdmitted(hasMagnitude: false)) }
             guard numericMapping.admits(latitude: latitude, longitude: longitude, time: time, magnitude: magnitude,
@@ -245,6 +263,13 @@ final class EventDecoder: Sendable {
             updated: updated,
             status: decodesDescriptions ? shortText(record, layout.status, &texts) : nil
         )
+        if let listing {
+            guard listing.admission.numeric != nil || listing.admission.admits(event) else {
+                return part.append(.notAdmitted(hasMagnitude: event.magnitude != nil))
+            }
+            listing.record(event, &part.listed)
+            return part.append(.listed(hasMagnitude: event.magnitude != nil))
+        }
         guard let mapping else { return part.append(consume event) }
         guard var row = MapRow(event, admittedBy: mapping) else {
             return part.append(.notAdmitted(hasMagnitude: event.magnitude != nil))

@@ -63,7 +63,7 @@ public struct FeedReader: Sendable {
         passing: RowPassing?,
         _ body: (SeismicEvent) throws -> Void
     ) throws -> FeedSummary {
-        try read(source, passing: passing, mapping: nil, body, mapRows: { _ in })
+        try read(source, passing: passing, mapping: nil, listing: nil, body, mapRows: { _ in }, listedRows: { _ in })
     }
 
     /// Reads what a map keeps of the events `admission` admits, in file
@@ -75,17 +75,40 @@ public struct FeedReader: Sendable {
         admitting admission: RowAdmission,
         _ body: ([EventDecoder.MapRow]) throws -> Void
     ) throws -> FeedSummary {
-        try read(source, passing: nil, mapping: admission, { _ in }, mapRows: body)
+        try read(source, passing: nil, mapping: admission, listing: nil, { _ in }, mapRows: body, listedRows: { _ in })
+    }
+
+    /// Reads the records `listing` makes of the events it admits, in file
+    /// order, a part of a batch at a time: admission and recording run on
+    /// the decoding threads, so the hand-over, which is serial, only copies.
+    /// Whole events (GeoJSON, QuakeML) are recorded as they come.
+    func readListedRows(
+        _ source: FeedSource,
+        listing: RowListing,
+        _ body: (ListedRows) throws -> Void
+    ) throws -> FeedSummary {
+        var reader = self
+        reader.decodesDescriptions = true
+        var single = ListedRows()
+        return try reader.read(source, passing: nil, mapping: nil, listing: listing, { event in
+            guard listing.admission.admits(event) else { return }
+            single.removeAll()
+            listing.record(event, &single)
+            try body(single)
+        }, mapRows: { _ in }, listedRows: body)
     }
 
     private func read(
         _ source: FeedSource,
         passing: RowPassing?,
         mapping: RowAdmission?,
+        listing: RowListing?,
         _ body: (SeismicEvent) throws -> Void,
-        mapRows: ([EventDecoder.MapRow]) throws -> Void
+        mapRows: ([EventDecoder.MapRow]) throws -> Void,
+        listedRows: (ListedRows) throws -> Void
     ) throws -> FeedSummary {
-        precondition(passing == nil || mapping == nil, "rows are passed over only when whole events are read")
+        precondition(passing == nil || (mapping == nil && listing == nil),
+                     "rows are passed over only when whole events are read")
         let name = source.displayName
         let scanner = CSVScanner(sourceName: name)
         let parallelScanner = ParallelRecordScanner(primary: scanner)
@@ -105,7 +128,7 @@ public struct FeedReader: Sendable {
                 decoder = try batch.withRecord(0) {
                     try Self.headerDecoder($0, name: name, dialect: dialect, options: options,
                                            decodesDescriptions: decodesDescriptions, decodesPlaces: decodesPlaces,
-                                           mapping: mapping)
+                                           mapping: mapping, listing: listing)
                 }
                 first = 1
             }
@@ -113,7 +136,7 @@ public struct FeedReader: Sendable {
             decoder.decode(batch, first..<batch.count, passableThrough: passing?.passableThrough(), into: &decoded)
             for part in decoded.indices {
                 try handOver(decoded[part], of: batch, decoder: decoder, passing: passing, summary: &summary,
-                             body, mapRows: mapRows)
+                             body, mapRows: mapRows, listedRows: listedRows)
             }
         }
 
@@ -214,7 +237,8 @@ public struct FeedReader: Sendable {
         passing: RowPassing?,
         summary: inout FeedSummary,
         _ body: (SeismicEvent) throws -> Void,
-        mapRows: ([EventDecoder.MapRow]) throws -> Void
+        mapRows: ([EventDecoder.MapRow]) throws -> Void,
+        listedRows: (ListedRows) throws -> Void
     ) throws {
         summary.rows += part.rows
         var nextRejection = 0
@@ -229,7 +253,7 @@ public struct FeedReader: Sendable {
                 if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
                 if passing?.passesOver(row.time, row.idHash) == true { continue }
                 try body(batch.withRecord(row.record) { decoder.event($0) })
-            case .notAdmitted(let hasMagnitude):
+            case .notAdmitted(let hasMagnitude), .listed(let hasMagnitude):
                 if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
             case .rejected:
                 try summary.record(part.rejections[nextRejection], options: options)
@@ -238,6 +262,7 @@ public struct FeedReader: Sendable {
         }
         summary.events += part.mapped.count
         try mapRows(part.mapped)
+        if part.listed.count > 0 { try listedRows(part.listed) }
     }
 
     /// Hands one QuakeML event on, or counts its rejection.
@@ -275,7 +300,7 @@ public struct FeedReader: Sendable {
 
     private static func headerDecoder(_ record: CSVRecord, name: String, dialect: FeedLayout.Dialect,
                                       options: FeedOptions, decodesDescriptions: Bool, decodesPlaces: Bool,
-                                      mapping: RowAdmission?) throws -> EventDecoder {
+                                      mapping: RowAdmission?, listing: RowListing?) throws -> EventDecoder {
         for index in 0..<record.fieldCount {
             let bytes = record.field(index)
             guard String(validating: bytes, as: UTF8.self) != nil,
@@ -290,7 +315,7 @@ public struct FeedReader: Sendable {
         }
         return EventDecoder(layout: try FeedLayout(header: header, source: name, dialect: dialect), source: name,
                             now: options.now ?? Date(), decodesDescriptions: decodesDescriptions,
-                            decodesPlaces: decodesPlaces, mapping: mapping)
+                            decodesPlaces: decodesPlaces, mapping: mapping, listing: listing)
     }
 
     /// Whether the line at the start of `bytes` (a `#`) is an FDSN event

@@ -62,20 +62,24 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         keys.reserveCapacity(expected)
         hashes.reserveCapacity(expected)
         offsets.reserveCapacity(expected + 1)
-        var record: [UInt8] = []
-        record.reserveCapacity(1024)
-        summary = try FeedReader(options: feed).read(source) { event in
-            guard selection.admits(event) else { return }
-            guard keys.count < UInt32.max else {
+        // Admitted and encoded on the decoding threads, a part of a batch at a time.
+        let listing = RowListing(admission: selection.rowAdmission) { event, rows in
+            Self.appendHeader(of: event, to: &rows.bytes)
+            encoder.append(event, to: &rows.bytes)
+            rows.ends.append(rows.bytes.count)
+            rows.keys.append(Self.sortKey(event.time))
+            rows.tags.append(event.id.isEmpty ? 0 : FNV1a.id(event.id) | 1)
+        }
+        summary = try FeedReader(options: feed).readListedRows(source, listing: listing) { rows in
+            guard keys.count + rows.count < UInt32.max else {
                 throw WriteError.writeFailed(path: "<spool>", errno: EFBIG)
             }
-            record.removeAll(keepingCapacity: true)
-            Self.appendHeader(of: event, to: &record)
-            encoder.append(event, to: &record)
-            offsets.append(storage.size)
-            try storage.append(record)
-            keys.append(Self.sortKey(event.time))
-            hashes.append(event.id.isEmpty ? 0 : FNV1a.id(event.id) | 1)
+            let base = storage.size
+            offsets.append(base)
+            for end in rows.ends.dropLast() { offsets.append(base + UInt64(end)) }
+            try rows.bytes.withUnsafeBytes { try storage.append($0) }
+            keys.append(contentsOf: rows.keys)
+            hashes.append(contentsOf: rows.tags)
         }
         offsets.append(storage.size)
         try storage.finish()
@@ -253,9 +257,16 @@ private final class SpoolStorage {
 
     var isSpilled: Bool { descriptor >= 0 }
 
-    func append(_ bytes: [UInt8]) throws {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= Self.bufferBytes { try flush() }
+    /// Keeps `bytes` in memory while the spool stays under the buffer's
+    /// size; past it, the buffer and then `bytes` go straight to the file.
+    /// Once the spool is a file, large pieces go straight there: copying
+    /// them into the buffer first would be one more serial copy of the list.
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
+        let direct = isSpilled && bytes.count >= 1 << 16
+        if !direct && buffer.count + bytes.count < Self.bufferBytes { return buffer.append(contentsOf: bytes) }
+        try flush()
+        try AtomicFileWriter.writeAll(bytes, to: descriptor, path: path)
+        written += UInt64(bytes.count)
     }
 
     /// Ends writing: a spool that never left memory stays there; a file is mapped.

@@ -268,43 +268,48 @@ struct EventLineEncoder: Sendable {
         out.append(contentsOf: "\(value)".utf8)
     }
 
-    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000]
-
     /// Writes a non-integer `value` of 0.001 ≤ |value| < 10⁹ with the fewest
     /// decimals (at most six) whose text reads back as `value`, the text
     /// Swift's `description` gives it, and returns `true`; `false` (nothing
     /// written) for any other value.
     ///
-    /// Why it is the same text: m and 10ᵈ are exact doubles, so `m / 10ᵈ`
-    /// is the correctly rounded value of the decimal m·10⁻ᵈ, the test
+    /// Why it is the same text: m and 10⁶ are exact doubles, so `m / 10⁶`
+    /// is the correctly rounded value of the decimal m·10⁻⁶, the test
     /// reading it back makes. A decimal within half an ulp of `value` lies
-    /// within 0.5 + ulp·10ᵈ/2 < 0.6 of `value`·10ᵈ here, so it is the rounded
+    /// within 0.5 + ulp·10⁶/2 < 0.6 of `value`·10⁶ here, so it is the rounded
     /// product or a neighbour, the three tried, and the only one (the
-    /// interval is narrower than 1): the shortest round-trip digits, which
-    /// `description` writes in fixed notation in this range.
+    /// interval is narrower than 1). A decimal of fewer decimals that reads
+    /// back is that same number, so the fewest decimals are the six less the
+    /// trailing zeros: the shortest round-trip digits, which `description`
+    /// writes in fixed notation in this range. (One product and one rounding,
+    /// not one per number of decimals tried.)
     static func appendFixedDecimal(_ value: Double, to out: inout [UInt8]) -> Bool {
         let magnitude = abs(value)
         guard magnitude >= 0.001, magnitude < 1e9 else { return false }
-        for decimals in 1...6 {
-            let scale = powersOfTen[decimals]
-            let product = (magnitude * scale).rounded()
-            var candidate = product
+        let scale = 1_000_000.0
+        let product = (magnitude * scale).rounded()
+        var candidate = product
+        if candidate / scale != magnitude {
+            candidate = product - 1
             if candidate / scale != magnitude {
-                candidate = product - 1
-                if candidate / scale != magnitude {
-                    candidate = product + 1
-                    if candidate / scale != magnitude { continue }
-                }
+                candidate = product + 1
+                if candidate / scale != magnitude { return false }
             }
-            let digits = Int64(candidate)
-            let unit = Int64(scale)
-            if value < 0 { out.append(UInt8(ascii: "-")) }
-            appendInteger(digits / unit, to: &out)
-            out.append(UInt8(ascii: "."))
-            appendDigits(digits % unit, width: decimals, to: &out)
-            return true
         }
-        return false
+        let digits = Int64(candidate)
+        var fraction = digits % 1_000_000
+        // An integer is not written here (the callers write integers as integers).
+        guard fraction != 0 else { return false }
+        var decimals = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            decimals -= 1
+        }
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        appendInteger(digits / 1_000_000, to: &out)
+        out.append(UInt8(ascii: "."))
+        appendDigits(fraction, width: decimals, to: &out)
+        return true
     }
 
     /// A signed integer in decimal.
@@ -319,7 +324,8 @@ struct EventLineEncoder: Sendable {
                 magnitude /= 10
                 count += 1
             } while magnitude > 0
-            out.append(contentsOf: buffer[(32 - count)...])
+            // As a raw buffer, not a slice: a slice is appended a byte at a time.
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(32 - count)...]))
         }
     }
 
@@ -332,7 +338,7 @@ struct EventLineEncoder: Sendable {
                 buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
             }
-            out.append(contentsOf: buffer[..<width])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<width]))
         }
     }
 
@@ -355,19 +361,31 @@ struct EventLineEncoder: Sendable {
             if !zoneLetter { text.removeLast() }
             return out.append(contentsOf: text.utf8)
         }
-        appendDigits(Int64(year), width: 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(Int64(month), width: 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(Int64(day), width: 2, to: &out)
-        out.append(UInt8(ascii: "T"))
-        appendDigits(Int64(millisecondOfDay / 3_600_000), width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(Int64(millisecondOfDay / 60_000 % 60), width: 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(Int64(millisecondOfDay / 1000 % 60), width: 2, to: &out)
-        out.append(UInt8(ascii: "."))
-        appendDigits(Int64(millisecondOfDay % 1000), width: 3, to: &out)
-        if zoneLetter { out.append(UInt8(ascii: "Z")) }
+        // Written in place and appended once: 24 appends of a byte each cost more than the arithmetic.
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { text in
+            func put(_ value: Int, width: Int, at start: Int) {
+                var rest = value
+                for position in stride(from: start + width - 1, through: start, by: -1) {
+                    text[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(millisecondOfDay / 3_600_000, width: 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(millisecondOfDay / 60_000 % 60, width: 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(millisecondOfDay / 1000 % 60, width: 2, at: 17)
+            text[19] = UInt8(ascii: ".")
+            put(millisecondOfDay % 1000, width: 3, at: 20)
+            text[23] = UInt8(ascii: "Z")
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<(zoneLetter ? 24 : 23)]))
+        }
     }
 }
