@@ -239,6 +239,8 @@ enum FeatureBytes {
 
 /// An event as a GeoJSON feature: a 2D point (longitude, latitude) and the
 /// feed's properties, times in ISO 8601 UTC, every key present (null when unknown).
+/// Responses are written by ``FeatureBytes``; this `Codable` form is the
+/// reference its tests compare with.
 struct Feature: Encodable {
     let event: SeismicEvent
     let base: String
@@ -275,7 +277,7 @@ struct Feature: Encodable {
     }
 }
 
-/// A page of items.
+/// A page of items, as ``Feature`` is one: the reference for ``FeatureBytes``.
 struct FeatureCollection: Encodable {
     let type = "FeatureCollection"
     let numberMatched: Int

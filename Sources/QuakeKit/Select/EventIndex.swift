@@ -21,6 +21,9 @@ public struct EventIndex: Sendable {
     public let events: [SeismicEvent]
     /// Each event's time (seconds since the reference date, as `Date` compares them).
     private let times: [Double]
+    /// Each event's latitude and longitude, side by side: a scan of a big box
+    /// reads these, not whole events.
+    private let coordinates: [(latitude: Double, longitude: Double)]
     /// Whether `times` never increases (events newest first): then a time
     /// window is a range of positions. Otherwise every position is a candidate.
     private let newestFirst: Bool
@@ -35,6 +38,7 @@ public struct EventIndex: Sendable {
         self.events = events
         let times = events.map(\.time.timeIntervalSinceReferenceDate)
         self.times = times
+        coordinates = events.map { ($0.latitude, $0.longitude) }
         var ordered = true
         for index in times.indices.dropFirst() where !(times[index - 1] >= times[index]) {
             ordered = false
@@ -84,7 +88,19 @@ public struct EventIndex: Sendable {
         guard !window.isEmpty else { return }
         let numeric = NumericAdmission(filter)
         let plain = filter.isNumeric
+        // A box and a time window alone (the usual page) are decided from the
+        // index's own arrays, with the comparisons `NumericAdmission` makes.
+        let placeAndTime = plain && filter.minimumMagnitude == nil && filter.maximumMagnitude == nil
+            && filter.minimumDepth == nil && filter.maximumDepth == nil
+        let since = filter.since?.timeIntervalSinceReferenceDate, until = filter.until?.timeIntervalSinceReferenceDate
         func admits(_ position: Int) -> Bool {
+            if placeAndTime {
+                let point = coordinates[position]
+                if let box = filter.bbox, !box.contains(latitude: point.latitude, longitude: point.longitude) { return false }
+                if let since, times[position] < since { return false }
+                if let until, times[position] > until { return false }
+                return true
+            }
             let event = events[position]
             return numeric.admits(event) && (plain || filter.matchesTypesAndExpression(event))
         }
