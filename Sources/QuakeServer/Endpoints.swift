@@ -315,9 +315,7 @@ struct Endpoints: Sendable {
 
     /// The drawable events `filter` admits, newest first.
     static func drawable(_ catalogue: Catalogue, _ filter: EventFilter) -> [MapEvent] {
-        guard filter != EventFilter() else { return catalogue.mapEvents }
-        let events = catalogue.events
-        return catalogue.index.positions(matching: filter).compactMap { MapEvent(events[$0]) }
+        filter == EventFilter() ? catalogue.mapEvents : catalogue.events.lazy.filter(filter.matches).compactMap(MapEvent.init)
     }
 
     static func number(_ parameters: [(name: String, value: String)], _ name: String, default value: Int,
