@@ -17,6 +17,8 @@ public struct Catalogue: Sendable {
     public let version: String
     /// Event ids to positions in ``events``.
     private let positions: [String: Int]
+    /// Which events a box and a time window hold, without a scan.
+    let index: EventIndex
 
     /// A snapshot of `events`, which may hold repeated ids (the latest update wins).
     public init(events: [SeismicEvent], generated: Date?, loadedAt: Date = Date()) {
@@ -37,6 +39,7 @@ public struct Catalogue: Sendable {
         var positions: [String: Int] = [:]
         for (index, event) in sorted.enumerated() where !event.id.isEmpty { positions[event.id] = index }
         self.positions = positions
+        self.index = EventIndex(sorted)
         self.version = Self.digest(sorted)
     }
 

@@ -103,7 +103,7 @@ struct Endpoints: Sendable {
             }
             let collection = Link(href: "\(base(request))/collections/\(FeatureDocuments.collectionID)", rel: "collection",
                                   type: "application/json")
-            return try json(Feature(event: event, base: base(request), moreLinks: [collection]), type: "application/geo+json")
+            return response(FeatureBytes.feature(event, base: base(request), moreLinks: [collection]), type: "application/geo+json")
         }
         route("/tiles/:z/:x/:y") { request, context in try await tile(request, context) }
         route("/map.png") { request, _ in try await map(request) }
@@ -127,10 +127,16 @@ struct Endpoints: Sendable {
         // Positions, not copies: copying twelve thousand events costs more than encoding a page;
         // without a filter, the page is a slice and nothing is collected.
         let events = catalogue.events
-        let matching: [Int]? = query.filter == EventFilter() ? nil : events.indices.filter { query.filter.matches(events[$0]) }
-        let matched = matching?.count ?? events.count
-        let page = matching.map { $0.dropFirst(query.offset).prefix(query.limit).map { events[$0] } }
-            ?? Array(events.dropFirst(query.offset).prefix(query.limit))
+        let page: [SeismicEvent]
+        let matched: Int
+        if query.filter == EventFilter() {
+            matched = events.count
+            page = Array(events.dropFirst(query.offset).prefix(query.limit))
+        } else {
+            let found = catalogue.index.page(matching: query.filter, offset: query.offset, limit: query.limit)
+            matched = found.matched
+            page = found.positions.map { events[$0] }
+        }
         let base = base(request)
         let path = "\(base)/collections/\(FeatureDocuments.collectionID)/items"
         var links = [Link(href: Self.url(path, query.query(offset: query.offset)), rel: "self", type: "application/geo+json"),
@@ -143,10 +149,9 @@ struct Endpoints: Sendable {
             links.append(Link(href: Self.url(path, query.query(offset: max(0, query.offset - query.limit))), rel: "prev",
                               type: "application/geo+json", title: "The previous page"))
         }
-        let collection = FeatureCollection(numberMatched: matched, numberReturned: page.count,
-                                           timeStamp: QuakeMap.timestamp(Date()), links: links,
-                                           features: page.map { Feature(event: $0, base: base) })
-        return try json(collection, type: "application/geo+json")
+        let body = FeatureBytes.collection(matched: matched, timeStamp: QuakeMap.timestamp(Date()), links: links,
+                                           events: page, base: base)
+        return response(body, type: "application/geo+json")
     }
 
     private func collection(_ context: some RequestContext) throws {
@@ -336,11 +341,13 @@ private func json(_ object: Any, type: String = "application/json") -> Response 
     response(JSONDocument.data(object), type: type)
 }
 
-private func json(_ value: some Encodable, type: String) throws -> Response {
-    response(try JSONDocument.data(value), type: type)
+private func response(_ body: Data, type: String) -> Response {
+    var headers = HTTPFields()
+    headers[.contentType] = type
+    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
 }
 
-private func response(_ body: Data, type: String) -> Response {
+private func response(_ body: [UInt8], type: String) -> Response {
     var headers = HTTPFields()
     headers[.contentType] = type
     return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -104,8 +104,143 @@ struct Link: Encodable, Sendable {
     var title: String?
 }
 
+/// Feature pages written straight into bytes (``JSONBytes``'s numbers,
+/// strings and times): the bytes `JSONEncoder` writes for ``Feature`` and
+/// ``FeatureCollection``, in their key order, without building either.
+enum FeatureBytes {
+    /// A single item: the feature with its `self` link, then `moreLinks`.
+    static func feature(_ event: SeismicEvent, base: String, moreLinks: [Link] = []) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        append(event, itemPrefix: itemPrefix(base: base), moreLinks: moreLinks, to: &out)
+        return out
+    }
+
+    /// A page of items.
+    static func collection(matched: Int, timeStamp: String, links: [Link], events: some Collection<SeismicEvent>,
+                           base: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + 400 * events.count)
+        out.append(contentsOf: #"{"type":"FeatureCollection","numberMatched":"#.utf8)
+        JSONBytes.appendInteger(matched, to: &out)
+        out.append(contentsOf: #","numberReturned":"#.utf8)
+        JSONBytes.appendInteger(events.count, to: &out)
+        out.append(contentsOf: #","timeStamp":"#.utf8)
+        JSONBytes.appendString(timeStamp, to: &out)
+        out.append(contentsOf: #","links":"#.utf8)
+        append(links, to: &out)
+        out.append(contentsOf: #","features":["#.utf8)
+        let prefix = itemPrefix(base: base)
+        var first = true
+        for event in events {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            append(event, itemPrefix: prefix, moreLinks: [], to: &out)
+        }
+        out.append(contentsOf: "]}".utf8)
+        return out
+    }
+
+    /// The opening quote and the items' path as a JSON string writes them,
+    /// made once a page: JSON escapes byte by byte, so an item's href is
+    /// this, its escaped id and a closing quote.
+    private static func itemPrefix(base: String) -> [UInt8] {
+        var out: [UInt8] = []
+        JSONBytes.appendString("\(base)/collections/\(FeatureDocuments.collectionID)/items/", to: &out)
+        out.removeLast()  // the closing quote: the id follows
+        return out
+    }
+
+    private static func append(_ event: SeismicEvent, itemPrefix: [UInt8], moreLinks: [Link], to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"type":"Feature""#.utf8)
+        if !event.id.isEmpty {
+            out.append(contentsOf: #","id":"#.utf8)
+            JSONBytes.appendString(event.id, to: &out)
+            out.append(contentsOf: #","links":[{"href":"#.utf8)
+            out.append(contentsOf: itemPrefix)
+            appendEscapedID(event.id, to: &out)
+            out.append(contentsOf: #"","rel":"self","type":"application/geo+json"}"#.utf8)
+            for link in moreLinks {
+                out.append(UInt8(ascii: ","))
+                append(link, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        out.append(contentsOf: #","geometry":{"type":"Point","coordinates":["#.utf8)
+        JSONBytes.appendNumber(event.longitude, to: &out)
+        out.append(UInt8(ascii: ","))
+        JSONBytes.appendNumber(event.latitude, to: &out)
+        out.append(contentsOf: #"]},"properties":{"mag":"#.utf8)
+        JSONBytes.appendNumber(event.magnitude, to: &out)
+        out.append(contentsOf: #","place":"#.utf8)
+        JSONBytes.appendString(event.place, to: &out)
+        out.append(contentsOf: #","time":"#.utf8)
+        JSONBytes.appendTimestamp(event.time, to: &out)
+        out.append(contentsOf: #","updated":"#.utf8)
+        JSONBytes.appendTimestamp(event.updated, to: &out)
+        out.append(contentsOf: #","depth":"#.utf8)
+        JSONBytes.appendNumber(event.depth, to: &out)
+        out.append(contentsOf: #","type":"#.utf8)
+        JSONBytes.appendString(event.eventType, to: &out)
+        out.append(contentsOf: #","magType":"#.utf8)
+        JSONBytes.appendString(event.magnitudeType, to: &out)
+        out.append(contentsOf: #","net":"#.utf8)
+        JSONBytes.appendString(event.network, to: &out)
+        out.append(contentsOf: #","status":"#.utf8)
+        JSONBytes.appendString(event.status, to: &out)
+        out.append(contentsOf: "}}".utf8)
+    }
+
+    /// ``FeatureQuery/escape(_:)``'s text inside a JSON string: an id of
+    /// unreserved bytes alone (every USGS id) is itself; any other goes to it
+    /// (its output is ASCII letters, digits, `-._~%`, nothing JSON escapes).
+    private static func appendEscapedID(_ id: String, to out: inout [UInt8]) {
+        var id = id
+        let plain = id.withUTF8 { bytes in
+            guard bytes.allSatisfy(isUnreserved) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if !plain { out.append(contentsOf: FeatureQuery.escape(id).utf8) }
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): return true
+        default: return false
+        }
+    }
+
+    private static func append(_ links: [Link], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, link) in links.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            append(link, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// ``Link``'s synthesized encoding: its properties in order, no `title` when there is none.
+    private static func append(_ link: Link, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"href":"#.utf8)
+        JSONBytes.appendString(link.href, to: &out)
+        out.append(contentsOf: #","rel":"#.utf8)
+        JSONBytes.appendString(link.rel, to: &out)
+        out.append(contentsOf: #","type":"#.utf8)
+        JSONBytes.appendString(link.type, to: &out)
+        if let title = link.title {
+            out.append(contentsOf: #","title":"#.utf8)
+            JSONBytes.appendString(title, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
 /// An event as a GeoJSON feature: a 2D point (longitude, latitude) and the
 /// feed's properties, times in ISO 8601 UTC, every key present (null when unknown).
+/// Responses are written by ``FeatureBytes``; this `Codable` form is the
+/// reference its tests compare with.
 struct Feature: Encodable {
     let event: SeismicEvent
     let base: String
@@ -142,7 +277,7 @@ struct Feature: Encodable {
     }
 }
 
-/// A page of items.
+/// A page of items, as ``Feature`` is one: the reference for ``FeatureBytes``.
 struct FeatureCollection: Encodable {
     let type = "FeatureCollection"
     let numberMatched: Int
