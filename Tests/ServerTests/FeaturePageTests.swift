@@ -187,8 +187,10 @@ import Testing
     @Test(.enabled(if: sharedMonthAvailable, "../shared/data/usgs/all_month_2020-06.csv is not beside the repository: skipped"))
     func pagesAreJSONEncodersOnTheSharedMonth() throws {
         let events = try Self.sharedMonth().events
-        for start in stride(from: 0, to: events.count, by: 1000) {
-            try expectSameDocuments(Array(events[start..<min(events.count, start + 1000)]), base: "http://127.0.0.1:8080", stride: 5)
+        // Every third page of 1,000 and every 25th feature alone: the month's variety at a
+        // sixth of the cost (the sanitizer runs multiply it).
+        for start in stride(from: 0, to: events.count, by: 3000) {
+            try expectSameDocuments(Array(events[start..<min(events.count, start + 1000)]), base: "http://127.0.0.1:8080", stride: 25)
         }
     }
 
