@@ -34,11 +34,24 @@ enum HTTPTransfer {
         // A refused connection is a failed attempt at once; the fetcher's retries and backoff decide what next.
         configuration.connectionPool.retryConnectionEstablishment = false
         let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
-        let outcome = await Self.run(url, headers: headers, options: options, passing: passing,
-                                     client: client, deadline: .now() + budget, seconds: deadline)
-        // Shutting down also cancels what is still in flight (a body left unread after an error).
-        try? await client.shutdown()
-        return outcome
+        // AsyncHTTPClient's deadline stops at the response head; a body that trickles in is
+        // bounded by this timer, which races the transfer.
+        return await withTaskGroup(of: HTTPAttempt.Outcome.self) { group in
+            group.addTask {
+                await Self.run(url, headers: headers, options: options, passing: passing,
+                               client: client, deadline: .now() + budget, seconds: deadline)
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(deadline))
+                return .failed(.timedOut(url: url, seconds: deadline, attempts: 1), retryAfter: nil)
+            }
+            let first = await group.next() ?? .failed(.timedOut(url: url, seconds: deadline, attempts: 1), retryAfter: nil)
+            group.cancelAll()
+            // Shutting down cancels what is still in flight (a body still streaming, or left
+            // unread after an error), so the losing task ends at once and no connection lingers.
+            try? await client.shutdown()
+            return first
+        }
     }
 
     private static func run(_ url: String, headers: [(String, String)], options: FetchOptions, passing: Set<Int>,
