@@ -32,8 +32,9 @@ build: deps
 	$(SWIFT) build $(RELEASE) --product quakemap
 
 ## deps: Debian packages the build needs, installed only when missing: Cairo, zlib (the
-## PNG encoder), libxml2 (the QuakeML reader), libcurl's headers (the static release build links Foundation's HTTP
-## client), pkg-config, the DejaVu font every label uses (so text renders the same everywhere),
+## PNG encoder), libxml2 (the QuakeML reader), libcurl (under Foundation's URLSession, which
+## only the server tests use, as a client; the programs fetch through AsyncHTTPClient),
+## pkg-config, the DejaVu font every label uses (so text renders the same everywhere),
 ## and Leaflet, which the server's web map loads from where Debian puts it
 DEBIAN_PACKAGES := libcairo2-dev zlib1g-dev libxml2-dev libsqlite3-dev libcurl4-openssl-dev pkg-config fonts-dejavu-core libjs-leaflet
 deps:

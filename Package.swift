@@ -16,6 +16,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Named for the error types QuakeFetch tells apart (AsyncHTTPClient's own dependencies).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         .systemLibrary(
@@ -55,10 +60,20 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
-        // Networking lives apart, so that embedding QuakeKit pulls in no HTTP stack.
+        // Networking lives apart, so that embedding QuakeKit pulls in no HTTP stack. HTTP goes
+        // through AsyncHTTPClient (SwiftNIO) rather than URLSession, whose libcurl and its dozens
+        // of shared libraries cost every start of the executables, even `--version`.
         .target(
             name: "QuakeFetch",
-            dependencies: ["QuakeKit"]
+            dependencies: [
+                "QuakeKit",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
         ),
         // MBTiles (SQLite) apart, so that embedding QuakeKit pulls in no database.
         .target(
@@ -143,9 +158,10 @@ let package = Package(
 
 // The AddressSanitizer pass of `make test-sanitize` leaves the HTTP server out
 // (QUAKEMAP_CORE_ONLY=1): the server is Swift without unsafe code, so ASan has
-// little to find there, while building Hummingbird and SwiftNIO once more
-// costs minutes of every CI run. ThreadSanitizer keeps it (actors, the render
-// gate and the cache are where races would be).
+// little to find there, while building Hummingbird once more costs minutes of
+// every CI run (SwiftNIO is built anyway, for QuakeFetch's HTTP client).
+// ThreadSanitizer keeps it (actors, the render gate and the cache are where
+// races would be).
 if Context.environment["QUAKEMAP_CORE_ONLY"] == "1" {
     let server: Set<String> = ["QuakeServer", "quakemap-server", "ServerTests"]
     package.targets.removeAll { server.contains($0.name) }

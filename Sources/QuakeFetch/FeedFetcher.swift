@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A fetched feed body and how it was got.
 public struct FetchedFeed: Sendable, Hashable {
@@ -63,11 +60,10 @@ public struct FeedFetcher: Sendable {
               scheme == "http" || scheme == "https", target.host != nil else {
             throw FetchError.invalidURL(url)
         }
-        var request = URLRequest(url: target)
-        request.setValue("quakemap", forHTTPHeaderField: "User-Agent")
+        var headers = [("User-Agent", "quakemap")]
         if let cached {
-            if let tag = cached.entityTag { request.setValue(tag, forHTTPHeaderField: "If-None-Match") }
-            if let modified = cached.lastModified { request.setValue(modified, forHTTPHeaderField: "If-Modified-Since") }
+            if let tag = cached.entityTag { headers.append(("If-None-Match", tag)) }
+            if let modified = cached.lastModified { headers.append(("If-Modified-Since", modified)) }
         }
 
         let clock = ContinuousClock()
@@ -81,7 +77,7 @@ public struct FeedFetcher: Sendable {
             attempt += 1
             let remaining = options.timeout - elapsed()
             guard remaining > 0 else { throw FetchError.timedOut(url: url, seconds: options.timeout, attempts: attempt - 1) }
-            let outcome = await HTTPTransfer.get(request, url: url, options: options, deadline: remaining, passing: passing)
+            let outcome = await HTTPTransfer.get(url, headers: headers, options: options, deadline: remaining, passing: passing)
             switch outcome {
             case let .response(status, headers, body):
                 if status == 304 {

@@ -1,7 +1,10 @@
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOPosix
+import NIOSSL
 
 /// What one HTTP attempt gave.
 struct HTTPAttempt: Sendable {
@@ -13,148 +16,152 @@ struct HTTPAttempt: Sendable {
     }
 }
 
-/// One GET through Foundation's `URLSession` (libcurl underneath on Linux:
-/// gzip is accepted and decoded, redirects are followed), with the body limit,
-/// the redirect limit and a hard deadline enforced here.
-final class HTTPTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked: URLSession calls the delegate on its own serial queue; the
-    // mutable state below is touched only there and, once finished, read
-    // after the continuation resumes, guarded by `lock`.
-    private let lock = NSLock()
-    private let url: String
-    private let options: FetchOptions
-    /// Error statuses answered like a success, with their body (a caller that reads the message).
-    private let passing: Set<Int>
-    private var body = Data()
-    private var response: HTTPURLResponse?
-    private var redirects = 0
-    private var failure: FetchError?
-    private var continuation: CheckedContinuation<HTTPAttempt.Outcome, Never>?
-
-    private init(url: String, options: FetchOptions, passing: Set<Int>) {
-        self.url = url
-        self.options = options
-        self.passing = passing
-    }
-
+/// One GET through AsyncHTTPClient (SwiftNIO, with BoringSSL and the system's
+/// trust roots for HTTPS): gzip is asked for and decoded within the body limit,
+/// redirects are followed here up to the limit, and one deadline covers
+/// connecting, redirects and the whole body.
+enum HTTPTransfer {
     /// Performs the request, giving up after `deadline` seconds; a status in
     /// `passing` is a response, not a failure.
-    static func get(_ request: URLRequest, url: String, options: FetchOptions, deadline: Double,
+    static func get(_ url: String, headers: [(String, String)], options: FetchOptions, deadline: Double,
                     passing: Set<Int> = []) async -> HTTPAttempt.Outcome {
-        let transfer = HTTPTransfer(url: url, options: options, passing: passing)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        // Foundation on Linux hands libcurl whole seconds and times out at once
-        // below one; keep its timeouts loose and let the watchdog below keep time.
-        configuration.timeoutIntervalForRequest = deadline.rounded(.up) + 1
-        configuration.timeoutIntervalForResource = deadline.rounded(.up) + 1
-        let session = URLSession(configuration: configuration, delegate: transfer, delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        return await withCheckedContinuation { continuation in
-            transfer.lock.withLock { transfer.continuation = continuation }
-            let task = session.dataTask(with: request)
-            // libcurl's own timeouts do not cover every stall, and a cancelled
-            // transfer may report late: the deadline answers by itself.
-            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak task] in
-                transfer.finish(.failed(.timedOut(url: url, seconds: deadline, attempts: 1), retryAfter: nil))
-                task?.cancel()
+        let budget = TimeAmount.nanoseconds(Int64((max(deadline, 0) * 1e9).rounded(.up)))
+        var configuration = HTTPClient.Configuration()
+        // Redirects are counted here, so the limit and the error are the fetcher's own.
+        configuration.redirectConfiguration = .disallow
+        configuration.decompression = .enabled(limit: .size(options.maximumBytes))
+        configuration.timeout = .init(connect: budget)
+        // A refused connection is a failed attempt at once; the fetcher's retries and backoff decide what next.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        // AsyncHTTPClient's deadline stops at the response head; a body that trickles in is
+        // bounded by this timer, which races the transfer.
+        return await withTaskGroup(of: HTTPAttempt.Outcome.self) { group in
+            group.addTask {
+                await Self.run(url, headers: headers, options: options, passing: passing,
+                               client: client, deadline: .now() + budget, seconds: deadline)
             }
-            task.resume()
-        }
-    }
-
-    private func fail(_ error: FetchError) {
-        lock.withLock { if failure == nil { failure = error } }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        let http = response as? HTTPURLResponse
-        lock.withLock { self.response = http }
-        if let http, http.expectedContentLength > Int64(options.maximumBytes),
-           http.value(forHTTPHeaderField: "Content-Encoding") == nil {
-            fail(.tooLarge(url: url, limit: options.maximumBytes))
-            completionHandler(.cancel)
-            return
-        }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = lock.withLock { () -> Bool in
-            body.append(data)
-            return body.count > options.maximumBytes
-        }
-        if tooLarge {
-            fail(.tooLarge(url: url, limit: options.maximumBytes))
-            dataTask.cancel()
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        let count = lock.withLock { () -> Int in
-            redirects += 1
-            return redirects
-        }
-        guard count <= options.maximumRedirects else {
-            fail(.tooManyRedirects(url: url, limit: options.maximumRedirects))
-            completionHandler(nil)
-            return
-        }
-        completionHandler(request)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        let outcome = lock.withLock { () -> HTTPAttempt.Outcome in
-            if let failure { return .failed(failure, retryAfter: nil) }
-            if let error { return .failed(Self.classify(error, url: url), retryAfter: nil) }
-            guard let response else {
-                return .failed(.connectionFailed(url: url, reason: "no HTTP response", attempts: 1), retryAfter: nil)
+            group.addTask {
+                try? await Task.sleep(for: .seconds(deadline))
+                return .failed(.timedOut(url: url, seconds: deadline, attempts: 1), retryAfter: nil)
             }
-            var headers: [String: String] = [:]
-            for (name, value) in response.allHeaderFields {
-                headers[String(describing: name).lowercased()] = String(describing: value)
+            let first = await group.next() ?? .failed(.timedOut(url: url, seconds: deadline, attempts: 1), retryAfter: nil)
+            group.cancelAll()
+            // Shutting down cancels what is still in flight (a body still streaming, or left
+            // unread after an error), so the losing task ends at once and no connection lingers.
+            try? await client.shutdown()
+            return first
+        }
+    }
+
+    private static func run(_ url: String, headers: [(String, String)], options: FetchOptions, passing: Set<Int>,
+                            client: HTTPClient, deadline: NIODeadline, seconds: Double) async -> HTTPAttempt.Outcome {
+        var location = url
+        var redirects = 0
+        while true {
+            var request = HTTPClientRequest(url: location)
+            request.method = .GET
+            for (name, value) in headers { request.headers.add(name: name, value: value) }
+            request.headers.replaceOrAdd(name: "Accept-Encoding", value: "gzip")
+
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(request, deadline: deadline)
+            } catch {
+                return .failed(classify(error, url: url, seconds: seconds, limit: options.maximumBytes, received: nil), retryAfter: nil)
             }
-            let status = response.statusCode
+            var fields: [String: String] = [:]
+            for (name, value) in response.headers {
+                let key = name.lowercased()
+                fields[key] = fields[key].map { $0 + ", " + value } ?? value
+            }
+            let status = Int(response.status.code)
+
             if (300..<400).contains(status) && status != 304 {
-                return .failed(.tooManyRedirects(url: url, limit: options.maximumRedirects), retryAfter: nil)
+                redirects += 1
+                guard redirects <= options.maximumRedirects, let target = fields["location"] else {
+                    return .failed(.tooManyRedirects(url: url, limit: options.maximumRedirects), retryAfter: nil)
+                }
+                guard let next = URL(string: target, relativeTo: URL(string: location))?.absoluteURL,
+                      let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https", next.host != nil else {
+                    return .failed(.invalidURL(target), retryAfter: nil)
+                }
+                location = next.absoluteString
+                continue
             }
             guard (200..<300).contains(status) || status == 304 || passing.contains(status) else {
                 return .failed(.httpStatus(url: url, status: status, attempts: 1),
-                               retryAfter: headers["retry-after"].flatMap(Self.retryAfterSeconds))
+                               retryAfter: fields["retry-after"].flatMap(Self.retryAfterSeconds))
+            }
+            let declared = fields["content-encoding"] == nil ? fields["content-length"].flatMap(Int.init) : nil
+            if let declared, declared > options.maximumBytes {
+                return .failed(.tooLarge(url: url, limit: options.maximumBytes), retryAfter: nil)
+            }
+
+            var body = Data()
+            do {
+                for try await chunk in response.body {
+                    guard body.count + chunk.readableBytes <= options.maximumBytes else {
+                        return .failed(.tooLarge(url: url, limit: options.maximumBytes), retryAfter: nil)
+                    }
+                    body.append(contentsOf: chunk.readableBytesView)
+                }
+            } catch {
+                let received = declared.map { "\(body.count) of \($0) bytes" } ?? "after \(body.count) bytes"
+                return .failed(classify(error, url: url, seconds: seconds, limit: options.maximumBytes, received: received), retryAfter: nil)
             }
             // Without a content coding the announced length must match what arrived.
-            if headers["content-encoding"] == nil, let declared = headers["content-length"].flatMap(Int.init),
-               declared != body.count, status != 304 {
+            if let declared, declared != body.count, status != 304 {
                 return .failed(.truncated(url: url, reason: "\(body.count) of \(declared) bytes", attempts: 1), retryAfter: nil)
             }
-            return .response(status: status, headers: headers, body: body)
+            return .response(status: status, headers: fields, body: body)
         }
-        finish(outcome)
     }
 
-    /// Resumes the waiting caller once; whichever of completion and deadline comes second is ignored.
-    private func finish(_ outcome: HTTPAttempt.Outcome) {
-        let continuation = lock.withLock { () -> CheckedContinuation<HTTPAttempt.Outcome, Never>? in
-            defer { self.continuation = nil }
-            return self.continuation
+    /// The fetcher's error for what the HTTP stack threw; `received` (how much of the body came) is
+    /// set once the body had begun.
+    private static func classify(_ error: Error, url: String, seconds: Double, limit: Int, received: String?) -> FetchError {
+        if let error = error as? HTTPClientError {
+            if [.deadlineExceeded, .connectTimeout, .readTimeout, .writeTimeout].contains(error) {
+                return .timedOut(url: url, seconds: seconds, attempts: 1)
+            }
+            if error == .cancelled {
+                return .connectionFailed(url: url, reason: "the request was cancelled", attempts: 1)
+            }
         }
-        continuation?.resume(returning: outcome)
+        if let error = error as? NIOHTTPDecompression.DecompressionError, error == .limit {
+            return .tooLarge(url: url, limit: limit)
+        }
+        // Whatever ends a body that had begun (a close, a reset, a parser at an early end of file) cut it short.
+        if let received { return .truncated(url: url, reason: received, attempts: 1) }
+        if let error = error as? HTTPClientError, error == .remoteConnectionClosed {
+            return .connectionFailed(url: url, reason: "the server closed the connection without an answer", attempts: 1)
+        }
+        return .connectionFailed(url: url, reason: reason(error), attempts: 1)
     }
 
-    private static func classify(_ error: Error, url: String) -> FetchError {
-        let nsError = error as NSError
-        let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError
-        let reason = underlying?.localizedDescription ?? nsError.localizedDescription
-        if reason.contains("bytes remaining") || reason.contains("transfer closed") {
-            return .truncated(url: url, reason: reason, attempts: 1)
+    /// A short, readable reason for a failure below HTTP (connect, DNS, TLS, a malformed answer).
+    static func reason(_ error: Error) -> String {
+        switch error {
+        case let error as NIOConnectionError:
+            if let first = error.connectionErrors.first { return "\(reason(first.error)) (\(first.target))" }
+            if error.dnsAError != nil || error.dnsAAAAError != nil {
+                return "the name \(error.host) could not be resolved"
+            }
+            return "no address for \(error.host)"
+        case let error as IOError:
+            return String(cString: strerror(error.errnoCode))
+        case let error as NIOSSLError:
+            return "TLS: \(error)"
+        case let error as BoringSSLError:
+            return "TLS: \(error)"
+        case let error as HTTPParserError:
+            return "not a valid HTTP answer (\(error))"
+        case let error as HTTPClientError:
+            return "\(error)"
+        default:
+            return "\(error)"
         }
-        if nsError.code == NSURLErrorTimedOut {
-            return .timedOut(url: url, seconds: 0, attempts: 1)
-        }
-        return .connectionFailed(url: url, reason: reason, attempts: 1)
     }
 
     /// `Retry-After` as seconds: a number of seconds or an HTTP date.
