@@ -25,7 +25,7 @@ if ! command -v xmllint >/dev/null; then
     $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libxml2-utils
 fi
 echo "building quakemap (release, as make map does)…"
-swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld --product quakemap >"$WORK/readers-build.txt" 2>&1 \
+swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs --product quakemap >"$WORK/readers-build.txt" 2>&1 \
     || { cat "$WORK/readers-build.txt" >&2; echo "bench: the quakemap build failed" >&2; exit 1; }
 BIN=.build/release/quakemap
 
