@@ -31,10 +31,10 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     /// Whether the spool went to a temporary file (for tests).
     var isSpilled: Bool { spool.isSpilled }
 
-    /// Whether `format` can be spooled (CSV, FDSN text, JSON, GeoJSON); a
-    /// table and QuakeML are written whole by ``EventListEncoder``.
+    /// Whether `format` can be spooled (CSV, FDSN text, JSON, GeoJSON, a
+    /// table); QuakeML is written whole by ``EventListEncoder``.
     public static func spools(_ format: EventListFormat) -> Bool {
-        EventLineEncoder.streams(format)
+        EventLineEncoder.streams(format) || format == .table
     }
 
     /// Reads `source` and spools every event `selection` admits; a limit
@@ -50,15 +50,23 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
                 format: EventListFormat) throws {
         precondition(Self.spools(format), "\(format) is not spooled")
         self.format = format
-        let encoder = EventLineEncoder(format: format)
         // Rows are about 100 bytes or more; a close guess saves the arrays' regrowth.
-        spool = try EventSpool(from: source, feed: feed, selection: selection, expectedRows: (source.byteCount ?? 0) / 110) {
+        let expectedRows = (source.byteCount ?? 0) / 110
+        guard format != .table else {
+            spool = try EventSpool(from: source, feed: feed, selection: selection, expectedRows: expectedRows) {
+                event, bytes in TableRecord.append(EventListEncoder.tableCells(event), to: &bytes)
+            }
+            return
+        }
+        let encoder = EventLineEncoder(format: format)
+        spool = try EventSpool(from: source, feed: feed, selection: selection, expectedRows: expectedRows) {
             event, bytes in encoder.append(event, to: &bytes)
         }
     }
 
     /// Writes the list, calling `sink` with pieces of up to a MiB in order.
     public func write(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if format == .table { return try writeTable(sink) }
         var out: [UInt8] = []
         let flushAt = 1 << 20
         out.reserveCapacity(flushAt + 4096)
@@ -93,6 +101,37 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         try flush()
     }
 
+    /// A table's columns are as wide as their widest cell: one pass over the
+    /// spool finds the widths (each record carries its cells' lengths), a
+    /// second writes the lines, through ``EventListEncoder``'s own line maker.
+    private func writeTable(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var widths = EventListEncoder.tableHeader.map(\.count)
+        spool.forEachRecord { record in
+            TableRecord.forEachCell(of: record) { column, characters, _ in widths[column] = max(widths[column], characters) }
+        }
+        var out: [UInt8] = []
+        let flushAt = 1 << 20
+        out.reserveCapacity(flushAt + 4096)
+        func flush() throws {
+            try out.withUnsafeBytes { try sink($0) }
+            out.removeAll(keepingCapacity: true)
+        }
+        for line in [EventListEncoder.tableLine(EventListEncoder.tableHeader, widths: widths),
+                     EventListEncoder.tableRule(widths: widths)] {
+            out.append(contentsOf: line.utf8)
+            out.append(ASCII.lf)
+        }
+        var cells: [String] = []
+        try spool.forEachRecord { record in
+            cells.removeAll(keepingCapacity: true)
+            TableRecord.forEachCell(of: record) { _, _, bytes in cells.append(String(decoding: bytes, as: UTF8.self)) }
+            out.append(contentsOf: EventListEncoder.tableLine(cells, widths: widths).utf8)
+            out.append(ASCII.lf)
+            if out.count >= flushAt { try flush() }
+        }
+        try flush()
+    }
+
     /// The whole list in memory, for tests and small selections.
     public func data() throws -> Data {
         var data = Data()
@@ -105,6 +144,31 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
 
     /// Identity: a spool is one reading of a feed.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// A table row as a spool record: for each cell its length in characters
+/// (what the column's width counts) and in bytes (4 bytes each), then its UTF-8.
+private enum TableRecord {
+    static func append(_ cells: [String], to bytes: inout [UInt8]) {
+        for var cell in cells {
+            withUnsafeBytes(of: UInt32(cell.count).littleEndian) { bytes.append(contentsOf: $0) }
+            cell.withUTF8 { utf8 in
+                withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
+                bytes.append(contentsOf: utf8)
+            }
+        }
+    }
+
+    static func forEachCell(of record: UnsafeRawBufferPointer, _ body: (Int, Int, UnsafeRawBufferPointer) -> Void) {
+        var offset = 0, column = 0
+        while offset < record.count {
+            let characters = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            let length = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
+            body(column, characters, UnsafeRawBufferPointer(rebasing: record[(offset + 8)..<(offset + 8 + length)]))
+            offset += 8 + length
+            column += 1
+        }
+    }
 }
 
 /// The selected events of a feed as records of the caller's making, in the
