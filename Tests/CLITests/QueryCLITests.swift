@@ -76,6 +76,11 @@ struct QueryCLITests {
                 #expect(spooled.stdout == kept.stdout, "\(file) \(options)")
                 #expect(spooled.stdoutText.count > 100, "\(file) \(options): \(spooled.stdoutText)")
             }
+            // The same for a table: spooled without a limit, kept with one.
+            let spooledTable = try QuakemapProcess.run(["list", file, "--quiet", "--limit", "0", "--format", "table"])
+            let keptTable = try QuakemapProcess.run(["list", file, "--quiet", "--limit", "100000000", "--format", "table"])
+            #expect(spooledTable.status == 0 && spooledTable.stdout == keptTable.stdout, "\(file) as a table")
+            #expect(spooledTable.stdoutText.split(separator: "\n").count > 100, "\(file) as a table")
         }
     }
 
