@@ -45,9 +45,19 @@ extension Quakemap {
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
                 let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
-                guard case .loaded(let loaded) = try await loader.load() else { return }
-                let statistics = CatalogStatistics(loaded.selection.events, binning: try magnitudeStatistics.binning(),
-                                                   completeness: magnitudeStatistics.completeness)
+                let binning = try magnitudeStatistics.binning(), completeness = magnitudeStatistics.completeness
+                let limited = limit > 0
+                guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
+                    // Every event counts without a limit: they are folded from a spool of small records, not kept.
+                    guard limited else {
+                        return try QuakeMap.statistics(from: source, feed: feed, selection: selection, binning: binning,
+                                                       completeness: completeness)
+                    }
+                    let selected = try QuakeMap.select(from: source, feed: feed, selection: selection)
+                    return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness)],
+                                          summary: selected.summary, duplicates: selected.duplicates)
+                }) else { return }
+                let statistics = loaded.selection.events[0]
                 let data: Data
                 switch format {
                 case .text:

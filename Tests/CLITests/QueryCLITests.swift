@@ -60,6 +60,30 @@ struct QueryCLITests {
         #expect(text.stdoutText.hasPrefix("events     7\n"), "\(text.stdoutText)")
     }
 
+    /// Without a limit stats folds a spool of records; with a limit above the
+    /// count it keeps the events: the same selection, so the same bytes.
+    @Test func statsWithoutALimitPrintsWhatTheKeptEventsGive() throws {
+        var files = ["Data/synthetic_all_day.csv"]
+        if Self.sharedPresent {
+            files += ["all_month_2020-06.csv", "eqs7day-M1_2011-05.txt", "all_week_2014-04.geojson"]
+                .map { Self.shared.appendingPathComponent($0).path }
+        }
+        for file in files {
+            for options in [[], ["--format", "json"], ["--min-mag", "2", "--bbox=-130,20,-60,50"], ["--mag-bin", "0.2", "--format", "json"]] {
+                let spooled = try QuakemapProcess.run(["stats", file, "--quiet"] + options)
+                let kept = try QuakemapProcess.run(["stats", file, "--quiet", "--limit", "100000000"] + options)
+                #expect(spooled.status == 0 && kept.status == 0, "\(spooled.stderr) \(kept.stderr)")
+                #expect(spooled.stdout == kept.stdout, "\(file) \(options)")
+                #expect(spooled.stdoutText.count > 100, "\(file) \(options): \(spooled.stdoutText)")
+            }
+            // The same for a table: spooled without a limit, kept with one.
+            let spooledTable = try QuakemapProcess.run(["list", file, "--quiet", "--limit", "0", "--format", "table"])
+            let keptTable = try QuakemapProcess.run(["list", file, "--quiet", "--limit", "100000000", "--format", "table"])
+            #expect(spooledTable.status == 0 && spooledTable.stdout == keptTable.stdout, "\(file) as a table")
+            #expect(spooledTable.stdoutText.split(separator: "\n").count > 100, "\(file) as a table")
+        }
+    }
+
     /// `--type earthquake --min-mag 4.5` on every real feed, counted independently by Python's csv and json modules.
     @Test(.enabled(if: sharedPresent, "../shared/data/usgs is not beside the repository: skipped"),
           arguments: ["all_month_2020-06.csv", "all_month_2022-03.csv", "all_month_2015-12_15col.csv", "4.5_week_2020-04.csv",

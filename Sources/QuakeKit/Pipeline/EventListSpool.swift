@@ -21,24 +21,20 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     /// The format the lines are in.
     public let format: EventListFormat
     /// Counts and rejections from reading the feed.
-    public let summary: FeedSummary
+    public var summary: FeedSummary { spool.summary }
     /// Rows that repeated an event id; only the latest version of each is listed.
-    public let duplicates: Int
+    public var duplicates: Int { spool.duplicates }
     /// How many events are listed.
-    public var count: Int { order.count }
+    public var count: Int { spool.count }
 
-    private let storage: SpoolStorage
+    private let spool: EventSpool
     /// Whether the spool went to a temporary file (for tests).
-    var isSpilled: Bool { storage.isSpilled }
-    /// Where each record starts in the spool, and one past the last.
-    private let offsets: [UInt64]
-    /// The records to write, in order.
-    private let order: [UInt32]
+    var isSpilled: Bool { spool.isSpilled }
 
-    /// Whether `format` can be spooled (CSV, FDSN text, JSON, GeoJSON); a
-    /// table and QuakeML are written whole by ``EventListEncoder``.
+    /// Whether `format` can be spooled (CSV, FDSN text, JSON, GeoJSON, a
+    /// table); QuakeML is written whole by ``EventListEncoder``.
     public static func spools(_ format: EventListFormat) -> Bool {
-        EventLineEncoder.streams(format)
+        EventLineEncoder.streams(format) || format == .table
     }
 
     /// Reads `source` and spools every event `selection` admits; a limit
@@ -54,18 +50,175 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
                 format: EventListFormat) throws {
         precondition(Self.spools(format), "\(format) is not spooled")
         self.format = format
-        let storage = SpoolStorage()
-        let encoder = EventLineEncoder(format: format)
-        var keys: [UInt64] = [], hashes: [UInt32] = [], offsets: [UInt64] = []
         // Rows are about 100 bytes or more; a close guess saves the arrays' regrowth.
-        let expected = (source.byteCount ?? 0) / 110
-        keys.reserveCapacity(expected)
-        hashes.reserveCapacity(expected)
-        offsets.reserveCapacity(expected + 1)
-        // Admitted and encoded on the decoding threads, a part of a batch at a time.
+        let expectedRows = (source.byteCount ?? 0) / 110
+        guard format != .table else {
+            spool = try EventSpool(from: source, feed: feed, selection: selection, expectedRows: expectedRows) {
+                event, bytes in TableRecord.append(EventListEncoder.tableCells(event), to: &bytes)
+            }
+            return
+        }
+        let encoder = EventLineEncoder(format: format)
+        spool = try EventSpool(from: source, feed: feed, selection: selection, expectedRows: expectedRows) {
+            event, bytes in encoder.append(event, to: &bytes)
+        }
+    }
+
+    /// Writes the list, calling `sink` with pieces of up to a MiB in order.
+    public func write(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if format == .table { return try writeTable(sink) }
+        var out: [UInt8] = []
+        let flushAt = 1 << 20
+        out.reserveCapacity(flushAt + 4096)
+        func flush() throws {
+            try out.withUnsafeBytes { try sink($0) }
+            out.removeAll(keepingCapacity: true)
+        }
+        switch format {
+        case .csv: out.append(contentsOf: (EventListEncoder.csvHeader + "\n").utf8)
+        case .text: out.append(contentsOf: (EventListEncoder.fdsnTextHeader + "\n").utf8)
+        case .json: out.append(UInt8(ascii: "["))
+        case .geojson: out.append(contentsOf: #"{"features":["#.utf8)
+        case .table, .quakeml: break
+        }
+        let separated = format == .json || format == .geojson
+        var written = 0
+        try spool.forEachRecord { line in
+            if separated && written > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: line)
+            written += 1
+            if out.count >= flushAt { try flush() }
+        }
+        switch format {
+        case .json: out.append(contentsOf: "]\n".utf8)
+        case .geojson:
+            out.append(contentsOf: #"],"metadata":{"count":"#.utf8)
+            EventLineEncoder.appendInteger(Int64(count), to: &out)
+            out.append(contentsOf: #","title":"quakemap selection"},"type":"FeatureCollection"}"#.utf8)
+            out.append(ASCII.lf)
+        case .csv, .text, .table, .quakeml: break
+        }
+        try flush()
+    }
+
+    /// A table's columns are as wide as their widest cell: one pass over the
+    /// spool finds the widths (each record carries its cells' lengths), a
+    /// second writes the lines, through ``EventListEncoder``'s own line maker.
+    private func writeTable(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var widths = EventListEncoder.tableHeader.map(\.count)
+        spool.forEachRecord { record in
+            TableRecord.forEachCell(of: record) { column, characters, _ in widths[column] = max(widths[column], characters) }
+        }
+        var out: [UInt8] = []
+        let flushAt = 1 << 20
+        out.reserveCapacity(flushAt + 4096)
+        func flush() throws {
+            try out.withUnsafeBytes { try sink($0) }
+            out.removeAll(keepingCapacity: true)
+        }
+        for line in [EventListEncoder.tableLine(EventListEncoder.tableHeader, widths: widths),
+                     EventListEncoder.tableRule(widths: widths)] {
+            out.append(contentsOf: line.utf8)
+            out.append(ASCII.lf)
+        }
+        var cells: [String] = []
+        try spool.forEachRecord { record in
+            cells.removeAll(keepingCapacity: true)
+            TableRecord.forEachCell(of: record) { _, _, bytes in cells.append(String(decoding: bytes, as: UTF8.self)) }
+            out.append(contentsOf: EventListEncoder.tableLine(cells, widths: widths).utf8)
+            out.append(ASCII.lf)
+            if out.count >= flushAt { try flush() }
+        }
+        try flush()
+    }
+
+    /// The whole list in memory, for tests and small selections.
+    public func data() throws -> Data {
+        var data = Data()
+        try write { data.append(contentsOf: $0) }
+        return data
+    }
+
+    /// Identity: a spool is one reading of a feed.
+    public static func == (lhs: EventListSpool, rhs: EventListSpool) -> Bool { lhs === rhs }
+
+    /// Identity: a spool is one reading of a feed.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// A table row as a spool record: for each cell its length in characters
+/// (what the column's width counts) and in bytes (4 bytes each), then its UTF-8.
+private enum TableRecord {
+    static func append(_ cells: [String], to bytes: inout [UInt8]) {
+        for var cell in cells {
+            withUnsafeBytes(of: UInt32(cell.count).littleEndian) { bytes.append(contentsOf: $0) }
+            cell.withUTF8 { utf8 in
+                withUnsafeBytes(of: UInt32(utf8.count).littleEndian) { bytes.append(contentsOf: $0) }
+                bytes.append(contentsOf: utf8)
+            }
+        }
+    }
+
+    static func forEachCell(of record: UnsafeRawBufferPointer, _ body: (Int, Int, UnsafeRawBufferPointer) -> Void) {
+        var offset = 0, column = 0
+        while offset < record.count {
+            let characters = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            let length = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
+            body(column, characters, UnsafeRawBufferPointer(rebasing: record[(offset + 8)..<(offset + 8 + length)]))
+            offset += 8 + length
+            column += 1
+        }
+    }
+}
+
+/// The selected events of a feed as records of the caller's making, in the
+/// order ``EventSelection`` lists them (most recent first, equal times in
+/// file order), after repeated ids are settled as it settles them: what
+/// ``EventListSpool`` writes lines from and `stats` folds figures from,
+/// with memory bounded independent of the feed's size.
+///
+/// Reading makes each admitted event's record at once, on the decoding
+/// threads, into a spool (a few MiB in memory, then an unlinked temporary
+/// file), and keeps 20 bytes of it in memory: its time, its id's 32-bit
+/// hash (0 for no id: the low bit is always set otherwise) and where it
+/// starts. Repeated ids are then settled (the later `updated` wins; a hash
+/// match is confirmed on the ids themselves), the hashes dropped, and the
+/// rest sorted by time (radix, stable): 12 bytes an event stay (where it
+/// starts, its place in the order).
+struct EventSpool {
+    /// Counts and rejections from reading the feed.
+    let summary: FeedSummary
+    /// Rows that repeated an event id; only the latest version of each is kept.
+    let duplicates: Int
+    /// How many events there are.
+    var count: Int { order.count }
+
+    private let storage: SpoolStorage
+    /// Whether the spool went to a temporary file.
+    var isSpilled: Bool { storage.isSpilled }
+    /// Where each record starts in the spool, and one past the last.
+    private let offsets: [UInt64]
+    /// The records to visit, in order.
+    private let order: [UInt32]
+
+    /// Reads `source` and spools a record, made by `record` (which appends
+    /// to the bytes it is given; called on several threads at once), of
+    /// every event `selection` admits; a limit keeps the most recent after
+    /// repeated ids are settled over the whole feed.
+    ///
+    /// - Throws: ``FeedError`` as ``FeedReader`` does; ``WriteError`` when
+    ///   the temporary file cannot be written.
+    init(from source: FeedSource, feed: FeedOptions, selection: EventSelection, expectedRows: Int,
+         record: @escaping @Sendable (SeismicEvent, inout [UInt8]) -> Void) throws {
+        let storage = SpoolStorage()
+        var keys: [UInt64] = [], hashes: [UInt32] = [], offsets: [UInt64] = []
+        keys.reserveCapacity(expectedRows)
+        hashes.reserveCapacity(expectedRows)
+        offsets.reserveCapacity(expectedRows + 1)
+        // Admitted and recorded on the decoding threads, a part of a batch at a time.
         let listing = RowListing(admission: selection.rowAdmission) { event, rows in
             Self.appendHeader(of: event, to: &rows.bytes)
-            encoder.append(event, to: &rows.bytes)
+            record(event, &rows.bytes)
             rows.ends.append(rows.bytes.count)
             rows.keys.append(Self.sortKey(event.time))
             rows.tags.append(event.id.isEmpty ? 0 : FNV1a.id(event.id) | 1)
@@ -96,35 +249,18 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         self.order = order
     }
 
-    /// Writes the list, calling `sink` with pieces of up to a MiB in order.
-    public func write(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var out: [UInt8] = []
-        let flushAt = 1 << 20
-        out.reserveCapacity(flushAt + 4096)
-        func flush() throws {
-            try out.withUnsafeBytes { try sink($0) }
-            out.removeAll(keepingCapacity: true)
-        }
-        switch format {
-        case .csv: out.append(contentsOf: (EventListEncoder.csvHeader + "\n").utf8)
-        case .text: out.append(contentsOf: (EventListEncoder.fdsnTextHeader + "\n").utf8)
-        case .json: out.append(UInt8(ascii: "["))
-        case .geojson: out.append(contentsOf: #"{"features":["#.utf8)
-        case .table, .quakeml: break
-        }
-        let separated = format == .json || format == .geojson
-        // Each fault maps a neighbourhood of the spool: a line in order finds
+    /// Calls `body` with each kept record (the bytes `record` made), in order.
+    func forEachRecord(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        // Each fault maps a neighbourhood of the spool: a record in order finds
         // it mapped, one elsewhere maps another, so the mapping is given back
         // after a few jumps (or a few MiB in order).
         var jumps = 0, sinceRelease = 0, previousStart: UInt64 = 0, previousEnd: UInt64 = 0
-        for (written, index) in order.enumerated() {
-            if separated && written > 0 { out.append(UInt8(ascii: ",")) }
+        for index in order {
             let start = offsets[Int(index)], end = offsets[Int(index) + 1]
-            storage.withBytes(from: start, to: end) { bytes in
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[Self.headerLength(bytes)...]))
+            try storage.withBytes(from: start, to: end) { bytes in
+                try body(UnsafeRawBufferPointer(rebasing: bytes[Self.headerLength(bytes)...]))
             }
-            if out.count >= flushAt { try flush() }
-            // A feed oldest first is read backwards: the line before the last one is no jump either.
+            // A feed oldest first is read backwards: the record before the last one is no jump either.
             if start != previousEnd && end != previousStart { jumps += 1 }
             previousStart = start
             previousEnd = end
@@ -135,31 +271,8 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
                 sinceRelease = 0
             }
         }
-        switch format {
-        case .json: out.append(contentsOf: "]\n".utf8)
-        case .geojson:
-            out.append(contentsOf: #"],"metadata":{"count":"#.utf8)
-            EventLineEncoder.appendInteger(Int64(order.count), to: &out)
-            out.append(contentsOf: #","title":"quakemap selection"},"type":"FeatureCollection"}"#.utf8)
-            out.append(ASCII.lf)
-        case .csv, .text, .table, .quakeml: break
-        }
-        try flush()
         storage.release()
     }
-
-    /// The whole list in memory, for tests and small selections.
-    public func data() throws -> Data {
-        var data = Data()
-        try write { data.append(contentsOf: $0) }
-        return data
-    }
-
-    /// Identity: a spool is one reading of a feed.
-    public static func == (lhs: EventListSpool, rhs: EventListSpool) -> Bool { lhs === rhs }
-
-    /// Identity: a spool is one reading of a feed.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     // MARK: Records
 

@@ -26,20 +26,68 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
     /// `completeness` for the Gutenberg–Richter fit.
     public init(_ events: [SeismicEvent], binning: MagnitudeBinning = .tenth,
                 completeness: CompletenessMethod = .standard) {
-        count = events.count
-        first = events.map(\.time).min()
-        last = events.map(\.time).max()
-        magnitudeRange = Self.range(events.compactMap(\.magnitude))
-        depthRange = Self.range(events.compactMap(\.depth))
-        types = Dictionary(grouping: events, by: { EventType.normalized($0.eventType) }).mapValues(\.count)
+        var accumulator = Accumulator()
+        for event in events {
+            accumulator.add(time: event.time, magnitude: event.magnitude, depth: event.depth,
+                            type: Self.typeKey(event.eventType))
+        }
+        self.init(accumulator, binning: binning, completeness: completeness)
+    }
+
+    /// The figures of what `accumulator` was given.
+    init(_ accumulator: Accumulator, binning: MagnitudeBinning, completeness: CompletenessMethod) {
+        count = accumulator.count
+        first = accumulator.first
+        last = accumulator.last
+        magnitudeRange = accumulator.magnitudeRange
+        depthRange = accumulator.depthRange
+        types = accumulator.types
+        let magnitudes = accumulator.magnitudes
         gutenbergRichter = Result { () throws(StatisticsError) in
-            try GutenbergRichterFit(magnitudes: events.lazy.compactMap(\.magnitude), binning: binning, method: completeness)
+            try GutenbergRichterFit(magnitudes: magnitudes, binning: binning, method: completeness)
         }
     }
 
-    private static func range(_ values: [Double]) -> ClosedRange<Double>? {
-        guard let low = values.min(), let high = values.max() else { return nil }
-        return low...high
+    /// The key an event's type is counted under: ``EventType/normalized(_:)``,
+    /// with no strings made for the usual earthquake.
+    static func typeKey(_ type: String) -> String {
+        EventType.isEarthquake(type) ? "earthquake" : EventType.normalized(type)
+    }
+
+    /// What the figures need of each event, taken one event at a time: a
+    /// spooled feed's records are folded in without the events (the order
+    /// given is the fit's summation order, so give it the selection's).
+    struct Accumulator {
+        private(set) var count = 0
+        private(set) var first: Date?
+        private(set) var last: Date?
+        /// Every magnitude, for the fit (8 bytes an event).
+        private(set) var magnitudes: [Double] = []
+        private(set) var magnitudeRange: ClosedRange<Double>?
+        private(set) var depthRange: ClosedRange<Double>?
+        private(set) var types: [String: Int] = [:]
+
+        /// Adds an event; `type` is its ``CatalogStatistics/typeKey(_:)``.
+        /// Minima and maxima compare as `min()` and `max()` do, so ties and
+        /// signed zeros come out as they would over the whole list.
+        mutating func add(time: Date, magnitude: Double?, depth: Double?, type: String) {
+            count += 1
+            if first.map({ time < $0 }) ?? true { first = time }
+            if last.map({ $0 < time }) ?? true { last = time }
+            if let magnitude {
+                magnitudes.append(magnitude)
+                magnitudeRange = Self.widened(magnitudeRange, magnitude)
+            }
+            if let depth { depthRange = Self.widened(depthRange, depth) }
+            types[type, default: 0] += 1
+        }
+
+        private static func widened(_ range: ClosedRange<Double>?, _ value: Double) -> ClosedRange<Double> {
+            guard let range else { return value...value }
+            let low = value < range.lowerBound ? value : range.lowerBound
+            let high = range.upperBound < value ? value : range.upperBound
+            return low...high
+        }
     }
 
     enum CodingKeys: String, CodingKey { case count, first, last, magnitude, depth, types, gutenbergRichter }

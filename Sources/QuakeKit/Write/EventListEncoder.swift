@@ -125,30 +125,45 @@ public struct EventListEncoder: Sendable {
 
     /// Columns padded to their widest cell; numbers right-aligned, long places cut.
     static func table(_ events: [SeismicEvent]) -> String {
-        let header = ["time (UTC)", "mag", "magType", "depth", "latitude", "longitude", "place", "id"]
-        let rows = events.map { event -> [String] in
-            let place = event.place.count > 48 ? String(event.place.prefix(47)) + "…" : event.place
-            return [
-                String(CivilTime.iso8601(event.time).prefix(19)).replacingOccurrences(of: "T", with: " "),
-                event.magnitude.map { String(format: "%.1f", $0) } ?? "",
-                (event.magnitudeType ?? ""),
-                event.depth.map { String(format: "%.1f", $0) } ?? "",
-                String(format: "%.3f", event.latitude),
-                String(format: "%.3f", event.longitude),
-                place,
-                event.id,
-            ]
-        }
-        let rightAligned: Set<Int> = [1, 3, 4, 5]
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        func line(_ cells: [String]) -> String {
-            cells.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
-                return rightAligned.contains(column) ? padding + cell : cell + padding
-            }.joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
-        }
-        return ([line(header), line(widths.map { String(repeating: "─", count: $0) })] + rows.map(line))
+        let rows = events.map(tableCells)
+        let widths = tableHeader.indices.map { column in ([tableHeader] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([tableLine(tableHeader, widths: widths), tableRule(widths: widths)] + rows.map { tableLine($0, widths: widths) })
             .joined(separator: "\n") + "\n"
+    }
+
+    /// The table's column names.
+    static let tableHeader = ["time (UTC)", "mag", "magType", "depth", "latitude", "longitude", "place", "id"]
+
+    /// An event's cells in the table, in ``tableHeader``'s order.
+    static func tableCells(_ event: SeismicEvent) -> [String] {
+        let place = event.place.count > 48 ? String(event.place.prefix(47)) + "…" : event.place
+        return [
+            String(CivilTime.iso8601(event.time).prefix(19)).replacingOccurrences(of: "T", with: " "),
+            event.magnitude.map { String(format: "%.1f", $0) } ?? "",
+            (event.magnitudeType ?? ""),
+            event.depth.map { String(format: "%.1f", $0) } ?? "",
+            String(format: "%.3f", event.latitude),
+            String(format: "%.3f", event.longitude),
+            place,
+            event.id,
+        ]
+    }
+
+    /// The line under the header.
+    static func tableRule(widths: [Int]) -> String {
+        tableLine(widths.map { String(repeating: "─", count: $0) }, widths: widths)
+    }
+
+    /// One line of the table, its cells padded to `widths` (the widest cell of each column, in characters).
+    static func tableLine(_ cells: [String], widths: [Int]) -> String {
+        let rightAligned: Set<Int> = [1, 3, 4, 5]
+        let line = cells.enumerated().map { column, cell in
+            let padding = String(repeating: " ", count: widths[column] - cell.count)
+            return rightAligned.contains(column) ? padding + cell : cell + padding
+        }.joined(separator: "  ")
+        // A line ending in a visible ASCII character has no trailing space to trim.
+        if let last = line.unicodeScalars.last, last.value > 0x20 && last.value < 0x7F { return line }
+        return line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
     }
 
     /// The shortest text that reads back as the same number.

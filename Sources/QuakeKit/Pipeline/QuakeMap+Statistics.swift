@@ -1,0 +1,76 @@
+import Foundation
+
+extension QuakeMap {
+    /// Reads `source` and summarizes every event `selection` admits
+    /// (``CatalogStatistics``), with memory bounded independent of the
+    /// feed's size: the events are spooled as small records (``EventSpool``,
+    /// repeated ids settled as ``EventSelection`` settles them) and folded in
+    /// the selection's order, so the figures are those of
+    /// ``CatalogStatistics/init(_:binning:completeness:)`` over
+    /// ``select(from:feed:selection:)``'s events. In memory stay 12 bytes an
+    /// event for the spool and 8 for its magnitude (16 while the fit bins them).
+    /// The one element of `events` is the summary.
+    ///
+    /// - Throws: ``FeedError`` as ``FeedReader`` does; ``WriteError`` when
+    ///   the temporary file cannot be written.
+    public static func statistics(
+        from source: FeedSource,
+        feed: FeedOptions = FeedOptions(),
+        selection: EventSelection = EventSelection(limit: nil),
+        binning: MagnitudeBinning = .tenth,
+        completeness: CompletenessMethod = .standard
+    ) throws -> SelectedEvents<CatalogStatistics> {
+        // Rows are about 100 bytes or more; a record is about 35.
+        let spool = try EventSpool(from: source, feed: feed, selection: selection,
+                                   expectedRows: (source.byteCount ?? 0) / 110) { event, bytes in
+            StatisticsRecord.append(event, to: &bytes)
+        }
+        var accumulator = CatalogStatistics.Accumulator()
+        // Most types are one of a few: their strings are made once.
+        var lastType: (bytes: [UInt8], key: String) = ([], "")
+        spool.forEachRecord { record in
+            let fields = StatisticsRecord(record)
+            let typeBytes = UnsafeRawBufferPointer(rebasing: record[StatisticsRecord.typeOffset...])
+            if !typeBytes.elementsEqual(lastType.bytes) {
+                lastType = (Array(typeBytes), String(decoding: typeBytes, as: UTF8.self))
+            }
+            accumulator.add(time: fields.time, magnitude: fields.magnitude, depth: fields.depth, type: lastType.key)
+        }
+        let statistics = CatalogStatistics(accumulator, binning: binning, completeness: completeness)
+        return SelectedEvents(events: [statistics], summary: spool.summary, duplicates: spool.duplicates)
+    }
+}
+
+/// What ``CatalogStatistics`` needs of an event, as a spool record: which
+/// of magnitude and depth are there (1 byte), the time's, magnitude's and
+/// depth's bits (8 each), then the type key's UTF-8.
+private struct StatisticsRecord {
+    static let typeOffset = 25
+
+    var time: Date
+    var magnitude: Double?
+    var depth: Double?
+
+    init(_ record: UnsafeRawBufferPointer) {
+        func double(at offset: Int) -> Double {
+            Double(bitPattern: UInt64(littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+        }
+        let present = record[0]
+        time = Date(timeIntervalSinceReferenceDate: double(at: 1))
+        magnitude = present & 1 != 0 ? double(at: 9) : nil
+        depth = present & 2 != 0 ? double(at: 17) : nil
+    }
+
+    static func append(_ event: SeismicEvent, to bytes: inout [UInt8]) {
+        bytes.append((event.magnitude == nil ? 0 : 1) | (event.depth == nil ? 0 : 2))
+        func append(_ value: Double) {
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        }
+        // The reference date's interval is what a Date holds: its bits come back exactly.
+        append(event.time.timeIntervalSinceReferenceDate)
+        append(event.magnitude ?? 0)
+        append(event.depth ?? 0)
+        var type = CatalogStatistics.typeKey(event.eventType)
+        type.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+}
