@@ -67,13 +67,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     /// Writes the list, calling `sink` with pieces of up to a MiB in order.
     public func write(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
         if format == .table { return try writeTable(sink) }
-        var out: [UInt8] = []
-        let flushAt = 1 << 20
-        out.reserveCapacity(flushAt + 4096)
-        func flush() throws {
-            try out.withUnsafeBytes { try sink($0) }
-            out.removeAll(keepingCapacity: true)
-        }
+        var out = Self.piece()
         switch format {
         case .csv: out.append(contentsOf: (EventListEncoder.csvHeader + "\n").utf8)
         case .text: out.append(contentsOf: (EventListEncoder.fdsnTextHeader + "\n").utf8)
@@ -87,7 +81,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
             if separated && written > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: line)
             written += 1
-            if out.count >= flushAt { try flush() }
+            try Self.hand(&out, to: sink)
         }
         switch format {
         case .json: out.append(contentsOf: "]\n".utf8)
@@ -98,7 +92,24 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
             out.append(ASCII.lf)
         case .csv, .text, .table, .quakeml: break
         }
-        try flush()
+        try Self.hand(&out, to: sink, atEnd: true)
+    }
+
+    /// An empty piece of output, with room for a MiB and a line.
+    private static func piece() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(pieceBytes + 4096)
+        return out
+    }
+
+    private static let pieceBytes = 1 << 20
+
+    /// Hands `out` to `sink` and empties it once it holds a MiB (`atEnd`: whatever it holds).
+    private static func hand(_ out: inout [UInt8], to sink: (UnsafeRawBufferPointer) throws -> Void,
+                             atEnd: Bool = false) throws {
+        guard atEnd || out.count >= pieceBytes else { return }
+        try out.withUnsafeBytes { try sink($0) }
+        out.removeAll(keepingCapacity: true)
     }
 
     /// A table's columns are as wide as their widest cell: one pass over the
@@ -109,13 +120,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         spool.forEachRecord { record in
             TableRecord.forEachCell(of: record) { column, characters, _ in widths[column] = max(widths[column], characters) }
         }
-        var out: [UInt8] = []
-        let flushAt = 1 << 20
-        out.reserveCapacity(flushAt + 4096)
-        func flush() throws {
-            try out.withUnsafeBytes { try sink($0) }
-            out.removeAll(keepingCapacity: true)
-        }
+        var out = Self.piece()
         for line in [EventListEncoder.tableLine(EventListEncoder.tableHeader, widths: widths),
                      EventListEncoder.tableRule(widths: widths)] {
             out.append(contentsOf: line.utf8)
@@ -127,9 +132,9 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
             TableRecord.forEachCell(of: record) { _, _, bytes in cells.append(String(decoding: bytes, as: UTF8.self)) }
             out.append(contentsOf: EventListEncoder.tableLine(cells, widths: widths).utf8)
             out.append(ASCII.lf)
-            if out.count >= flushAt { try flush() }
+            try Self.hand(&out, to: sink)
         }
-        try flush()
+        try Self.hand(&out, to: sink, atEnd: true)
     }
 
     /// The whole list in memory, for tests and small selections.
