@@ -40,7 +40,8 @@ SYSTEM = {"Foundation", "Glibc", "Darwin", "Dispatch", "Synchronization"}
 # What each non-test target may depend on (Package.swift); imports must be among the declared ones.
 TARGETS = {"CCairo": set(), "CLibXML2": set(), "CByteScan": set(), "CPNGEncoder": set(), "CBasemapData": set(), "CPlateData": set(),
            "QuakeKit": {"CCairo", "CLibXML2", "CByteScan", "CPNGEncoder", "CBasemapData", "CPlateData", "HeapModule"},
-           "QuakeFetch": {"QuakeKit"},
+           "QuakeFetch": {"QuakeKit", "AsyncHTTPClient", "NIOCore", "NIOPosix", "NIOHTTP1", "NIOSSL",
+                          "NIOHTTPCompression"},
            "QuakeMBTiles": {"QuakeKit", "GRDB"},
            "QuakeCommand": {"QuakeKit", "QuakeFetch", "Logging", "ArgumentParser"},
            "QuakeServer": {"QuakeKit", "QuakeFetch", "Hummingbird", "HummingbirdCore", "Logging"},
@@ -48,8 +49,10 @@ TARGETS = {"CCairo": set(), "CLibXML2": set(), "CByteScan": set(), "CPNGEncoder"
            "quakemap-server": {"QuakeKit", "QuakeServer", "QuakeCommand", "Hummingbird", "Logging",
                                "ArgumentParser"},
            "FeedTestServer": set()}
-# Platform modules only some targets may import.
-SYSTEM_FOR = {"QuakeFetch": {"FoundationNetworking"}}
+# Platform modules only some targets may import. None may import FoundationNetworking: its
+# libcurl loads some 35 shared libraries at every start of the programs (HTTP goes through
+# AsyncHTTPClient).
+SYSTEM_FOR: dict[str, set[str]] = {}
 
 DECL = re.compile(r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*"
                   r"(?:struct|enum|class|protocol|actor|typealias)\s+([A-Z]\w*)", re.M)  # top level: column 0 only
