@@ -101,6 +101,11 @@ enum HTTPTransfer {
             var body = Data()
             do {
                 for try await chunk in response.body {
+                    // The deadline holds even when this task runs late (a busy pool of threads):
+                    // what arrives after it makes the answer a timeout, as the timer would have.
+                    if NIODeadline.now() > deadline {
+                        return .failed(.timedOut(url: url, seconds: seconds, attempts: 1), retryAfter: nil)
+                    }
                     guard body.count + chunk.readableBytes <= options.maximumBytes else {
                         return .failed(.tooLarge(url: url, limit: options.maximumBytes), retryAfter: nil)
                     }

@@ -92,12 +92,13 @@ struct HTTPTransferTests {
         server.route("/feed", [.slowBody(status: 200, body: Self.csv, chunk: 4, interval: 0.5)])
         var options = Self.once
         options.timeout = 1
-        let start = ContinuousClock.now
         await #expect(throws: FetchError.timedOut(url: server.baseURL + "/feed", seconds: 1, attempts: 1)) {
             try await FeedFetcher(options: options).fetch(server.baseURL + "/feed")
         }
-        // The whole body would take 10 s; generous for a loaded machine, far below that.
-        #expect(ContinuousClock.now - start < .seconds(6))
+        // The whole body takes 10 s, so a success would mean the deadline stopped at the
+        // response head. How soon the timeout comes is not asserted here: in a test process
+        // whose other tests hold every thread of the pool it may come late (`FetchCLITests`
+        // times the program itself).
     }
 
     @Test func aRefusedConnectionIsAReadableTemporaryFailure() async throws {
