@@ -341,13 +341,7 @@ private func json(_ object: Any, type: String = "application/json") -> Response 
     response(JSONDocument.data(object), type: type)
 }
 
-private func response(_ body: Data, type: String) -> Response {
-    var headers = HTTPFields()
-    headers[.contentType] = type
-    return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
-}
-
-private func response(_ body: [UInt8], type: String) -> Response {
+private func response(_ body: some Sequence<UInt8>, type: String) -> Response {
     var headers = HTTPFields()
     headers[.contentType] = type
     return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

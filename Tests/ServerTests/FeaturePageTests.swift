@@ -145,7 +145,7 @@ import Testing
 
     /// What `JSONEncoder` writes for one value: the numbers' and times' text must be it exactly.
     static func encoded(_ value: some Encodable) throws -> String {
-        String(decoding: try JSONDocument.data(value), as: UTF8.self)
+        String(decoding: try ReferenceJSON.data(value), as: UTF8.self)
     }
 
     /// The event's fields as `key":value` text, each of which the written feature must hold.
@@ -171,11 +171,11 @@ import Testing
                                            links: links, features: events.map { Feature(event: $0, base: base) })
         let written = FeatureBytes.collection(matched: 12_345, timeStamp: "2026-11-26T12:00:00.000Z", links: links,
                                               events: events, base: base)
-        #expect(try Self.canonical(written) == (try Self.canonical(JSONDocument.data(collection))))
+        #expect(try Self.canonical(written) == (try Self.canonical(ReferenceJSON.data(collection))))
         let more = [Link(href: "\(base)/collections/quakes", rel: "collection", type: "application/json")]
         for event in Swift.stride(from: 0, to: events.count, by: stride).map({ events[$0] }) {
             let written = FeatureBytes.feature(event, base: base, moreLinks: more)
-            let reference = try JSONDocument.data(Feature(event: event, base: base, moreLinks: more))
+            let reference = try ReferenceJSON.data(Feature(event: event, base: base, moreLinks: more))
             #expect(try Self.canonical(written) == (try Self.canonical(reference)))
             let text = String(decoding: written, as: UTF8.self)
             for fragment in try Self.fragments(event) {

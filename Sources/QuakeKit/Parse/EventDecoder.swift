@@ -23,9 +23,10 @@ final class EventDecoder: Sendable {
     /// ``Part/Entry/notAdmitted(hasMagnitude:)`` if not: no event leaves
     /// the decoding thread.
     let listing: RowListing?
-    /// The mapping's numeric bounds, when they decide alone: such rows become
-    /// map rows without an event in between.
-    private let numericMapping: NumericAdmission?
+    /// The mapping's or listing's numeric bounds, when they decide alone:
+    /// such rows are judged from their numbers before an event is made (a
+    /// map's become map rows without one).
+    private let numericAdmission: NumericAdmission?
 
     init(layout: FeedLayout, source: String, now: Date, decodesDescriptions: Bool = true,
          decodesPlaces: Bool = false, mapping: RowAdmission? = nil, listing: RowListing? = nil) {
@@ -37,7 +38,7 @@ final class EventDecoder: Sendable {
         self.decodesPlaces = decodesPlaces
         self.mapping = mapping
         self.listing = listing
-        numericMapping = mapping?.numeric
+        numericAdmission = mapping?.numeric ?? listing?.admission.numeric
     }
 
     /// What a map keeps of an event, and what finding its repeats needs.
@@ -230,16 +231,13 @@ final class EventDecoder: Sendable {
         }
         // The network is read without descriptions too when the id is made from it.
         let network = decodesDescriptions || layout.id == nil ? shortText(record, layout.network, &texts) : nil
-        // The bounds decide before an event is made: most rows of a narrow listing are refused here.
-        if let numeric = listing?.admission.numeric {
+        // The bounds decide before an event is made: most rows of a narrow map or listing are refused here.
+        if let numericAdmission {
             guard let magnitude else { return part.append(.notAdmitted(hasMagnitude: false)) }
-            guard numeric.admits(latitude: latitude, longitude: longitude, time: time, magnitude: magnitude,
-                                 depth: depth) else { return part.append(.notAdmitted(hasMagnitude: true)) }
+            guard numericAdmission.admits(latitude: latitude, longitude: longitude, time: time, magnitude: magnitude,
+                                          depth: depth) else { return part.append(.notAdmitted(hasMagnitude: true)) }
         }
-        if let numericMapping {
-            guard let magnitude else { return part.append(.notAdmitted(hasMagnitude: false)) }
-            guard numericMapping.admits(latitude: latitude, longitude: longitude, time: time, magnitude: magnitude,
-                                        depth: depth) else { return part.append(.notAdmitted(hasMagnitude: true)) }
+        if mapping != nil, numericAdmission != nil, let magnitude {
             let event = MapEvent(id: identifier(record, network: network), time: time, latitude: latitude,
                                  longitude: longitude, magnitude: magnitude, depth: depth,
                                  isEarthquake: isEarthquake(record))

@@ -89,17 +89,14 @@ public struct EventIndex: Sendable {
         let numeric = NumericAdmission(filter)
         let plain = filter.isNumeric
         // A box and a time window alone (the usual page) are decided from the
-        // index's own arrays, with the comparisons `NumericAdmission` makes.
+        // index's own arrays, by `NumericAdmission` without the event.
         let placeAndTime = plain && filter.minimumMagnitude == nil && filter.maximumMagnitude == nil
             && filter.minimumDepth == nil && filter.maximumDepth == nil
-        let since = filter.since?.timeIntervalSinceReferenceDate, until = filter.until?.timeIntervalSinceReferenceDate
         func admits(_ position: Int) -> Bool {
             if placeAndTime {
                 let point = coordinates[position]
-                if let box = filter.bbox, !box.contains(latitude: point.latitude, longitude: point.longitude) { return false }
-                if let since, times[position] < since { return false }
-                if let until, times[position] > until { return false }
-                return true
+                return numeric.admits(latitude: point.latitude, longitude: point.longitude,
+                                      time: Date(timeIntervalSinceReferenceDate: times[position]), magnitude: nil, depth: nil)
             }
             let event = events[position]
             return numeric.admits(event) && (plain || filter.matchesTypesAndExpression(event))
