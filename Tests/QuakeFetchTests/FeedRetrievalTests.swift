@@ -8,6 +8,9 @@ import Testing
 /// by case, against a real HTTP server on 127.0.0.1.
 @Suite("Retrieving a feed: fresh, not modified or stale")
 struct FeedRetrievalTests {
+    // A generous time limit (see `FDSNClientTests.fast`): no test here waits on a stalled server.
+    static let once = FetchOptions(timeout: 1_800, retries: 0)
+
     static let header = "time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type\n"
     static let rows = [
         "2026-11-21T10:00:00.000Z,-17.7,178.1,560,6.1,mww,,,,,us,us1,2026-11-21T11:00:00.000Z,synthetic,earthquake\n",
@@ -103,7 +106,7 @@ struct FeedRetrievalTests {
         let cached = test.cached.map { entry($0, tag: "\"cached\"") }
         if let cached { try cache?.store(cached) }
         let previous = test.previous.map { entry($0, tag: "\"previous\"") }
-        let retrieval = FeedRetrieval(fetch: FetchOptions(timeout: 5, retries: 0), cache: cache, staleOk: test.staleOk)
+        let retrieval = FeedRetrieval(fetch: Self.once, cache: cache, staleOk: test.staleOk)
 
         var fallbacks: [(CachedFeed, String)] = []
         do {
@@ -153,7 +156,7 @@ struct FeedRetrievalTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = server.baseURL + "/feed"
         let cache = FeedCache(directory: folder.path)
-        let retrieval = FeedRetrieval(fetch: FetchOptions(timeout: 5, retries: 0), cache: cache, staleOk: false)
+        let retrieval = FeedRetrieval(fetch: Self.once, cache: cache, staleOk: false)
         let first = try #require(try await retrieval.retrieve(url) { body, _ in body }.fetched)
         let before = Date()
         try retrieval.remember(first, renderedOutput: .path("/maps/quakes.png"))
