@@ -126,8 +126,8 @@ interop: deps
 api-fuzz: deps
 	scripts/api_fuzz.sh
 
-## test-sanitize: the test suite under ThreadSanitizer, then AddressSanitizer (separate build folders;
-## the ASan pass without the HTTP server, which has no unsafe code: see the end of Package.swift).
+## test-sanitize: the test suite under ThreadSanitizer, then the library's own tests under
+## AddressSanitizer (separate build folders; why ASan builds the library only: end of Package.swift).
 ## The kill -9 loop and the memory-ceiling test are left out: sanitizers slow processes and
 ## inflate memory, which those two measure. Leak reports are off: fontconfig and XCTest keep
 ## process-lifetime caches that LeakSanitizer lists, and they would fail every process.
@@ -135,8 +135,8 @@ SANITIZE_SKIP := CrashSafetyTests|memoryStaysBounded
 test-sanitize: test-deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip "$(SANITIZE_SKIP)"
-	QUAKEMAP_CORE_ONLY=1 $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	QUAKEMAP_CORE_ONLY=1 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
+	QUAKEMAP_LIBRARY_ONLY=1 $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	QUAKEMAP_LIBRARY_ONLY=1 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip "$(SANITIZE_SKIP)"
 
 # make fuzz SECONDS=…: libFuzzer on every parser (see Fuzz/README.md)

@@ -136,7 +136,7 @@ struct HTTPTransferTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.route("/feed", [.response(status: 400, headers: [("ETag", "\"x\""), ("X-Why", "because")], body: "bad query")])
-        let outcome = await HTTPTransfer.get(server.baseURL + "/feed", headers: [], options: Self.once, deadline: 5,
+        let outcome = await HTTPTransfer.get(server.baseURL + "/feed", headers: [], options: Self.once, deadline: 1_800,
                                              passing: [400])
         guard case let .response(status, headers, body) = outcome else { Issue.record("\(outcome)"); return }
         #expect(status == 400 && body == Data("bad query".utf8))
