@@ -159,17 +159,30 @@ let package = Package(
 // The AddressSanitizer pass of `make test-sanitize` builds the library and its in-process
 // tests only (QUAKEMAP_LIBRARY_ONLY=1): QuakeKit holds the unsafe code (the CSV scanner's
 // raw bytes, the PNG encoder, Cairo and libxml2 calls), while the executables, fetching,
-// MBTiles and the server are Swift over it whose dependencies (SwiftNIO, BoringSSL, GRDB,
-// Hummingbird) would cost CI a third sanitized build of some twenty minutes. The
+// MBTiles and the server are Swift over it, whose dependencies (SwiftNIO, BoringSSL, GRDB,
+// Hummingbird) a third sanitized build would compile again in every CI run. The
 // ThreadSanitizer pass builds everything (actors, the render gate and the caches are where
 // races would be), and `make fuzz` runs every parser under ASan.
 if Context.environment["QUAKEMAP_LIBRARY_ONLY"] == "1" {
-    let library: Set<String> = ["QuakeKit", "CCairo", "CLibXML2", "CPNGEncoder", "CByteScan", "CBasemapData",
-                                "CPlateData", "QuakeKitTests", "GoldenImageTests"]
-    package.targets.removeAll { !library.contains($0.name) }
-    package.products.removeAll { !library.contains($0.name) }
+    // The library's tests and what they need, target by target; the packages their products come from.
+    let targets = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var kept: Set<String> = [], packages: Set<String> = []
+    func keep(_ name: String) {
+        guard let target = targets[name], kept.insert(name).inserted else { return }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): keep(name)
+            case .productItem(_, let package, _, _): if let package { packages.insert(package) }
+            @unknown default: break
+            }
+        }
+    }
+    keep("QuakeKitTests")
+    keep("GoldenImageTests")
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { !kept.contains($0.name) }  // each product is named for its target
     package.dependencies.removeAll { dependency in
-        if case let .sourceControl(_, location, _) = dependency.kind { return !location.hasSuffix("/swift-collections") }
-        return false
+        guard case let .sourceControl(_, location, _) = dependency.kind else { return false }
+        return !packages.contains { location.hasSuffix("/" + $0) }
     }
 }

@@ -40,6 +40,13 @@ public final class LoopbackServer: Sendable {
 
     private let core: ServerCore
 
+    /// How long, in seconds, a client in the test process may wait on a server that is not
+    /// meant to stall: in a full run the other suites keep the shared threads busy, and a
+    /// client resumed minutes late must not time out for it (under ThreadSanitizer a retry
+    /// once resumed after ten minutes). Tests of a time limit set their own, short one, and
+    /// wall-clock bounds are asserted by the CLI tests, which time a separate process.
+    public static let patientSeconds = 1_800.0
+
     /// `"http://127.0.0.1:\(port)"`, without a trailing slash.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 

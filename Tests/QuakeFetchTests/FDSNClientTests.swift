@@ -138,10 +138,8 @@ struct FDSNClientTests {
                          now: end, pageSize: pageSize)
     }
 
-    // Short waits between tries, but a generous time limit: in a full run the suite's image
-    // tests keep the shared threads busy, and a client resumed minutes late must not fail
-    // for it (under ThreadSanitizer a retry here once resumed after ten minutes).
-    static let fast = FetchOptions(timeout: 1_800, retries: 2, initialBackoff: 0.05, maximumBackoff: 0.2)
+    // Short waits between tries, but a patient time limit (see `LoopbackServer.patientSeconds`).
+    static let fast = FetchOptions(timeout: LoopbackServer.patientSeconds, retries: 2, initialBackoff: 0.05, maximumBackoff: 0.2)
 
     @Test func aServiceThatRefusesAboveItsCapIsPagedByCount() async throws {
         let service = try FDSNTestService(catalogue: Self.catalogue())

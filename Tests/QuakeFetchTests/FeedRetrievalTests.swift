@@ -8,8 +8,8 @@ import Testing
 /// by case, against a real HTTP server on 127.0.0.1.
 @Suite("Retrieving a feed: fresh, not modified or stale")
 struct FeedRetrievalTests {
-    // A generous time limit (see `FDSNClientTests.fast`): no test here waits on a stalled server.
-    static let once = FetchOptions(timeout: 1_800, retries: 0)
+    // No test here waits on a stalled server.
+    static let once = FetchOptions(timeout: LoopbackServer.patientSeconds, retries: 0)
 
     static let header = "time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type\n"
     static let rows = [

@@ -8,10 +8,8 @@ import Testing
 @Suite("HTTP transfers")
 struct HTTPTransferTests {
     static let csv = "time,latitude,longitude,depth,mag\n2026-11-21T10:00:00.000Z,-17.7,178.1,560,6.1\n"
-    // A generous time limit, as `FDSNClientTests.fast` has: in a full run other suites keep
-    // the shared threads busy, and a transfer resumed minutes late must not time out for it
-    // (a redirect loop here once took more than 10 s). The deadline's own test sets 1 s.
-    static let once = FetchOptions(timeout: 1_800, retries: 0)
+    // A redirect loop here once took more than 10 s in a full run. The deadline's own test sets 1 s.
+    static let once = FetchOptions(timeout: LoopbackServer.patientSeconds, retries: 0)
 
     @Test func aGzipBodyIsAskedForAndDecoded() async throws {
         let server = try LoopbackServer()
@@ -136,8 +134,8 @@ struct HTTPTransferTests {
         let server = try LoopbackServer()
         defer { server.stop() }
         server.route("/feed", [.response(status: 400, headers: [("ETag", "\"x\""), ("X-Why", "because")], body: "bad query")])
-        let outcome = await HTTPTransfer.get(server.baseURL + "/feed", headers: [], options: Self.once, deadline: 1_800,
-                                             passing: [400])
+        let outcome = await HTTPTransfer.get(server.baseURL + "/feed", headers: [], options: Self.once,
+                                             deadline: LoopbackServer.patientSeconds, passing: [400])
         guard case let .response(status, headers, body) = outcome else { Issue.record("\(outcome)"); return }
         #expect(status == 400 && body == Data("bad query".utf8))
         #expect(headers["etag"] == "\"x\"" && headers["x-why"] == "because")

@@ -260,7 +260,7 @@ struct ServerTests {
         let cache = FeedCache(directory: folder)
         try cache.store(CachedFeed(url: url, body: Data(ServerFixtures.csv(Array(ServerFixtures.sixty.prefix(4))).utf8),
                                    entityTag: nil, lastModified: nil, fetchedAt: Date(), renderedOutput: nil))
-        let fetch = FetchOptions(timeout: 1_800, retries: 0)  // generous: shared threads may be busy in a full run
+        let fetch = FetchOptions(timeout: LoopbackServer.patientSeconds, retries: 0)
         let stale = CatalogueStore(origins: [.url(url)], fetch: fetch, cache: cache, staleOk: true)
         try await stale.load()
         #expect(await stale.catalogue.events.count == 4)
@@ -282,7 +282,7 @@ struct ServerTests {
         let body = Data(ServerFixtures.csv(Array(ServerFixtures.sixty.prefix(4))).utf8)
         try cache.store(CachedFeed(url: url, body: body, entityTag: "\"v1\"", lastModified: nil,
                                    fetchedAt: Date(timeIntervalSince1970: 0), renderedOutput: "/maps/quakes.png"))
-        let fetch = FetchOptions(timeout: 1_800, retries: 0)  // generous: shared threads may be busy in a full run
+        let fetch = FetchOptions(timeout: LoopbackServer.patientSeconds, retries: 0)
         let store = CatalogueStore(origins: [.url(url)], fetch: fetch, cache: cache)
         try await store.load()
         #expect(await store.catalogue.events.count == 4)
