@@ -140,7 +140,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["QuakeServer", "QuakeKit", "QuakeFetch", "FeedTestServer", .product(name: "Hummingbird", package: "hummingbird"),
+            dependencies: ["QuakeServer", "QuakeKit", "QuakeFetch", "QuakeCommand", "FeedTestServer",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(

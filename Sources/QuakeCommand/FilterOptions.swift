@@ -67,9 +67,10 @@ package struct FilterOptions: ParsableArguments {
                 throw ValidationError("--bbox: \(error.message)")
             }
         }
-        for (name, text, keyPath) in [("--since", since, \EventFilter.since), ("--until", until, \EventFilter.until)] {
+        for (name, text, keyPath, end) in [("--since", since, \EventFilter.since, TimeBound.End.lower),
+                                            ("--until", until, \EventFilter.until, TimeBound.End.upper)] {
             guard let text else { continue }
-            do { filter[keyPath: keyPath] = try TimeBound.parse(text, now: reference) } catch let error as TimeBoundError {
+            do { filter[keyPath: keyPath] = try TimeBound.parse(text, now: reference, as: end) } catch let error as TimeBoundError {
                 throw ValidationError("\(name): \(error.message)")
             }
         }

@@ -106,14 +106,12 @@ struct FeatureQuery: Sendable {
         return (start, end)
     }
 
-    /// The first and last millisecond an instant or a date covers.
+    /// The first and last millisecond an instant or a date covers (``TimeBound/span(_:)``, as on the command line).
     private static func moment(_ text: String, text whole: String) throws(Problem) -> (start: Date, end: Date) {
-        if let instant = TimeBound.instant(text), text.contains("T") { return (instant, instant) }
-        let isDate = text.count == 10 && text.enumerated().allSatisfy { index, character in
-            index == 4 || index == 7 ? character == "-" : character.isASCII && character.isNumber
+        guard let span = TimeBound.span(text) else {
+            throw Problem.badParameter("datetime", "'\(whole)' is not an RFC 3339 time, date or interval (e.g. 2024-05-01T00:00:00Z/..)")
         }
-        if isDate, let day = try? TimeBound.parse(text, now: Date()) { return (day, day.addingTimeInterval(86_400 - 0.001)) }
-        throw Problem.badParameter("datetime", "'\(whole)' is not an RFC 3339 time, date or interval (e.g. 2024-05-01T00:00:00Z/..)")
+        return (span.lowerBound, span.upperBound)
     }
 
     /// The parameters again, with `offset` replaced: the link to another page.

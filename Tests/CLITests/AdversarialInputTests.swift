@@ -109,6 +109,31 @@ struct AdversarialInputTests {
         #expect(result.stdoutText.contains("us1,2026-11-21T10:00:00.000Z,10,20,5,4.4,"))
     }
 
+    /// The same bad `updated` in CSV and in GeoJSON: the same verdict (the
+    /// row is rejected, naming the property and the value), and with
+    /// `--strict` the same exit code.
+    @Test func aBadUpdatedIsRejectedAlikeInCSVAndGeoJSON() throws {
+        let csv = [Self.header, Self.row("us1", updated: "yesterday"), Self.row("us2")].joined(separator: "\n") + "\n"
+        let feature = { (id: String, updated: String) in
+            #"{"type":"Feature","id":"\#(id)","properties":{"mag":4.5,"time":1795255200000,"updated":\#(updated),"#
+                + #""place":"Somewhere","type":"earthquake"},"geometry":{"type":"Point","coordinates":[20,10,5]}}"#
+        }
+        let geojson = #"{"type":"FeatureCollection","features":["# + feature("us1", #""yesterday""#) + ","
+            + feature("us2", "1795258800000") + "]}"
+        for (name, feed) in [("CSV", csv), ("GeoJSON", geojson)] {
+            let lenient = try QuakemapProcess.run(["list", "-", "--now", "2026-11-22T00:00:00Z"], stdin: Data(feed.utf8))
+            #expect(lenient.status == 0, "\(name): \(lenient.stderr)")
+            #expect(lenient.stderr.contains("'updated'") && lenient.stderr.contains("'yesterday' is not a time"),
+                    "\(name): \(lenient.stderr)")
+            #expect(lenient.stdoutText.split(separator: "\n").map { $0.split(separator: ",").first } == ["id", "us2"],
+                    "\(name): \(lenient.stdoutText)")
+            let strict = try QuakemapProcess.run(["list", "-", "--strict", "--now", "2026-11-22T00:00:00Z"],
+                                                 stdin: Data(feed.utf8))
+            #expect(strict.status == 65, "\(name): \(strict.stderr)")
+            #expect(strict.stderr.contains("'yesterday' is not a time"), "\(name): \(strict.stderr)")
+        }
+    }
+
     @Test func filesThatCannotBeRead() throws {
         let folder = try QuakemapProcess.run(["list", "/tmp"])
         #expect(folder.status == 66 && folder.stderr.contains("/tmp: cannot open: Is a directory"))

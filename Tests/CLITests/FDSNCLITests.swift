@@ -122,7 +122,8 @@ struct FDSNCLITests {
         ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let query = try #require(fixture.service.parameters(of: "query").first)
-        #expect(query["starttime"] == "2026-10-21T00:00:00" && query["endtime"] == "2026-11-15T00:00:00")
+        // The date's whole day, widened to the next whole second as every window is (the local filter trims it again).
+        #expect(query["starttime"] == "2026-10-21T00:00:00" && query["endtime"] == "2026-11-16T00:00:00", "\(query)")
         #expect(query["minmagnitude"] == "3" && query["maxmagnitude"] == "6.5")
         #expect(query["mindepth"] == "10" && query["maxdepth"] == "400")
         #expect(query["minlatitude"] == "-80" && query["maxlatitude"] == "80")
@@ -131,7 +132,8 @@ struct FDSNCLITests {
         #expect(longitudes == ["170,180", "-180,-170"])
         #expect(query["eventtype"] == nil)
         // Type and CQL are applied locally.
-        let until = Date(timeIntervalSince1970: 1_795_132_800 - 5 * 86_400)
+        // A date as the upper bound is that whole day, here and in the request.
+        let until = Date(timeIntervalSince1970: 1_795_132_800 - 4 * 86_400 - 0.001)
         let expected = Self.catalogue.filter {
             $0.time >= Self.end.addingTimeInterval(-30 * 86_400) && $0.time <= until && $0.magnitude >= 3.5 && $0.magnitude <= 6.5
                 && $0.depth >= 10 && $0.depth <= 400 && abs($0.latitude) <= 80 && ($0.longitude >= 170 || $0.longitude <= -170) && $0.type == "earthquake"

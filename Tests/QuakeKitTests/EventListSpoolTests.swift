@@ -197,11 +197,13 @@ struct EventListSpoolTests {
         return values
     }
 
-    @Test func numbersAreWrittenAsThePlainEncoderWritesThem() throws {
+    @Test func numbersAreWrittenAsSwiftDescribesThem() throws {
         for value in Self.sampleNumbers() {
             var bytes: [UInt8] = []
             EventLineEncoder.appendNumber(value, to: &bytes)
-            #expect(String(decoding: bytes, as: UTF8.self) == EventListEncoder.number(value), "\(value.bitPattern)")
+            // The reference: an integer value as an integer, anything else as Swift's own shortest round-trip text.
+            let expected = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+            #expect(String(decoding: bytes, as: UTF8.self) == expected, "\(value.bitPattern)")
         }
     }
 
@@ -228,17 +230,60 @@ struct EventListSpoolTests {
         }
     }
 
-    @Test func csvAndTextFieldsAreWrittenAsThePlainFunctionsWriteThem() throws {
+    /// Every pair of the pieces that matter to CSV and FDSN text, alone and inside other text.
+    static func hostileFields() -> [String] {
         let pieces = [",", "\"", "a", "é", "\u{301}", "\r", "\n", "\r\n", "|", "\u{85}", "\u{2028}", "\u{2029}", "\u{7F}",
-                      "\t", " ", "Pāhala", "\u{600}", "\u{200D}", "🌋"]
+                      "\t", " ", "Pāhala", "\u{600}", "\u{200D}", "🌋", "<", "&"]
         var fields = [""] + pieces
         for first in pieces { for second in pieces { fields.append(first + second); fields.append("x" + first + second + "y") } }
-        for field in fields {
-            var csv: [UInt8] = [], text: [UInt8] = []
+        return fields
+    }
+
+    @Test func csvFieldsAreQuotedByRFC4180() throws {
+        for field in Self.hostileFields() {
+            var csv: [UInt8] = []
             EventLineEncoder.appendCSVField(field, to: &csv)
+            // Decided on scalars, as a CSV reader splits: "\r\n" is one Character but two scalars.
+            let special = field.unicodeScalars.contains { [",", "\"", "\r", "\n"].contains($0) }
+            let doubled = field.unicodeScalars.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] }
+            let expected = special ? "\"" + String(String.UnicodeScalarView(doubled)) + "\"" : field
+            #expect(String(decoding: csv, as: UTF8.self) == expected, "\(Array(field.unicodeScalars))")
+        }
+        var crlf: [UInt8] = []
+        EventLineEncoder.appendCSVField("Fiji\r\nIslands", to: &crlf)
+        #expect(crlf == Array("\"Fiji\r\nIslands\"".utf8))
+    }
+
+    @Test func fdsnTextFieldsKeepOneLineAndOneField() throws {
+        for field in Self.hostileFields() {
+            var text: [UInt8] = []
             EventLineEncoder.appendPipeSafe(field, to: &text)
-            #expect(String(decoding: csv, as: UTF8.self) == EventListEncoder.quoted(field), "\(Array(field.unicodeScalars))")
-            #expect(String(decoding: text, as: UTF8.self) == EventListEncoder.pipeSafe(field), "\(Array(field.unicodeScalars))")
+            let expected = String(String.UnicodeScalarView(field.unicodeScalars.map { scalar -> Unicode.Scalar in
+                if scalar == "|" { return "/" }
+                let breaks = scalar.value < 0x20 || scalar.value == 0x7F || [0x85, 0x2028, 0x2029].contains(scalar.value)
+                return breaks ? " " : scalar
+            }))
+            #expect(String(decoding: text, as: UTF8.self) == expected, "\(Array(field.unicodeScalars))")
+        }
+    }
+
+    @Test func jsonListsAreWhatJSONEncoderWritesForTheReferenceTypes() throws {
+        let events = Self.hostileFields().enumerated().map { index, field in
+            SeismicEvent(id: "id\(index)" + field, time: Date(timeIntervalSince1970: 1_590_000_000 + Double(index) * 61.25),
+                         latitude: Double(index % 170) - 85.125, longitude: Double(index % 359) - 179.5,
+                         depth: index % 7 == 0 ? nil : Double(index) / 3, magnitude: index % 5 == 0 ? nil : Double(index % 80) / 10,
+                         magnitudeType: index % 3 == 0 ? nil : "m" + field, place: field, eventType: "earthquake",
+                         network: index % 4 == 0 ? nil : "us", updated: index % 6 == 0 ? nil : Date(timeIntervalSince1970: 1_600_000_000),
+                         status: index % 2 == 0 ? nil : "reviewed")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for count in [0, 1, events.count] {
+            let some = Array(events.prefix(count))
+            let json = try EventListEncoder().encode(some, as: .json)
+            #expect(json == (try encoder.encode(some.map(ListedEventReference.init))) + Data("\n".utf8))
+            let geojson = try EventListEncoder().encode(some, as: .geojson)
+            #expect(geojson == (try encoder.encode(GeoJSONCollectionReference(events: some))) + Data("\n".utf8))
         }
     }
 

@@ -106,9 +106,25 @@ struct GeoJSONFeedDecoder {
         if let problem = Plausibility.timeProblem(time, now: now) {
             return reject("time", CivilTime.iso8601(time), problem)
         }
-        let updated = Self.number(properties["updated"])
-            .flatMap { Self.representableMilliseconds.contains($0) ? $0 : nil }
-            .map { Date(timeIntervalSince1970: $0 / 1000) }
+        // As in the CSV and QuakeML readers: absent or empty is no update; anything else must be a time.
+        var updated: Date?
+        switch properties["updated"] {
+        case nil, is NSNull: break
+        case let text as String:
+            guard let parsed = TimeParser.parse(ArraySlice(text.utf8)) else {
+                if text.trimmingBlanks().isEmpty { break }
+                return reject("updated", text, "is not a time")
+            }
+            updated = parsed
+        case let other:
+            guard let milliseconds = Self.number(other), milliseconds.isFinite else {
+                return reject("updated", other, "is not a time in epoch milliseconds")
+            }
+            guard Self.representableMilliseconds.contains(milliseconds) else {
+                return reject("updated", other, "is outside the years 0001…9999")
+            }
+            updated = Date(timeIntervalSince1970: milliseconds / 1000)
+        }
         return .success(SeismicEvent(
             id: id ?? (properties["code"] as? String).map { (properties["net"] as? String ?? "") + $0 } ?? "",
             time: time,

@@ -68,30 +68,16 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     public func write(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
         if format == .table { return try writeTable(sink) }
         var out = Self.piece()
-        switch format {
-        case .csv: out.append(contentsOf: (EventListEncoder.csvHeader + "\n").utf8)
-        case .text: out.append(contentsOf: (EventListEncoder.fdsnTextHeader + "\n").utf8)
-        case .json: out.append(UInt8(ascii: "["))
-        case .geojson: out.append(contentsOf: #"{"features":["#.utf8)
-        case .table, .quakeml: break
-        }
-        let separated = format == .json || format == .geojson
+        let writer = EventLineEncoder(format: format)
+        writer.appendOpening(to: &out)
         var written = 0
         try spool.forEachRecord { line in
-            if separated && written > 0 { out.append(UInt8(ascii: ",")) }
+            writer.appendSeparator(before: written, to: &out)
             out.append(contentsOf: line)
             written += 1
             try Self.hand(&out, to: sink)
         }
-        switch format {
-        case .json: out.append(contentsOf: "]\n".utf8)
-        case .geojson:
-            out.append(contentsOf: #"],"metadata":{"count":"#.utf8)
-            EventLineEncoder.appendInteger(Int64(count), to: &out)
-            out.append(contentsOf: #","title":"quakemap selection"},"type":"FeatureCollection"}"#.utf8)
-            out.append(ASCII.lf)
-        case .csv, .text, .table, .quakeml: break
-        }
+        writer.appendClosing(count: count, to: &out)
         try Self.hand(&out, to: sink, atEnd: true)
     }
 

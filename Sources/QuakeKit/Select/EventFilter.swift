@@ -85,10 +85,23 @@ extension NumericAdmission {
     }
 }
 
-/// Reads the times `--since` and `--until` take: ISO 8601 instants
-/// (`2024-05-01T12:00Z`), dates (`2024-05-01`, midnight UTC), or durations
-/// back from `now`: `90m`, `24h`, `7d`, `2w`, `30s`.
+/// Reads the times `--since` and `--until` (and the server's `datetime`)
+/// take: ISO 8601 instants (`2024-05-01T12:00Z`), dates (`2024-05-01`), or
+/// durations back from `now`: `90m`, `24h`, `7d`, `2w`, `30s`.
+///
+/// A date is the whole UTC day on every path: as a lower bound its first
+/// instant, as an upper bound its last millisecond (the feeds' resolution),
+/// so `--since 2020-06-05 --until 2020-06-05` is that day.
 public enum TimeBound {
+    /// Which end of a range a time bounds; a date stands for its day's first
+    /// instant as a lower bound and its last millisecond as an upper one.
+    public enum End: Sendable {
+        /// A lower bound (`--since`, an interval's start).
+        case lower
+        /// An upper bound (`--until`, an interval's end).
+        case upper
+    }
+
     /// An ISO 8601 instant (`2024-05-01T12:00:00Z`), or `nil`; no dates, no durations.
     public static func instant(_ text: String) -> Date? {
         TimeParser.parse(ArraySlice(text.trimmingCharacters(in: .whitespaces).utf8))
@@ -103,11 +116,24 @@ public enum TimeBound {
         return amount * seconds
     }
 
-    /// The instant `text` names.
-    public static func parse(_ text: String, now: Date) throws -> Date {
-        if let age = age(text) { return now.addingTimeInterval(-age) }
+    /// The first and last millisecond `text` covers: a date (`YYYY-MM-DD`)
+    /// its UTC day, an instant itself; `nil` for anything else (durations included).
+    public static func span(_ text: String) -> ClosedRange<Date>? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let date = TimeParser.parse(dateOrInstant: trimmed) { return date }
+        let isDay = trimmed.utf8.count == 10 && trimmed.utf8.enumerated().allSatisfy { index, byte in
+            index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
+        guard let start = TimeParser.parse(dateOrInstant: trimmed) else { return nil }
+        guard isDay else { return start...start }
+        // Made as a feed's time is (milliseconds / 1000), so an event at 23:59:59.999 compares equal to it.
+        let last = ((start.timeIntervalSince1970 * 1000).rounded() + 86_399_999) / 1000
+        return start...Date(timeIntervalSince1970: last)
+    }
+
+    /// The instant `text` names as the `end` of a range (``End``).
+    public static func parse(_ text: String, now: Date, as end: End = .lower) throws -> Date {
+        if let age = age(text) { return now.addingTimeInterval(-age) }
+        if let span = span(text) { return end == .lower ? span.lowerBound : span.upperBound }
         throw TimeBoundError(message: "'\(text)' is not a time: use 2024-05-01, 2024-05-01T12:00Z, or a duration back from now such as 90m, 24h, 7d")
     }
 }

@@ -1,12 +1,11 @@
 import Foundation
 
-/// One event as one line (CSV, FDSN text) or one object (JSON, GeoJSON)
-/// written straight into a byte buffer: the bytes ``EventListEncoder``
-/// writes for that event, without a `String` per field, `String(format:)`
-/// or a Foundation formatter. What the fast path cannot say for certain it
-/// is the same (a field that needs quoting, a number with many digits, a
-/// time outside 0001…9999) is handed to the plain encoder's own functions,
-/// so the bytes are the same by construction there.
+/// The one writer of the list formats written an event at a time (CSV,
+/// FDSN text, JSON, GeoJSON): one event as one line or one object, written
+/// straight into a byte buffer without a `String` per field,
+/// `String(format:)` or a Foundation formatter, and the document's opening
+/// and closing around them. ``EventListEncoder`` (a whole list in memory)
+/// and ``EventListSpool`` (a list of any length) both write through it.
 struct EventLineEncoder: Sendable {
     /// The formats written one event at a time; a table needs every row's
     /// width first, and QuakeML stays with its own encoder.
@@ -29,6 +28,53 @@ struct EventLineEncoder: Sendable {
         case .geojson: appendGeoJSONFeature(event, to: &out)
         case .table, .quakeml: preconditionFailure("\(format) is not written one event at a time")
         }
+    }
+
+    /// What comes before the first event: the CSV or FDSN text header line,
+    /// or the opening of the JSON array or GeoJSON FeatureCollection.
+    func appendOpening(to out: inout [UInt8]) {
+        switch format {
+        case .csv: out.append(contentsOf: EventListEncoder.csvHeader.utf8); out.append(ASCII.lf)
+        case .text: out.append(contentsOf: EventListEncoder.fdsnTextHeader.utf8); out.append(ASCII.lf)
+        case .json: out.append(UInt8(ascii: "["))
+        case .geojson: out.append(contentsOf: #"{"features":["#.utf8)
+        case .table, .quakeml: preconditionFailure("\(format) is not written one event at a time")
+        }
+    }
+
+    /// Appends `event` as the list's event number `index` (from 0): the JSON
+    /// formats put a comma between objects.
+    func append(_ event: SeismicEvent, at index: Int, to out: inout [UInt8]) {
+        appendSeparator(before: index, to: &out)
+        append(event, to: &out)
+    }
+
+    /// What goes between events, before event number `index`: a comma between JSON objects.
+    func appendSeparator(before index: Int, to out: inout [UInt8]) {
+        if index > 0 && (format == .json || format == .geojson) { out.append(UInt8(ascii: ",")) }
+    }
+
+    /// What comes after the last of `count` events, with the final newline.
+    func appendClosing(count: Int, to out: inout [UInt8]) {
+        switch format {
+        case .json: out.append(contentsOf: "]\n".utf8)
+        case .geojson:
+            out.append(contentsOf: #"],"metadata":{"count":"#.utf8)
+            Self.appendInteger(Int64(count), to: &out)
+            out.append(contentsOf: #","title":"quakemap selection"},"type":"FeatureCollection"}"#.utf8)
+            out.append(ASCII.lf)
+        case .csv, .text, .table, .quakeml: break
+        }
+    }
+
+    /// A whole list of `events`.
+    func document(_ events: [SeismicEvent]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128 + events.count * 160)
+        appendOpening(to: &out)
+        for (index, event) in events.enumerated() { append(event, at: index, to: &out) }
+        appendClosing(count: events.count, to: &out)
+        return out
     }
 
     private func appendCSV(_ event: SeismicEvent, to out: inout [UInt8]) {
@@ -147,31 +193,25 @@ struct EventLineEncoder: Sendable {
 
     // MARK: Fields
 
-    /// ``EventListEncoder/quoted(_:)``'s bytes. The plain function decides by
-    /// characters (grapheme clusters), so the bytes may decide only where
-    /// each `,` and `"` is a character of its own: with an ASCII byte or
-    /// nothing on either side (an ASCII neighbour never joins a cluster with
-    /// them). Then the field is quoted when it has one, each `"` doubled.
-    /// Anything else (a CR or LF, a non-ASCII neighbour) goes to the plain function.
+    /// RFC 4180 quoting, only where a field needs it: a field holding a
+    /// comma, a quote, a CR or an LF is quoted, each `"` doubled. Decided on
+    /// bytes: those four are ASCII, and no byte of a multi-byte UTF-8
+    /// sequence is below 0x80, so a byte test finds exactly the characters a
+    /// CSV reader splits on (a `Character` test would not: `"\r\n"` is one
+    /// `Character`, equal to neither `"\r"` nor `"\n"`).
     static func appendCSVField(_ field: String, to out: inout [UInt8]) {
         var field = field
-        let done = field.withUTF8 { bytes -> Bool in
+        field.withUTF8 { bytes in
             var needsQuotes = false, quotes = false
-            for (index, byte) in bytes.enumerated() {
+            for byte in bytes {
                 switch byte {
-                case UInt8(ascii: ","), UInt8(ascii: "\""):
-                    if index > 0 && bytes[index - 1] >= 0x80 { return false }
-                    if index + 1 < bytes.count && bytes[index + 1] >= 0x80 { return false }
-                    needsQuotes = true
-                    if byte == UInt8(ascii: "\"") { quotes = true }
-                case ASCII.lf, ASCII.cr: return false
-                default: break
+                case UInt8(ascii: "\""): needsQuotes = true; quotes = true
+                case UInt8(ascii: ","), ASCII.lf, ASCII.cr: needsQuotes = true
+                default: continue
                 }
+                if quotes { break }
             }
-            guard needsQuotes else {
-                out.append(contentsOf: bytes)
-                return true
-            }
+            guard needsQuotes else { return out.append(contentsOf: bytes) }
             out.append(UInt8(ascii: "\""))
             if quotes {
                 for byte in bytes {
@@ -182,29 +222,46 @@ struct EventLineEncoder: Sendable {
                 out.append(contentsOf: bytes)
             }
             out.append(UInt8(ascii: "\""))
-            return true
         }
-        if !done { out.append(contentsOf: EventListEncoder.quoted(field).utf8) }
     }
 
-    /// ``EventListEncoder/pipeSafe(_:)``'s bytes. It judges scalars, whose
-    /// UTF-8 bytes are exact: a field with none of them is itself, one with
-    /// any goes to the plain function.
-    static func appendPipeSafe(_ field: String, to out: inout [UInt8]) {
+    /// `field` with nothing that would end an FDSN text field or line. The
+    /// format has no quoting, so `|` becomes `/`, and a C0 control character
+    /// (tab, CR, LF…), DEL, and the Unicode line breaks some readers split on
+    /// (U+0085, U+2028, U+2029) become a space: the file stays one event per
+    /// line, at the cost of those characters. Other characters, C1 controls
+    /// that real feeds carry in place names among them, are kept.
+    /// With `keepingBars`, `|` stays: one line of a terminal table.
+    static func appendPipeSafe(_ field: String, keepingBars: Bool = false, to out: inout [UInt8]) {
+        let bar = keepingBars ? 0 : UInt8(ascii: "|")
         var field = field
-        let plain = field.withUTF8 { bytes -> Bool in
-            for (index, byte) in bytes.enumerated() {
-                if byte < 0x20 || byte == UInt8(ascii: "|") || byte == 0x7F { return false }
-                // U+0085 is C2 85; U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-                if byte == 0x85 && index > 0 && bytes[index - 1] == 0xC2 { return false }
-                if (byte == 0xA8 || byte == 0xA9) && index > 1 && bytes[index - 1] == 0x80 && bytes[index - 2] == 0xE2 {
-                    return false
-                }
+        field.withUTF8 { bytes in
+            // Most fields have none of them (0xC2 and 0xE2 start every scalar that might be one): copied whole.
+            guard bytes.contains(where: { $0 < 0x20 || $0 == bar || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else {
+                return out.append(contentsOf: bytes)
             }
-            out.append(contentsOf: bytes)
-            return true
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == bar {
+                    out.append(UInt8(ascii: "/"))
+                } else if byte < 0x20 || byte == 0x7F {
+                    out.append(UInt8(ascii: " "))
+                } else if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 {
+                    // U+0085 is C2 85.
+                    out.append(UInt8(ascii: " "))
+                    index += 1
+                } else if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
+                          bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                    // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                    out.append(UInt8(ascii: " "))
+                    index += 2
+                } else {
+                    out.append(byte)
+                }
+                index += 1
+            }
         }
-        if !plain { out.append(contentsOf: EventListEncoder.pipeSafe(field).utf8) }
     }
 
     /// A JSON string as `JSONEncoder` (without escaping slashes) writes it;
@@ -258,8 +315,15 @@ struct EventLineEncoder: Sendable {
 
     // MARK: Numbers and times
 
-    /// ``EventListEncoder/number(_:)``'s bytes: an integer value as an
-    /// integer, anything else as Swift's shortest round-trip text.
+    /// ``appendNumber(_:to:)``'s text, for writers of whole documents.
+    static func number(_ value: Double) -> String {
+        var out: [UInt8] = []
+        appendNumber(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A number as the lists write it: an integer value as an integer,
+    /// anything else as Swift's shortest round-trip text.
     static func appendNumber(_ value: Double, to out: inout [UInt8]) {
         if value == value.rounded(), abs(value) < 1e15 {
             return appendInteger(Int64(value), to: &out)

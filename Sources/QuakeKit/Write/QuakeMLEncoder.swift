@@ -49,15 +49,15 @@ struct QuakeMLEncoder {
         }
         if let magnitude = event.magnitude {
             xml += "      <magnitude publicID=\"\(Self.escaped(magnitudeID))\">\n"
-            xml += "        <mag><value>\(EventListEncoder.number(magnitude))</value></mag>\n"
+            xml += "        <mag><value>\(EventLineEncoder.number(magnitude))</value></mag>\n"
             if let type = event.magnitudeType { xml += "        <type>\(Self.escaped(type))</type>\n" }
             xml += "        <originID>\(Self.escaped(originID))</originID>\n"
             xml += "      </magnitude>\n"
         }
         xml += "      <origin publicID=\"\(Self.escaped(originID))\">\n"
         xml += "        <time><value>\(CivilTime.iso8601(event.time))</value></time>\n"
-        xml += "        <latitude><value>\(EventListEncoder.number(event.latitude))</value></latitude>\n"
-        xml += "        <longitude><value>\(EventListEncoder.number(event.longitude))</value></longitude>\n"
+        xml += "        <latitude><value>\(EventLineEncoder.number(event.latitude))</value></latitude>\n"
+        xml += "        <longitude><value>\(EventLineEncoder.number(event.longitude))</value></longitude>\n"
         if let depth = event.depth { xml += "        <depth><value>\(Self.metres(depth))</value></depth>\n" }
         xml += "      </origin>\n"
         xml += "      <preferredOriginID>\(Self.escaped(originID))</preferredOriginID>\n"
@@ -74,9 +74,9 @@ struct QuakeMLEncoder {
     /// Metres from kilometres, the point moved as text so that reading them
     /// back (``QuakeMLDecoder/kilometres(fromMetres:)``) gives the same double.
     static func metres(_ kilometres: Double) -> String {
-        let text = EventListEncoder.number(kilometres)
+        let text = EventLineEncoder.number(kilometres)
         if let shifted = DecimalShift.shifted(text.utf8, by: 3) { return String(decoding: shifted, as: UTF8.self) }
-        return EventListEncoder.number(kilometres * 1000)
+        return EventLineEncoder.number(kilometres * 1000)
     }
 
     /// `text` with what a QuakeML resource identifier does not allow (and
