@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # records become 23 KB, which the loader no longer reads at every start (2.5 MiB less resident).
 RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
-.PHONY: map test test-sanitize build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
+.PHONY: map test test-all test-sanitize build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -22,13 +22,19 @@ map: deps
 
 ## test: install what is missing, check the layers (seconds, before the build), build, and run
 ## every test: the Swift suite, then the clients nobody here wrote (curl, Python requests,
-## OWSLib, Chromium) against the built server
+## OWSLib, Chromium, Pillow, ObsPy, SeismoStats) against the built programs
 test: test-deps
 	python3 scripts/check_layers.py
 	python3 scripts/check_layers.py --self-test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/Interop
+
+## test-all: `make test`, the sanitizer passes, then the slow checks that rarely change: ObsPy over
+## every shared feed whole (not thinned), and the long kill loops
+test-all: test test-sanitize
+	QUAKEMAP_OBSPY_ALL=1 QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q \
+		-p no:cacheprovider Tests/Interop/test_obspy.py
 
 build: deps
 	$(SWIFT) build $(RELEASE) --product quakemap
@@ -49,9 +55,11 @@ deps:
 
 ## test-deps: what the tests use besides: pdftoppm (poppler-utils) renders the PDF outputs; curl,
 ## headless Chromium and its WebDriver are clients of the server; and a Python virtual environment
-## (.build-venv) with the client libraries of Tests/Interop/requirements.txt from PyPI
+## (under ~/.cache/quakemap) with the client libraries of Tests/Interop/requirements.txt from PyPI
 TEST_DEBIAN_PACKAGES := poppler-utils curl chromium chromium-driver
-VENV := .build-venv
+# Outside the checkout and named by the requirements' hash, so a new clone (CI's) reuses the
+# packages a previous run installed, and a change of requirements makes a new one.
+VENV := $(HOME)/.cache/quakemap/venv-$(shell sha1sum Tests/Interop/requirements.txt | cut -c1-12)
 test-deps: deps
 	@if ! command -v pdftoppm >/dev/null || ! command -v curl >/dev/null || ! command -v chromium >/dev/null \
 		|| ! command -v chromedriver >/dev/null; then \
@@ -112,7 +120,7 @@ bench: deps
 ## bench-readers: each reader (CSV, GeoJSON, FDSN text, QuakeML) against xmllint and ObsPy
 ## (BIG_BYTES sets the QuakeML file's size; long: a 1 GB QuakeML file)
 bench-readers: deps
-	Benchmarks/readers.sh
+	PYTHON=$(VENV)/bin/python Benchmarks/readers.sh
 
 ## load: requests per second and p99 latency of quakemap-server under wrk (tiles, items)
 load: deps
@@ -126,18 +134,23 @@ interop: deps
 api-fuzz: deps
 	scripts/api_fuzz.sh
 
-## test-sanitize: the test suite under ThreadSanitizer, then the library's own tests under
-## AddressSanitizer (separate build folders; why ASan builds the library only: end of Package.swift).
-## The kill -9 loop and the memory-ceiling test are left out: sanitizers slow processes and
-## inflate memory, which those two measure. Leak reports are off: fontconfig and XCTest keep
-## process-lifetime caches that LeakSanitizer lists, and they would fail every process.
-SANITIZE_SKIP := CrashSafetyTests|memoryStaysBounded
+## test-sanitize: ThreadSanitizer over the in-process tests of the concurrent code (TSAN_SUITES:
+## the parallel scanner and decoder, the read-ahead, spools, selection, PNG stripes, the circle
+## stamper, concurrent renders, tile pyramids, staged output, fetching and the server), then
+## AddressSanitizer over the library's own tests, which replay the fuzzers' corpora through the
+## parsers (FuzzCorpusReplayTests). Each builds only the test targets it runs and what they
+## depend on (QUAKEMAP_TEST_TARGETS, end of Package.swift), never the executables. Leak reports
+## are off: fontconfig keeps process-lifetime caches that LeakSanitizer lists.
+TSAN_TARGETS := QuakeKitTests,QuakeFetchTests,ServerTests
+TSAN_SUITES := ParallelRecordScannerTests|ReadAheadTests|EventListSpoolTests|StatisticsSpoolTests|SelectionTests|ParserAgreementTests|PNGEncoderTests|StampedCirclesTests|SceneCirclesInPartsTests|ConcurrentRenderTests|TileTests|TileDirectoryWriterTests|StagedOutputTests|EventBufferTests|QuakeFetchTests\.|RenderGateTests|ServerTests\.ServerTests|FeaturePageTests|FDSNServerTests|EmptyCatalogueServerTests
+ASAN_TARGETS := QuakeKitTests
 test-sanitize: test-deps
-	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip "$(SANITIZE_SKIP)"
-	QUAKEMAP_LIBRARY_ONLY=1 $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	QUAKEMAP_LIBRARY_ONLY=1 SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
-		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip "$(SANITIZE_SKIP)"
+	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
+		--scratch-path .build-tsan --filter "$(TSAN_SUITES)"
+	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 
 # make fuzz SECONDS=…: libFuzzer on every parser (see Fuzz/README.md)
 -include Fuzz/fuzz.mk

@@ -158,15 +158,14 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// The AddressSanitizer pass of `make test-sanitize` builds the library and its in-process
-// tests only (QUAKEMAP_LIBRARY_ONLY=1): QuakeKit holds the unsafe code (the CSV scanner's
-// raw bytes, the PNG encoder, Cairo and libxml2 calls), while the executables, fetching,
-// MBTiles and the server are Swift over it, whose dependencies (SwiftNIO, BoringSSL, GRDB,
-// Hummingbird) a third sanitized build would compile again in every CI run. The
-// ThreadSanitizer pass builds everything (actors, the render gate and the caches are where
-// races would be), and `make fuzz` runs every parser under ASan.
-if Context.environment["QUAKEMAP_LIBRARY_ONLY"] == "1" {
-    // The library's tests and what they need, target by target; the packages their products come from.
+// The sanitizer passes of `make test-sanitize` build only some test targets and what they
+// depend on (QUAKEMAP_TEST_TARGETS, comma-separated): ThreadSanitizer the in-process tests of the
+// concurrent code (the library, fetching, the server), AddressSanitizer the library's own tests
+// (QuakeKit holds the unsafe code: the CSV scanner's raw bytes, the PNG encoder, Cairo and libxml2
+// calls). Neither builds the executables, MBTiles or the process-launching CLI tests, whose
+// dependencies a sanitized build would compile again in every CI run for code that is Swift
+// over the library.
+if let names = Context.environment["QUAKEMAP_TEST_TARGETS"] {
     let targets = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
     var kept: Set<String> = [], packages: Set<String> = []
     func keep(_ name: String) {
@@ -179,8 +178,7 @@ if Context.environment["QUAKEMAP_LIBRARY_ONLY"] == "1" {
             }
         }
     }
-    keep("QuakeKitTests")
-    keep("GoldenImageTests")
+    names.split(separator: ",").forEach { keep(String($0)) }
     package.targets.removeAll { !kept.contains($0.name) }
     package.products.removeAll { !kept.contains($0.name) }  // each product is named for its target
     package.dependencies.removeAll { dependency in

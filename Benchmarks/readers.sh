@@ -4,7 +4,7 @@
 # (Benchmarks/make_big_catalog.py: the same events in CSV, GeoJSON, FDSN text and QuakeML),
 # with two references: `xmllint --stream --noout` (libxml2's own streaming reader, Debian's
 # libxml2-utils, installed here when missing) on the same QuakeML file, and ObsPy reading
-# a smaller file of the same events (events/s; ObsPy from the tests' .build-venv, which
+# a smaller file of the same events (events/s; ObsPy from the tests' virtual environment, which
 # `make test-deps` fills; skipped with a note where it is missing).
 # Times are medians of RUNS runs, timed to the microsecond; memory is the largest resident
 # set over the runs in MiB (/usr/bin/time's kilobytes / 1024). Sizes are in MB (10^6 bytes).
@@ -16,7 +16,7 @@ READER_BYTES=${READER_BYTES:-2e8}   # the CSV and FDSN text files
 GEOJSON_BYTES=${GEOJSON_BYTES:-5e7} # GeoJSON is read whole (about 20 bytes of memory per byte): kept smaller
 BIG_BYTES=${BIG_BYTES:-1e9}         # the QuakeML file: 1 GB, where the 64 MiB promise is checked
 SMALL_EVENTS=${SMALL_EVENTS:-5000}  # the files ObsPy reads
-PYTHON=${PYTHON:-.build-venv/bin/python}
+PYTHON=${PYTHON:-python3}  # make passes the tests' virtual environment's
 mkdir -p "$WORK"
 
 if ! command -v xmllint >/dev/null; then

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Reading feeds")
+@Suite("Reading feeds", .timeLimit(.minutes(3)))
 struct FeedReaderTests {
     @Test func todaysLayoutGivesResolvedEvents() throws {
         let text = Fixtures.header22 + "\n"

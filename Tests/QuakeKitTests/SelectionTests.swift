@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Selecting the most recent events")
+@Suite("Selecting the most recent events", .timeLimit(.minutes(3)))
 struct SelectionTests {
     let events = [
         Fixtures.event("a", time: "2026-11-21T01:00:00.000Z"),

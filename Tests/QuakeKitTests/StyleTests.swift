@@ -1,7 +1,7 @@
 import Testing
 @testable import QuakeKit
 
-@Suite("Magnitude style")
+@Suite("Magnitude style", .timeLimit(.minutes(3)))
 struct StyleTests {
     let seed = MagnitudeStyle(symbolScale: 1, minimumDiameter: 0)
 

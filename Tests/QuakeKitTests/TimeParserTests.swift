@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Times")
+@Suite("Times", .timeLimit(.minutes(3)))
 struct TimeParserTests {
     func epoch(_ text: String) -> Double? {
         TimeParser.parse(ArraySlice(text.utf8))?.timeIntervalSince1970

@@ -5,7 +5,7 @@ import FoundationXML
 import Testing
 @testable import QuakeKit
 
-@Suite("PDF and SVG")
+@Suite("PDF and SVG", .timeLimit(.minutes(3)))
 struct VectorOutputTests {
     let events: [SeismicEvent] = (0..<12).map { (index: Int) -> SeismicEvent in
         let latitude = Double(index * 10 - 60), longitude = Double(index * 25 - 150)
