@@ -13,6 +13,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # records become 23 KB, which the loader no longer reads at every start (2.5 MiB less resident).
 RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
+# The fuzzers' seed corpora, written afresh for the corpus replay test (FuzzCorpusReplayTests).
+FUZZ_SEEDS := $(CURDIR)/.build/fuzz-seeds
+
 .PHONY: map test test-all test-sanitize build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
@@ -21,13 +24,17 @@ map: deps
 	.build/release/quakemap render $(SAMPLE) -o $(OUTPUT)
 
 ## test: install what is missing, check the layers (seconds, before the build), build, and run
-## every test: the Swift suite, then the clients nobody here wrote (curl, Python requests,
-## OWSLib, Chromium, Pillow, ObsPy, SeismoStats) against the built programs
+## every test: the in-process Swift suites, then the command-line tests (apart: each waits on a
+## process, which would hold the threads that the in-process clients and servers need), then
+## the clients nobody here wrote (curl, Python requests, OWSLib, Chromium, Pillow, ObsPy,
+## SeismoStats) against the built programs
 test: test-deps
 	python3 scripts/check_layers.py
 	python3 scripts/check_layers.py --self-test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
+	QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) $(SWIFT) test --skip-build --skip CLITests
+	$(SWIFT) test --skip-build --filter CLITests
 	QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/Interop
 
 ## test-all: `make test`, the sanitizer passes, then the slow checks that rarely change: ObsPy over
@@ -149,7 +156,8 @@ test-sanitize: test-deps
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
 		--scratch-path .build-tsan --filter "$(TSAN_SUITES)"
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
+	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
+	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 
 # make fuzz SECONDS=…: libFuzzer on every parser (see Fuzz/README.md)

@@ -7,7 +7,7 @@ enum OpenAPIDocument {
     static func document(base: String) -> [String: Any] {
         [
             "openapi": "3.0.3",
-            "info": ["title": "quakemap", "version": "0.2.0",
+            "info": ["title": "quakemap", "version": QuakeMap.version,
                      "description": "Earthquakes from USGS feeds: OGC API – Features (Part 1 core, Part 3 CQL2 text), XYZ tiles and maps."],
             "servers": [["url": base]],
             "paths": paths,

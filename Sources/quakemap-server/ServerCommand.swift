@@ -50,7 +50,7 @@ struct ServerCommand: AsyncParsableCommand {
               66  input not found; 69/75 fetch failed at start
               70  the server could not start (e.g. the port is taken)
             """,
-        version: "0.2.0"
+        version: QuakeMap.version
     )
 
     @OptionGroup var inputOptions: InputOptions

@@ -79,7 +79,7 @@ extension Quakemap {
                 switch error {
                 case .sideOutOfRange:
                     throw ValidationError("--width and --height must be \(ChartOptions.minimumSide)…\(MapOptions.maximumSide) pixels")
-                case .scaleOutOfRange: throw ValidationError("--scale must be above 0 and at most 8")
+                case .scaleOutOfRange: throw ValidationError("--scale must be above 0 and at most \(Int(MapOptions.maximumScale))")
                 case .tooLarge: throw ValidationError(error.message)
                 }
             }

@@ -81,7 +81,7 @@ struct MapArguments: ParsableArguments {
     static func validationError(_ error: MapOptionsError, projection: MapProjection) -> ValidationError {
         switch error {
         case .sideOutOfRange: return ValidationError("--width and --height must be 1…\(MapOptions.maximumSide) pixels")
-        case .scaleOutOfRange: return ValidationError("--scale must be above 0 and at most 8")
+        case .scaleOutOfRange: return ValidationError("--scale must be above 0 and at most \(Int(MapOptions.maximumScale))")
         case .tooLarge: return ValidationError(error.message)
         case .centerLongitudeOutOfRange: return ValidationError("--center-lon must be -180…180")
         case .graticuleOutOfRange: return ValidationError("--graticule must be 1…90 degrees")

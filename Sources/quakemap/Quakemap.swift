@@ -1,4 +1,5 @@
 import ArgumentParser
+import QuakeKit
 
 @main
 struct Quakemap: AsyncParsableCommand {
@@ -27,7 +28,7 @@ struct Quakemap: AsyncParsableCommand {
                   or 5xx, after the retries (try again later)
             On any failure the previous output file is left as it was.
             """,
-        version: "0.2.0",
+        version: QuakeMap.version,
         subcommands: [Render.self, List.self, Stats.self, Tiles.self, Chart.self, Report.self, Animate.self],
         defaultSubcommand: Render.self
     )

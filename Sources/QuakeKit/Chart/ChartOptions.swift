@@ -33,14 +33,14 @@ public struct ChartOptions: Sendable, Hashable {
     /// The image height in pixels (height × scale).
     public var pixelHeight: Int { Int((Double(height) * scale).rounded()) }
 
-    /// Checks the sides (``minimumSide``…``MapOptions/maximumSide``), the scale (above 0, at most 8)
+    /// Checks the sides (``minimumSide``…``MapOptions/maximumSide``), the scale (above 0, at most ``MapOptions/maximumScale``)
     /// and the scaled size (within the limits a map has).
     public func validate() throws(ChartOptionsError) {
         let sides = Self.minimumSide...MapOptions.maximumSide
         guard sides.contains(width), sides.contains(height) else {
             throw .sideOutOfRange(width: width, height: height)
         }
-        guard scale > 0, scale <= 8 else { throw .scaleOutOfRange(scale) }
+        guard scale.isFinite, scale > 0, scale <= MapOptions.maximumScale else { throw .scaleOutOfRange(scale) }
         guard MapOptions.fits(width: Double(width) * scale, height: Double(height) * scale) else {
             throw .tooLarge(width: width, height: height, scale: scale)
         }
@@ -51,7 +51,7 @@ public struct ChartOptions: Sendable, Hashable {
 public enum ChartOptionsError: QuakeKitError, Equatable {
     /// Width or height outside ``ChartOptions/minimumSide``…``MapOptions/maximumSide``.
     case sideOutOfRange(width: Int, height: Int)
-    /// A scale that is not above 0 and at most 8.
+    /// A scale that is not above 0 and at most ``MapOptions/maximumScale``.
     case scaleOutOfRange(Double)
     /// Over ``MapOptions/maximumPixels`` or ``MapOptions/maximumSide`` once scaled.
     case tooLarge(width: Int, height: Int, scale: Double)
@@ -62,7 +62,7 @@ public enum ChartOptionsError: QuakeKitError, Equatable {
         case let .sideOutOfRange(width, height):
             return "a \(width)×\(height) chart: width and height must be \(ChartOptions.minimumSide)…\(MapOptions.maximumSide) pixels"
         case let .scaleOutOfRange(scale):
-            return "scale \(scale): it must be above 0 and at most 8"
+            return "scale \(scale): it must be above 0 and at most \(Int(MapOptions.maximumScale))"
         case let .tooLarge(width, height, scale):
             return "a \(width)×\(height) chart at scale \(scale) is larger than \(MapOptions.maximumPixels) pixels or \(MapOptions.maximumSide) a side"
         }

@@ -40,6 +40,10 @@ public typealias MapSelection = SelectedEvents<MapEvent>
 /// Each stage is also public on its own (``FeedReader``, ``EventSelection``,
 /// ``SceneBuilder``, ``MapRenderer``, ``AtomicFileWriter``).
 public enum QuakeMap {
+    /// The version of quakemap, the one that the programs' `--version` and the server's
+    /// OpenAPI document give.
+    public static let version = "0.2.0"
+
     /// Reads `source` and keeps the selected events while streaming, so memory
     /// is bounded by the limit, not by the size of the feed.
     public static func select(

@@ -9,7 +9,7 @@ final class CairoImageSurface {
     let height: Int
 
     init(width: Int, height: Int) throws {
-        guard width > 0, height > 0, width <= 32_767, height <= 32_767 else {
+        guard width > 0, height > 0, width <= MapOptions.maximumSide, height <= MapOptions.maximumSide else {
             throw RenderError.invalidSize(width: width, height: height)
         }
         // Cairo returns an error object rather than NULL: check its status.

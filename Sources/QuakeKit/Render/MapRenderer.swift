@@ -58,7 +58,7 @@ public struct MapRenderer: Sendable {
 
     private func vectorData(pages: [ReportPage], kind: CairoVectorSurface.Kind, title: String? = nil) throws -> Data {
         guard let first = pages.first else { throw RenderError.invalidSize(width: 0, height: 0) }
-        for page in pages where !(page.width > 0 && page.height > 0 && page.width <= 32_767 && page.height <= 32_767) {
+        for page in pages where !(page.width > 0 && page.height > 0 && page.width <= Double(MapOptions.maximumSide) && page.height <= Double(MapOptions.maximumSide)) {
             throw RenderError.invalidSize(width: Int(page.width), height: Int(page.height))
         }
         let surface = try CairoVectorSurface(kind: kind, width: first.width, height: first.height)

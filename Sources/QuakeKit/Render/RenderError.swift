@@ -1,6 +1,6 @@
 /// Why a scene could not be drawn or an image not decoded.
 public enum RenderError: QuakeKitError, Equatable {
-    /// The image size is outside 1…32767 pixels a side.
+    /// The image size is outside 1…``MapOptions/maximumSide`` pixels a side.
     case invalidSize(width: Int, height: Int)
     /// Cairo reported an error.
     case cairo(String)
@@ -11,7 +11,7 @@ public enum RenderError: QuakeKitError, Equatable {
     public var message: String {
         switch self {
         case let .invalidSize(width, height):
-            return "cannot draw a \(width)×\(height) image: each side must be 1…32767 pixels"
+            return "cannot draw a \(width)×\(height) image: each side must be 1…\(MapOptions.maximumSide) pixels"
         case let .cairo(reason):
             return "drawing failed: \(reason)"
         case let .notPNG(reason):

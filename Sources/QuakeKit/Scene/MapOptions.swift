@@ -96,6 +96,9 @@ public struct MapOptions: Sendable, Hashable {
     public static let maximumLabelCount = 50
     /// The longest side in pixels, scale applied: Cairo's limit for an image.
     public static let maximumSide = 32_767
+    /// The largest scale (pixels per map unit) of a map or chart: 8, print resolution for a
+    /// map of a few inches; larger scales draw a small map's symbols and text blurrily large.
+    public static let maximumScale = 8.0
 
     /// Checks that the map can be drawn: its sides, its pixel count and its
     /// scale, the centre longitude, the graticule spacing, and that a
@@ -108,7 +111,7 @@ public struct MapOptions: Sendable, Hashable {
         guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height) else {
             throw .sideOutOfRange(width: width, height: height)
         }
-        guard scale.isFinite, scale > 0, scale <= 8 else { throw .scaleOutOfRange(scale) }
+        guard scale.isFinite, scale > 0, scale <= Self.maximumScale else { throw .scaleOutOfRange(scale) }
         guard Self.fits(width: Double(width) * scale, height: Double(height) * scale) else {
             throw .tooLarge(width: width, height: height, scale: scale)
         }
@@ -188,7 +191,7 @@ public struct MapPalette: Sendable, Hashable {
 public enum MapOptionsError: QuakeKitError, Equatable {
     /// Width or height outside 1…``MapOptions/maximumSide``.
     case sideOutOfRange(width: Int, height: Int)
-    /// A scale that is not above 0 and at most 8.
+    /// A scale that is not above 0 and at most ``MapOptions/maximumScale``.
     case scaleOutOfRange(Double)
     /// Over ``MapOptions/maximumPixels`` or ``MapOptions/maximumSide`` once scaled.
     case tooLarge(width: Int, height: Int, scale: Double)
@@ -205,7 +208,7 @@ public enum MapOptionsError: QuakeKitError, Equatable {
         case let .sideOutOfRange(width, height):
             return "a \(width)×\(height) map: width and height must be 1…\(MapOptions.maximumSide) pixels"
         case let .scaleOutOfRange(scale):
-            return "scale \(scale): must be above 0 and at most 8"
+            return "scale \(scale): must be above 0 and at most \(Int(MapOptions.maximumScale))"
         case let .tooLarge(width, height, scale):
             return "\(width)×\(height) at scale \(scale) is more than \(MapOptions.maximumPixels / 1_000_000) megapixels or \(MapOptions.maximumSide) pixels a side"
         case let .centerLongitudeOutOfRange(longitude):
