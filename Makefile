@@ -24,17 +24,19 @@ map: deps
 	.build/release/quakemap render $(SAMPLE) -o $(OUTPUT)
 
 ## test: install what is missing, check the layers (seconds, before the build), build, and run
-## every test: the in-process Swift suites, then the command-line tests (apart: each waits on a
-## process, which would hold the threads that the in-process clients and servers need), then
-## the clients nobody here wrote (curl, Python requests, OWSLib, Chromium, Pillow, ObsPy,
+## every test: the library's suites, those of fetching and the server, and the command-line
+## tests, each group in a process of its own (the library's tests keep both cores busy, and the
+## command-line tests each wait on a process: either would hold the threads that in-process
+## clients and servers need to answer within their time limits), then the clients nobody here wrote (curl, Python requests, OWSLib, Chromium, Pillow, ObsPy,
 ## SeismoStats) against the built programs
 test: test-deps
 	python3 scripts/check_layers.py
 	python3 scripts/check_layers.py --self-test
 	$(SWIFT) build --build-tests
 	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
-	QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) $(SWIFT) test --skip-build --skip CLITests
-	$(SWIFT) test --skip-build --filter CLITests
+	QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) $(SWIFT) test --skip-build --filter '^(QuakeKitTests|GoldenImageTests)\.'
+	$(SWIFT) test --skip-build --filter '^(QuakeFetchTests|ServerTests)\.'
+	$(SWIFT) test --skip-build --filter '^CLITests\.'
 	QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/Interop
 
 ## test-all: `make test`, the sanitizer passes, then the slow checks that rarely change: ObsPy over
@@ -149,12 +151,15 @@ api-fuzz: deps
 ## depend on (QUAKEMAP_TEST_TARGETS, end of Package.swift), never the executables. Leak reports
 ## are off: fontconfig keeps process-lifetime caches that LeakSanitizer lists.
 TSAN_TARGETS := QuakeKitTests,QuakeFetchTests,ServerTests
-TSAN_SUITES := ParallelRecordScannerTests|ReadAheadTests|EventListSpoolTests|StatisticsSpoolTests|SelectionTests|ParserAgreementTests|PNGEncoderTests|StampedCirclesTests|SceneCirclesInPartsTests|ConcurrentRenderTests|TileTests|TileDirectoryWriterTests|StagedOutputTests|EventBufferTests|QuakeFetchTests\.|RenderGateTests|ServerTests\.ServerTests|FeaturePageTests|FDSNServerTests|EmptyCatalogueServerTests
+TSAN_LIBRARY_SUITES := ParallelRecordScannerTests|ReadAheadTests|EventListSpoolTests|StatisticsSpoolTests|SelectionTests|ParserAgreementTests|PNGEncoderTests|StampedCirclesTests|SceneCirclesInPartsTests|ConcurrentRenderTests|TileTests|TileDirectoryWriterTests|StagedOutputTests|EventBufferTests
+TSAN_SERVICE_SUITES := ^QuakeFetchTests\.|RenderGateTests|ServerTests\.ServerTests/|FeaturePageTests|FDSNServerTests|EmptyCatalogueServerTests|TimeBoundAgreementTests
 ASAN_TARGETS := QuakeKitTests
 test-sanitize: test-deps
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
-		--scratch-path .build-tsan --filter "$(TSAN_SUITES)"
+		--scratch-path .build-tsan --filter "$(TSAN_LIBRARY_SUITES)"
+	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
+		--scratch-path .build-tsan --filter "$(TSAN_SERVICE_SUITES)"
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \

@@ -22,14 +22,8 @@ public struct Catalogue: Sendable {
 
     /// A snapshot of `events`, which may hold repeated ids (the latest update wins).
     public init(events: [SeismicEvent], generated: Date?, loadedAt: Date = Date()) {
-        var latest: [String: SeismicEvent] = [:]
-        var unnamed: [SeismicEvent] = []
-        for event in events {
-            guard !event.id.isEmpty else { unnamed.append(event); continue }
-            if let kept = latest[event.id], !EventSelection.isNewer(event.updated, than: kept.updated) { continue }
-            latest[event.id] = event
-        }
-        let sorted = (Array(latest.values) + unnamed).sorted { lhs, rhs in
+        // Repeated ids are settled before anything is asked of the catalogue, as on the command line.
+        let sorted = RevisionPolicy.settled(events).sorted { lhs, rhs in
             lhs.time != rhs.time ? lhs.time > rhs.time : lhs.id < rhs.id
         }
         self.events = sorted

@@ -5,7 +5,7 @@ import QuakeKit
 /// The bad-input table of docs/bad-input.md, one test per row: what quakemap does
 /// with each bad input, its exit code and message, and that a previous map
 /// survives. Inputs are written here; none come from real feeds.
-@Suite("Adversarial inputs", .timeLimit(.minutes(3)))
+@Suite("Adversarial inputs", .timeLimit(.minutes(10)))
 struct AdversarialInputTests {
     static let header = "time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type"
 

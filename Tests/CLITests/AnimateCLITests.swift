@@ -4,7 +4,7 @@ import QuakeKit
 
 /// `quakemap animate` end to end: the APNG, the frames folder, the still of
 /// one moment, and refusals of bad values with exit 64 before any feed is read.
-@Suite("quakemap animate", .timeLimit(.minutes(3)))
+@Suite("quakemap animate", .timeLimit(.minutes(10)))
 struct AnimateCLITests {
     let sample = "Data/synthetic_all_day.csv"
 

@@ -3,7 +3,7 @@ import Testing
 import QuakeKit
 
 /// The `quakemap` binary end to end: exit codes, messages, pipes, atomic output.
-@Suite("quakemap command line", .timeLimit(.minutes(3)))
+@Suite("quakemap command line", .timeLimit(.minutes(10)))
 struct CLITests {
     let sample = "Data/synthetic_all_day.csv"
     let header = "time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type"

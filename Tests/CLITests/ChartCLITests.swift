@@ -3,7 +3,7 @@ import Testing
 import QuakeKit
 
 /// `quakemap chart`: every kind, formats by extension, exit codes, output kept on failure.
-@Suite("quakemap chart", .timeLimit(.minutes(3)))
+@Suite("quakemap chart", .timeLimit(.minutes(10)))
 struct ChartCLITests {
     let sample = "Data/synthetic_all_day.csv"
     static let shared = QuakemapProcess.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data/usgs")

@@ -3,7 +3,7 @@ import Testing
 import QuakeKit
 
 /// Killing quakemap at any moment never leaves a half-written map or a pile of temporary files.
-@Suite("Crash safety", .timeLimit(.minutes(3)), .serialized)
+@Suite("Crash safety", .timeLimit(.minutes(10)), .serialized)
 struct CrashSafetyTests {
     @Test func sigtermMidRenderKeepsThePreviousMapAndRemovesItsTemporaryFile() throws {
         let folder = try QuakemapProcess.temporaryFolder()

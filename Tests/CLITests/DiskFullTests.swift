@@ -3,7 +3,7 @@ import Testing
 
 /// A full disk must fail the run (exit 74) and leave the previous map whole.
 /// Needs a small tmpfs, which only root may mount; skipped elsewhere.
-@Suite("A full disk", .timeLimit(.minutes(3)), .enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root: full-disk test skipped"))
+@Suite("A full disk", .timeLimit(.minutes(10)), .enabled(if: SmallDisk.canMount, "mounting a tmpfs needs root: full-disk test skipped"))
 struct DiskFullTests {
     @Test func writingToAFullDiskKeepsThePreviousMap() throws {
         let disk = try SmallDisk(kilobytes: 64)

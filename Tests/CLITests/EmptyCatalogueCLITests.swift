@@ -8,7 +8,7 @@ import Testing
 /// no features — end to end: every command exits 0 with an empty map, list,
 /// summary or pyramid, so a nightly job does not fail on the days USGS's
 /// `significant_day` is empty. No bytes at all, or not a feed, stay 65.
-@Suite("Empty catalogues on the command line", .timeLimit(.minutes(3)))
+@Suite("Empty catalogues on the command line", .timeLimit(.minutes(10)))
 struct EmptyCatalogueCLITests {
     /// The header line of every CSV layout (column names only).
     static let headers: [(layout: String, header: String)] = [

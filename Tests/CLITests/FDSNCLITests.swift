@@ -5,7 +5,7 @@ import Testing
 
 /// `quakemap render|list|stats --fdsn` against a loopback FDSN event service
 /// whose cap (500) is far below its catalogue.
-@Suite("quakemap --fdsn, against a loopback FDSN service", .timeLimit(.minutes(3)), .serialized)
+@Suite("quakemap --fdsn, against a loopback FDSN service", .timeLimit(.minutes(10)), .serialized)
 struct FDSNCLITests {
     static let now = "2026-11-20T00:00:00Z"
     static let end = Date(timeIntervalSince1970: 1_795_132_800)  // 2026-11-20T00:00:00Z

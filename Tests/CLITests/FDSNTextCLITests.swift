@@ -4,7 +4,7 @@ import Testing
 /// FDSN event text on the command line: told by content in files and on
 /// standard input, judged like CSV (warnings, `--strict` 65, header-only 0),
 /// and written by `list --format text` to be read back.
-@Suite("FDSN event text on the command line", .timeLimit(.minutes(3)))
+@Suite("FDSN event text on the command line", .timeLimit(.minutes(10)))
 struct FDSNTextCLITests {
     static let sample = "Data/synthetic_all_day.csv"
     static let header = "#EventID | Time | Latitude | Longitude | Depth/km | Author | Catalog | Contributor | ContributorID | MagType | Magnitude | MagAuthor | EventLocationName | EventType"

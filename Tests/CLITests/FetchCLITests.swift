@@ -5,7 +5,7 @@ import QuakeKit
 
 /// `quakemap render --url` against a real HTTP server on 127.0.0.1 that
 /// injects faults; every failure must leave the previous map as it was.
-@Suite("quakemap --url, under every network fault", .timeLimit(.minutes(3)), .serialized)
+@Suite("quakemap --url, under every network fault", .timeLimit(.minutes(10)), .serialized)
 struct FetchCLITests {
     static let csv = """
         time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type

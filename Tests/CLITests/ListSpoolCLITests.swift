@@ -4,7 +4,7 @@ import Testing
 /// `list --limit 0` spools its lines; a limit at least the feed's size keeps
 /// every event in memory instead. Both must print the same bytes and the
 /// same summary, from standard input as from a file.
-@Suite("quakemap list without a limit", .timeLimit(.minutes(3)))
+@Suite("quakemap list without a limit", .timeLimit(.minutes(10)))
 struct ListSpoolCLITests {
     static let header = "time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type"
 

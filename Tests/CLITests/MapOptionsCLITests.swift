@@ -3,7 +3,7 @@ import Testing
 import QuakeKit
 
 /// `render`'s map options end to end: regions, centring, colours, formats.
-@Suite("quakemap render: regions, colours and formats", .timeLimit(.minutes(3)))
+@Suite("quakemap render: regions, colours and formats", .timeLimit(.minutes(10)))
 struct MapOptionsCLITests {
     let sample = "Data/synthetic_all_day.csv"
 

@@ -3,7 +3,7 @@ import Testing
 import QuakeKit
 
 /// `render --plates`: Bird's plate boundaries by default, none on request or without a basemap.
-@Suite("quakemap render --plates", .timeLimit(.minutes(3)))
+@Suite("quakemap render --plates", .timeLimit(.minutes(10)))
 struct PlatesCLITests {
     let sample = "Data/synthetic_all_day.csv"
 

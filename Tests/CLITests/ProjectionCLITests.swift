@@ -3,7 +3,7 @@ import Testing
 import QuakeKit
 
 /// `render --projection`: the globe's shape, and what it refuses.
-@Suite("quakemap render --projection", .timeLimit(.minutes(3)))
+@Suite("quakemap render --projection", .timeLimit(.minutes(10)))
 struct ProjectionCLITests {
     let sample = "Data/synthetic_all_day.csv"
 

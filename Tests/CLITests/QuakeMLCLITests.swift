@@ -3,7 +3,7 @@ import Testing
 
 /// QuakeML through the built binary: files and standard input told by
 /// content, `list --format quakeml` read back, and refusals with their exit code.
-@Suite("quakemap with QuakeML", .timeLimit(.minutes(3)))
+@Suite("quakemap with QuakeML", .timeLimit(.minutes(10)))
 struct QuakeMLCLITests {
     static let header = "time,latitude,longitude,depth,mag,magType,net,id,updated,place,type"
     static let feed = [

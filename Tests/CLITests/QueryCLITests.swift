@@ -4,7 +4,7 @@ import QuakeKit
 
 /// Filters, `--where`, export formats and `stats` through the binary, on the
 /// project's sample and, when present, on the real feeds in ../shared.
-@Suite("quakemap queries", .timeLimit(.minutes(3)))
+@Suite("quakemap queries", .timeLimit(.minutes(10)))
 struct QueryCLITests {
     static let shared = QuakemapProcess.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/data/usgs")
     static var sharedPresent: Bool { FileManager.default.fileExists(atPath: shared.appendingPathComponent("PROVENANCE.md").path) }

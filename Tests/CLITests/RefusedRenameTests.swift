@@ -5,7 +5,7 @@ import Testing
 /// from every writer: exit 73 ("cannot create"), the previous output kept,
 /// nothing left behind. A mount point cannot be renamed over (EBUSY), and
 /// only root may bind-mount; skipped elsewhere.
-@Suite("A refused rename", .timeLimit(.minutes(3)), .enabled(if: SmallDisk.canMount, "bind mounts need root: refused-rename test skipped"))
+@Suite("A refused rename", .timeLimit(.minutes(10)), .enabled(if: SmallDisk.canMount, "bind mounts need root: refused-rename test skipped"))
 struct RefusedRenameTests {
     @Test func renderTilesAndMBTilesAllExit73AndKeepThePreviousOutput() throws {
         let folder = try QuakemapProcess.temporaryFolder()

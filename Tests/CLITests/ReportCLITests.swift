@@ -4,7 +4,7 @@ import Testing
 /// `quakemap report` checked with poppler, which nobody here wrote: the page count and size
 /// (`pdfinfo`), fonts embedded (`pdffonts`), and every word inside the page's margins and
 /// clear of every other word (`pdftotext -bbox`).
-@Suite("quakemap report", .timeLimit(.minutes(3)))
+@Suite("quakemap report", .timeLimit(.minutes(10)))
 struct ReportCLITests {
     static let month = QueryCLITests.shared.appendingPathComponent("all_month_2020-06.csv")
     static let monthPresent = FileManager.default.fileExists(atPath: month.path)

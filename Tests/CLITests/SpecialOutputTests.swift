@@ -4,7 +4,7 @@ import Testing
 /// Outputs that are not regular files: a map written to `/dev/null` or to a
 /// named pipe goes into it, and the device or pipe is still there afterwards
 /// (a rename over it, which root may do, would replace it with a file).
-@Suite("Special outputs", .timeLimit(.minutes(3)))
+@Suite("Special outputs", .timeLimit(.minutes(10)))
 struct SpecialOutputTests {
     let sample = "Data/synthetic_all_day.csv"
 

@@ -4,7 +4,7 @@ import QuakeKit
 import Testing
 
 /// `quakemap tiles`: folders and MBTiles files, what they hold, and what is never overwritten.
-@Suite("quakemap tiles", .timeLimit(.minutes(3)))
+@Suite("quakemap tiles", .timeLimit(.minutes(10)))
 struct TilesCLITests {
     static let sample = QuakemapProcess.repositoryRoot.appendingPathComponent("Data/synthetic_all_day.csv").path
 
@@ -134,7 +134,7 @@ struct TilesCLITests {
 }
 
 /// Stopping `quakemap tiles` at any moment leaves the previous pyramid whole and nothing beside it.
-@Suite("Crash safety of tile pyramids", .timeLimit(.minutes(3)), .serialized)
+@Suite("Crash safety of tile pyramids", .timeLimit(.minutes(10)), .serialized)
 struct TilesCrashSafetyTests {
     @Test func stoppedRunsLeaveThePreviousPyramidAndNoTemporaryFolder() throws {
         let folder = try QuakemapProcess.temporaryFolder()

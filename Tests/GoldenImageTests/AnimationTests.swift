@@ -5,7 +5,7 @@ import Testing
 /// The time-lapse APNG: its chunks as the APNG specification lays them out,
 /// its frames against the still maps of the same moments, its edge cases,
 /// and that it is written atomically in bounded memory.
-@Suite("Animation", .timeLimit(.minutes(3)))
+@Suite("Animation", .timeLimit(.minutes(10)))
 struct AnimationTests {
     /// Events over ten days, scattered, magnitudes 2…7, in no time order.
     static func events(_ count: Int) -> [MapEvent] {

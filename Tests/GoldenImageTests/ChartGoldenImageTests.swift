@@ -3,7 +3,7 @@ import Testing
 import QuakeKit
 
 /// Charts compared with reviewed references (see README, "Golden images").
-@Suite("Chart golden images", .timeLimit(.minutes(3)))
+@Suite("Chart golden images", .timeLimit(.minutes(10)))
 struct ChartGoldenImageTests {
     /// A synthetic sequence, the same on every run: a background of small events over four weeks,
     /// a M6.4 mainshock on day 10 and its aftershocks (magnitudes Gutenberg–Richter-like, b ≈ 1,

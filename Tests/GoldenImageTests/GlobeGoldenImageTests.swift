@@ -3,7 +3,7 @@ import Testing
 import QuakeKit
 
 /// The synthetic catalogue on Equal Earth and Robinson world maps.
-@Suite("Golden images: Equal Earth and Robinson", .timeLimit(.minutes(3)))
+@Suite("Golden images: Equal Earth and Robinson", .timeLimit(.minutes(10)))
 struct GlobeGoldenImageTests {
     func check(_ options: MapOptions, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let scene = SceneBuilder(options: options).scene(for: GoldenImageTests.events, feedGenerated: GoldenImageTests.feedGenerated)

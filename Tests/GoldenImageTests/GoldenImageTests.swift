@@ -3,7 +3,7 @@ import Testing
 import QuakeKit
 
 /// Rendered maps compared with reviewed references (see README, "Golden images").
-@Suite("Golden images", .timeLimit(.minutes(3)))
+@Suite("Golden images", .timeLimit(.minutes(10)))
 struct GoldenImageTests {
     /// A synthetic catalogue: every magnitude from −1 to 9, the antimeridian, the poles' rows.
     static let events: [SeismicEvent] = {

@@ -7,7 +7,7 @@ import Testing
 /// The FDSN event client: the parameters each filter becomes, slicing the
 /// window, merging bodies, and paging against a loopback service whose cap is
 /// far below the catalogue.
-@Suite("FDSN event client", .timeLimit(.minutes(3)))
+@Suite("FDSN event client", .timeLimit(.minutes(10)))
 struct FDSNClientTests {
     static let end = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-18T11:06:40Z
     static let start = end.addingTimeInterval(-10 * 86_400)

@@ -6,7 +6,7 @@ import Testing
 
 /// The stale-feed rule that `quakemap --url` and `quakemap-server` share, case
 /// by case, against a real HTTP server on 127.0.0.1.
-@Suite("Retrieving a feed: fresh, not modified or stale", .timeLimit(.minutes(3)))
+@Suite("Retrieving a feed: fresh, not modified or stale", .timeLimit(.minutes(10)))
 struct FeedRetrievalTests {
     // No test here waits on a stalled server.
     static let once = FetchOptions(timeout: LoopbackServer.patientSeconds, retries: 0)

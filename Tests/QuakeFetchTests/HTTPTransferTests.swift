@@ -5,7 +5,7 @@ import Testing
 
 /// The HTTP client's behaviour, in this process, against the loopback server: what the
 /// fetcher promises whatever HTTP stack is underneath.
-@Suite("HTTP transfers", .timeLimit(.minutes(3)))
+@Suite("HTTP transfers", .timeLimit(.minutes(10)))
 struct HTTPTransferTests {
     static let csv = "time,latitude,longitude,depth,mag\n2026-11-21T10:00:00.000Z,-17.7,178.1,560,6.1\n"
     // A redirect loop here once took more than 10 s in a full run. The deadline's own test sets 1 s.

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import QuakeFetch
 
-@Suite("Fetching feeds", .timeLimit(.minutes(3)))
+@Suite("Fetching feeds", .timeLimit(.minutes(10)))
 struct QuakeFetchTests {
     @Test func backoffDoublesWithJitterUpToTheCap() {
         let fetcher = FeedFetcher(options: FetchOptions(initialBackoff: 1, maximumBackoff: 8))

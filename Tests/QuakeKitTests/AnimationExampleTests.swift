@@ -11,7 +11,7 @@ func animateMonth(feed: FeedSource, to path: String) throws {
 // END EXAMPLE
 
 /// The DocC "Time-lapse animations" article's code, compiled and run.
-@Suite("Time-lapse animations article", .timeLimit(.minutes(3)))
+@Suite("Time-lapse animations article", .timeLimit(.minutes(10)))
 struct AnimationExampleTests {
     static let root = GettingStartedExampleTests.root
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Axis ticks", .timeLimit(.minutes(3)))
+@Suite("Axis ticks", .timeLimit(.minutes(10)))
 struct AxisTicksTests {
     /// Whether every labelled step is 1, 2 or 5 × 10^k.
     static func isNice(_ step: Double) -> Bool {

@@ -4,7 +4,7 @@ import Testing
 
 /// Land and sea tiles: known places land where they should, in the maps'
 /// colours, and land cut at 180° is not drawn across the world.
-@Suite("Basemap tiles", .timeLimit(.minutes(3)))
+@Suite("Basemap tiles", .timeLimit(.minutes(10)))
 struct BasemapTilesTests {
     let tiles = BasemapTiles()
 

@@ -3,7 +3,7 @@ import Testing
 @testable import QuakeKit
 
 /// CQL2 text on a small synthetic catalogue: each expression with the ids it must select.
-@Suite("CQL2 conformance", .timeLimit(.minutes(3)))
+@Suite("CQL2 conformance", .timeLimit(.minutes(10)))
 struct CQLConformanceTests {
     static func event(_ id: String, _ time: String, mag: Double?, depth: Double?, lat: Double, lon: Double,
                       type: String = "earthquake", magType: String? = "ml", net: String? = "ci",

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("CSV records (RFC 4180)", .timeLimit(.minutes(3)))
+@Suite("CSV records (RFC 4180)", .timeLimit(.minutes(10)))
 struct CSVScannerTests {
     /// Every record as (line, fields), read `chunkSize` bytes at a time.
     func records(_ text: String, chunkSize: Int = 1 << 20, copying: Bool = false) throws -> [(Int, [String])] {
@@ -188,7 +188,7 @@ struct CSVScannerTests {
 
 /// Records found in parts on several cores are those of one plain scan, and
 /// a cut that lands inside a quoted field, or a fault, falls back to one scan.
-@Suite("CSV records found in parallel", .timeLimit(.minutes(3)))
+@Suite("CSV records found in parallel", .timeLimit(.minutes(10)))
 struct ParallelRecordScannerTests {
     /// (line, fields) of every record of `text`, by a plain scan or in `parts`.
     func records(_ text: String, parts: Int, rescans: UnsafeMutablePointer<Int>? = nil) throws -> [(Int, [String])] {
@@ -255,7 +255,7 @@ struct ParallelRecordScannerTests {
 /// A regular file is read a chunk ahead on another thread: whatever the
 /// chunk size and however much of each window the consumer takes, the
 /// windows carry the file's bytes in order, each once, and the last is whole.
-@Suite("Reading a file ahead", .timeLimit(.minutes(3)))
+@Suite("Reading a file ahead", .timeLimit(.minutes(10)))
 struct ReadAheadTests {
     @Test(arguments: [1, 7, 4096, 1 << 20])
     func windowsCarryTheFileInOrder(_ chunkSize: Int) throws {

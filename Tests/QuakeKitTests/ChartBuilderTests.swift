@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Charts", .timeLimit(.minutes(3)))
+@Suite("Charts", .timeLimit(.minutes(10)))
 struct ChartBuilderTests {
     static func event(_ id: String, _ seconds: Double, magnitude: Double? = 3, depth: Double? = 10,
                       type: String = "earthquake") -> SeismicEvent {
@@ -151,7 +151,7 @@ struct ChartBuilderTests {
     }
 }
 
-@Suite("Charts of statistics", .timeLimit(.minutes(3)))
+@Suite("Charts of statistics", .timeLimit(.minutes(10)))
 struct StatisticsChartTests {
     /// 1000 magnitudes, b = 1 above 2.0 exactly by construction (counts 10^(a − bM) per bin).
     static let events: [SeismicEvent] = {

@@ -17,7 +17,7 @@ func sequenceFigures(events: [SeismicEvent]) throws -> (page: Data, section: Dat
 // END EXAMPLE
 
 /// The DocC "Charts" article's code, compiled and run.
-@Suite("Charts article", .timeLimit(.minutes(3)))
+@Suite("Charts article", .timeLimit(.minutes(10)))
 struct ChartsExampleTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("One circle per event on maps and tiles", .timeLimit(.minutes(3)))
+@Suite("One circle per event on maps and tiles", .timeLimit(.minutes(10)))
 struct CircleResolverTests {
     /// Events over ten days (every age band), at all depths and magnitudes.
     static func events(_ count: Int) -> [SeismicEvent] {

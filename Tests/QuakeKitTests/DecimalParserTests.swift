@@ -1,7 +1,7 @@
 import Testing
 @testable import QuakeKit
 
-@Suite("Decimal numbers", .timeLimit(.minutes(3)))
+@Suite("Decimal numbers", .timeLimit(.minutes(10)))
 struct DecimalParserTests {
     @Test(arguments: [
         ("4.5", 4.5), ("-1.64", -1.64), (" 41", 41), ("+3", 3), ("0", 0), ("-0.0", 0),

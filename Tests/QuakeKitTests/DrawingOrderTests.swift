@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Drawing order", .timeLimit(.minutes(3)))
+@Suite("Drawing order", .timeLimit(.minutes(10)))
 struct DrawingOrderTests {
     /// The order as one comparison sort states it: larger first (at Float
     /// precision), then newer, then earlier in the input.
@@ -41,7 +41,7 @@ struct DrawingOrderTests {
     }
 }
 
-@Suite("Scene circles in parts", .timeLimit(.minutes(3)))
+@Suite("Scene circles in parts", .timeLimit(.minutes(10)))
 struct SceneCirclesInPartsTests {
     /// The scene's layer, made in parts on all cores, against circles made
     /// one by one and put in the order of one comparison sort, with their

@@ -6,7 +6,7 @@ import Testing
 /// is a quiet day's feed (USGS `significant_day` most days): an empty
 /// catalogue, read, selected, drawn and tiled like any other. No bytes, blank
 /// lines only, or something that is not a feed, stay errors.
-@Suite("Empty catalogues", .timeLimit(.minutes(3)))
+@Suite("Empty catalogues", .timeLimit(.minutes(10)))
 struct EmptyCatalogueTests {
     /// The header line of every CSV layout the reader knows (column names only).
     static let headers: [(layout: String, header: String)] = [

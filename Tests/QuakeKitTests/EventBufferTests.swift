@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Event buffer", .timeLimit(.minutes(3)))
+@Suite("Event buffer", .timeLimit(.minutes(10)))
 struct EventBufferTests {
     /// An event whose place is long enough to live on the heap, so that
     /// destroying a taken event again is a use after free (AddressSanitizer

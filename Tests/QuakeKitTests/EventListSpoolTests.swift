@@ -4,7 +4,7 @@ import Testing
 
 /// The spooled list (what `list --limit 0` writes) against the in-memory
 /// one: ``EventListEncoder`` over ``QuakeMap/select(from:feed:selection:)``.
-@Suite("Spooled event lists", .timeLimit(.minutes(3)))
+@Suite("Spooled event lists", .timeLimit(.minutes(10)))
 struct EventListSpoolTests {
     static let formats = EventListFormat.allCases.filter(EventListSpool.spools)
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Events that are not earthquakes (quarry blasts, explosions, ice quakes…)
 /// are told apart from the feed on, and drawn as a diamond of the circle's area.
-@Suite("Other event types as diamonds", .timeLimit(.minutes(3)))
+@Suite("Other event types as diamonds", .timeLimit(.minutes(10)))
 struct EventTypeSymbolTests {
     /// The flag fits in the padding after the Float depth.
     @Test func mapEventKeepsItsStride() {

@@ -4,7 +4,7 @@ import Testing
 
 /// The FDSN event text format (`#EventID|Time|…`): read by header name, the
 /// rows judged by the CSV's rules, and written back by `EventListEncoder`.
-@Suite("FDSN event text", .timeLimit(.minutes(3)))
+@Suite("FDSN event text", .timeLimit(.minutes(10)))
 struct FDSNTextTests {
     static let header13 = "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName"
 

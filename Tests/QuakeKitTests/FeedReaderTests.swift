@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Reading feeds", .timeLimit(.minutes(3)))
+@Suite("Reading feeds", .timeLimit(.minutes(10)))
 struct FeedReaderTests {
     @Test func todaysLayoutGivesResolvedEvents() throws {
         let text = Fixtures.header22 + "\n"
@@ -148,8 +148,11 @@ struct FeedReaderTests {
                      Fixtures.row22(mag: "6.0", id: "deep", place: "Fiji")] + [""]).joined(separator: "\n")
         func kept(_ admission: RowAdmission) throws -> (ids: [String], summary: FeedSummary) {
             var rows: [EventDecoder.MapRow] = []
+            let revisions = RevisionLedger()
             let summary = try FeedReader().readMapRows(.bytes(Data(feed.utf8), name: "test.csv"),
-                                                       admitting: admission) { rows += $0 }
+                                                       admitting: admission, revisions: revisions) { mapped, _ in rows += mapped }
+            // Every valid row's version is recorded, admitted or not.
+            #expect(revisions.count == 4)
             return (rows.map(\.event.id), summary)
         }
         let numeric = RowAdmission(numeric: NumericAdmission(minimumMagnitude: 4), admits: { _ in

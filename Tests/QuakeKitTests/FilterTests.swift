@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Filters", .timeLimit(.minutes(3)))
+@Suite("Filters", .timeLimit(.minutes(10)))
 struct FilterTests {
     let catalogue = CQLConformanceTests.catalogue
 

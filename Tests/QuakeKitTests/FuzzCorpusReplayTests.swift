@@ -12,7 +12,7 @@ import Testing
 let fuzzCorpora: [URL]? = ProcessInfo.processInfo.environment["QUAKEMAP_FUZZ_CORPUS"]
     .map { $0.split(separator: ":").map { URL(fileURLWithPath: String($0)) } }
 
-@Suite("Fuzz corpus replay", .timeLimit(.minutes(3)),
+@Suite("Fuzz corpus replay", .timeLimit(.minutes(10)),
        .enabled(if: fuzzCorpora != nil, "QUAKEMAP_FUZZ_CORPUS is not set: make test writes the seeds and sets it"))
 struct FuzzCorpusReplayTests {
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Reading the GeoJSON feed", .timeLimit(.minutes(3)))
+@Suite("Reading the GeoJSON feed", .timeLimit(.minutes(10)))
 struct GeoJSONFeedTests {
     /// A synthetic summary feed in the USGS layout, one feature per line.
     static func feed(_ features: [String]) -> String {

@@ -35,7 +35,7 @@ func pixelsForOneEvent() throws -> RasterImage {
 // END EXAMPLE 2
 
 /// The DocC "Getting started" article's code, compiled and run.
-@Suite("Getting started article", .timeLimit(.minutes(3)))
+@Suite("Getting started article", .timeLimit(.minutes(10)))
 struct GettingStartedExampleTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

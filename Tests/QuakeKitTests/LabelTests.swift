@@ -3,7 +3,7 @@ import Testing
 @testable import QuakeKit
 
 /// Labels of the largest events, and the places that reach them.
-@Suite("Labels of the largest events", .timeLimit(.minutes(3)))
+@Suite("Labels of the largest events", .timeLimit(.minutes(10)))
 struct LabelTests {
     @Test func textSaysMagnitudePlaceAndUTCTime() {
         let time = Fixtures.date("2020-03-31T23:52:31.000Z")

@@ -4,7 +4,7 @@ import QuakeKit
 
 /// The estimators on cases with known answers: published examples, sums done by hand, and
 /// samples drawn from a Gutenberg–Richter law of known b.
-@Suite("Magnitude statistics", .timeLimit(.minutes(3)))
+@Suite("Magnitude statistics", .timeLimit(.minutes(10)))
 struct MagnitudeStatisticsTests {
     /// SeismoStats's documented example for `UtsuBValueEstimator` (Mc 2.0, Δm 0.1): b = 1.1088369750721319.
     static let documented = [2.0, 2.5, 2.1, 2.2, 2.5, 2.2, 2.6, 2.3, 2.7, 2.2, 2.4, 2.0,
@@ -136,7 +136,7 @@ struct MagnitudeStatisticsTests {
 }
 
 /// Where points lie relative to a profile: distances along and across known by construction.
-@Suite("Cross-section profile", .timeLimit(.minutes(3)))
+@Suite("Cross-section profile", .timeLimit(.minutes(10)))
 struct CrossSectionProfileTests {
     /// One degree of a great circle on the mean-radius sphere, in km.
     static let degree = 6371.0 * .pi / 180
@@ -205,7 +205,7 @@ struct CrossSectionProfileTests {
 }
 
 /// The box a set of events occupies, and a profile drawn over a map.
-@Suite("Enclosing box and profile overlay", .timeLimit(.minutes(3)))
+@Suite("Enclosing box and profile overlay", .timeLimit(.minutes(10)))
 struct EnclosingBoxTests {
     @Test func theBoxWrapsTheShortWayRoundTheAntimeridian() throws {
         let fiji = [GeoPoint(longitude: 178, latitude: -18), GeoPoint(longitude: -176, latitude: -21),

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Writing outputs", .timeLimit(.minutes(3)))
+@Suite("Writing outputs", .timeLimit(.minutes(10)))
 struct OutputTests {
     func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("quakekit-\(UUID().uuidString)")

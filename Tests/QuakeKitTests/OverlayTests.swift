@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Legend, title and footer", .timeLimit(.minutes(3)))
+@Suite("Legend, title and footer", .timeLimit(.minutes(10)))
 struct OverlayTests {
     let events = [
         Fixtures.event("a", time: "2026-11-20T23:59:21.000Z", magnitude: 4),

@@ -3,7 +3,7 @@ import Testing
 @testable import QuakeKit
 
 /// The fast PNG encoder against Cairo's own writer: the same pixels, a file no more than 25 % larger.
-@Suite("PNG encoding", .timeLimit(.minutes(3)))
+@Suite("PNG encoding", .timeLimit(.minutes(10)))
 struct PNGEncoderTests {
     static let events: [SeismicEvent] = (0..<400).map { index in
         let value = Double(index * 7919 % 10_007)

@@ -3,7 +3,7 @@ import Testing
 @testable import QuakeKit
 
 /// Where the title, legend and footer go, and that no event hides under them.
-@Suite("Panel placement and hidden events", .timeLimit(.minutes(3)))
+@Suite("Panel placement and hidden events", .timeLimit(.minutes(10)))
 struct PanelPlacementTests {
     let placement = PanelPlacement(mapWidth: 1000, mapHeight: 500, margin: 12)
     let title = PanelPlacement.Panel(width: 300, height: 40, anchors: [.topLeft, .topRight, .topCenter, .bottomCenter])

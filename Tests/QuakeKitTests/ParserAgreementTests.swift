@@ -6,7 +6,7 @@ import Testing
 /// reads carried over between windows) against a plain reader written for
 /// this test: the whole file as bytes, one character at a time, numbers by
 /// `Double(String)`, times by `ISO8601DateFormatter`. Every row must agree.
-@Suite("Parser agreement", .timeLimit(.minutes(3)))
+@Suite("Parser agreement", .timeLimit(.minutes(10)))
 struct ParserAgreementTests {
     @Test(.enabled(if: RealFeeds.available, "../shared/data/usgs is not beside the repository: skipped"),
           arguments: ["all_month_2020-06.csv", "all_month_2022-03.csv", "all_month_2015-12_15col.csv",

@@ -3,7 +3,7 @@ import Testing
 @testable import QuakeKit
 
 /// Peter Bird's PB2002 boundaries as built in, and as a map draws them.
-@Suite("Plate boundaries", .timeLimit(.minutes(3)))
+@Suite("Plate boundaries", .timeLimit(.minutes(10)))
 struct PlateBoundaryTests {
     static let bird = PlateBoundaries.bird2003
 
@@ -214,7 +214,7 @@ struct PlateBoundaryTests {
 }
 
 /// The compiled-in bytes are what `scripts/embed_plates.py` writes from the PB2002 files.
-@Suite("PB2002 data file", .timeLimit(.minutes(3)), .enabled(if: PlateSource.available, "../shared/data/plates is not beside the repository: the plate data check is skipped"))
+@Suite("PB2002 data file", .timeLimit(.minutes(10)), .enabled(if: PlateSource.available, "../shared/data/plates is not beside the repository: the plate data check is skipped"))
 struct PlateSourceTests {
     @Test func theCompiledBytesAreWhatTheScriptWrites() throws {
         let process = Process()

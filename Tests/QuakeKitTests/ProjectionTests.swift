@@ -4,7 +4,7 @@ import Testing
 
 /// Equal Earth and Robinson: the formulas against published values, and world
 /// maps in them cut cleanly at the seam.
-@Suite("Equal Earth and Robinson", .timeLimit(.minutes(3)))
+@Suite("Equal Earth and Robinson", .timeLimit(.minutes(10)))
 struct ProjectionTests {
     // MARK: The formulas
 

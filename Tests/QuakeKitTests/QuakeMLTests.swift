@@ -4,7 +4,7 @@ import Testing
 
 /// The QuakeML 1.2 reader and writer, on small documents written by hand in
 /// the shapes USGS and EMSC publish (not their data).
-@Suite("QuakeML", .timeLimit(.minutes(3)))
+@Suite("QuakeML", .timeLimit(.minutes(10)))
 struct QuakeMLTests {
     static let open = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -449,7 +449,7 @@ struct QuakeMLTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct QuakeMLEventTypeTests {
+@Suite(.timeLimit(.minutes(10))) struct QuakeMLEventTypeTests {
     @Test func typesOutsideQuakeMLsListAreWrittenAsItsWords() {
         #expect(EventType.quakeML("earthquake") == "earthquake")
         #expect(EventType.quakeML("quarry_blast") == "quarry blast")

@@ -4,7 +4,7 @@ import Testing
 
 /// The real USGS feeds in `../shared/data/usgs/` (not part of this repository).
 /// Each must load with the counts its PROVENANCE.md gives, and render (CSV and GeoJSON).
-@Suite("Real USGS feeds", .timeLimit(.minutes(3)), .enabled(if: RealFeeds.available, "../shared/data/usgs is not beside the repository: real-feed tests skipped"))
+@Suite("Real USGS feeds", .timeLimit(.minutes(10)), .enabled(if: RealFeeds.available, "../shared/data/usgs is not beside the repository: real-feed tests skipped"))
 struct RealFeedTests {
     struct Expectation: Sendable, CustomTestStringConvertible {
         let file: String

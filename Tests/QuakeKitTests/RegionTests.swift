@@ -14,7 +14,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-@Suite("Regions and the antimeridian", .timeLimit(.minutes(3)))
+@Suite("Regions and the antimeridian", .timeLimit(.minutes(10)))
 struct RegionTests {
     @Test func parsesBoxesAndExplainsBadOnes() throws {
         let pacific = try GeoBox(parsing: "120,-60,-60,60")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Rendering", .timeLimit(.minutes(3)))
+@Suite("Rendering", .timeLimit(.minutes(10)))
 struct RenderTests {
     @Test func transparentBackgroundWithoutBasemapAndCircleColourAtItsCentre() throws {
         let options = MapOptions(width: 360, height: 180, style: MagnitudeStyle(), basemap: .none, showsLegend: false)
@@ -103,7 +103,7 @@ struct RenderTests {
     }
 }
 
-@Suite("Concurrent renders", .timeLimit(.minutes(3)))
+@Suite("Concurrent renders", .timeLimit(.minutes(10)))
 struct ConcurrentRenderTests {
     /// Eight different feeds rendered at once from one process give exactly the
     /// bytes that eight renders one after another give.

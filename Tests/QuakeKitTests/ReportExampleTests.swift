@@ -28,7 +28,7 @@ func weeklyReport(feed: FeedSource) throws -> Data {
 // END EXAMPLE
 
 /// The DocC "Maps in reports" article's code, compiled and run.
-@Suite("Maps in reports article", .timeLimit(.minutes(3)))
+@Suite("Maps in reports article", .timeLimit(.minutes(10)))
 struct ReportExampleTests {
     static let root = GettingStartedExampleTests.root
 

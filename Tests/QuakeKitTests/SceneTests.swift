@@ -1,7 +1,7 @@
 import Testing
 @testable import QuakeKit
 
-@Suite("Projection and scene", .timeLimit(.minutes(3)))
+@Suite("Projection and scene", .timeLimit(.minutes(10)))
 struct SceneTests {
     let projection = PlateCarree(width: 2048, height: 1024)
 

@@ -16,7 +16,7 @@ func monthlyReport(feed: FeedSource, to path: String) throws -> GutenbergRichter
 // END EXAMPLE
 
 /// The DocC "Seismicity reports" article's code, compiled and run.
-@Suite("Seismicity reports article", .timeLimit(.minutes(3)))
+@Suite("Seismicity reports article", .timeLimit(.minutes(10)))
 struct SeismicityReportExampleTests {
     static let root = GettingStartedExampleTests.root
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Selecting the most recent events", .timeLimit(.minutes(3)))
+@Suite("Selecting the most recent events", .timeLimit(.minutes(10)))
 struct SelectionTests {
     let events = [
         Fixtures.event("a", time: "2026-11-21T01:00:00.000Z"),
@@ -65,44 +65,41 @@ struct SelectionTests {
         #expect(accumulator.duplicates == plain.duplicates)
     }
 
-    /// The selection's rule applied row by row with nothing clever: a list
-    /// of the kept events, its weakest found by looking at every one. The
-    /// reference for the accumulator, its shortcut and the map collector.
-    static func plainList(_ rows: [SeismicEvent], limit: Int?) -> (events: [SeismicEvent], duplicates: Int) {
-        typealias Kept = (event: SeismicEvent, order: Int)
-        var kept: [Kept] = []
-        var place: [String: Int] = [:]  // a kept id's index in `kept`
+    /// The selection's rules written out with nothing clever: of each id's
+    /// versions one stays (the latest `updated`; the later row on a tie or
+    /// when neither has one; a version without `updated` never replaces one
+    /// with it), over every row, before anything else; then `admits`; then
+    /// the most recent `limit`, equal times in row order. The reference for
+    /// the accumulator, its shortcut, the map collector and the spool.
+    static func plainList(_ rows: [SeismicEvent], limit: Int?, admits: (SeismicEvent) -> Bool = { $0.magnitude != nil })
+        -> (events: [SeismicEvent], duplicates: Int) {
+        var staying: [String: Int] = [:]  // id → the row of the version that stays so far
         var duplicates = 0
-        func lessWorth(_ a: Kept, _ b: Kept) -> Bool {
-            a.event.time != b.event.time ? a.event.time < b.event.time : a.order > b.order
-        }
-        for (order, event) in rows.enumerated() {
-            if !event.id.isEmpty, let index = place[event.id] {
-                duplicates += 1
-                // The newer version takes the older one's place.
-                if EventSelection.isNewer(event.updated, than: kept[index].event.updated) {
-                    kept[index] = (event, order)
-                }
-                continue
-            }
-            if limit.map({ kept.count < $0 }) ?? true {
-                kept.append((event, order))
-                if !event.id.isEmpty { place[event.id] = kept.count - 1 }
-            } else if let weakest = kept.indices.min(by: { lessWorth(kept[$0], kept[$1]) }),
-                      lessWorth(kept[weakest], (event, order)) {
-                place[kept[weakest].event.id] = nil
-                kept[weakest] = (event, order)
-                if !event.id.isEmpty { place[event.id] = weakest }
+        for (row, event) in rows.enumerated() where !event.id.isEmpty {
+            guard let other = staying[event.id] else { staying[event.id] = row; continue }
+            duplicates += 1
+            switch (event.updated, rows[other].updated) {
+            case let (new?, old?) where new >= old: staying[event.id] = row
+            case (nil, nil): staying[event.id] = row
+            case (_?, nil): staying[event.id] = row
+            default: break
             }
         }
-        return (kept.sorted { lessWorth($1, $0) }.map(\.event), duplicates)
+        let kept = rows.indices.filter { row in
+            (rows[row].id.isEmpty || staying[rows[row].id] == row) && admits(rows[row])
+        }.sorted { rows[$0].time != rows[$1].time ? rows[$0].time > rows[$1].time : $0 < $1 }
+        return (kept.prefix(limit ?? kept.count).map { rows[$0] }, duplicates)
     }
 
     /// Synthetic rows with repeated ids, revised origin times, `updated`
     /// stamps or none, blank ids, ids that are not ASCII, ids with blanks
     /// around them, rows without magnitude; times mostly falling as the file
     /// goes on, as in a feed (newest first). Enough rows for parallel decoding.
-    static func feedWithRepeats(seed: UInt64, rows: Int = 30_000, idInTwoColumns: Bool = false) -> Data {
+    /// `updated` is random, so an old row often revises a recent one, unless
+    /// `revisionsFollowTime`: then a row's `updated` follows its time, as real
+    /// revisions do (an event is revised after it happened).
+    static func feedWithRepeats(seed: UInt64, rows: Int = 30_000, idInTwoColumns: Bool = false,
+                                revisionsFollowTime: Bool = false) -> Data {
         var state = seed
         func next(_ bound: Int) -> Int {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -118,7 +115,7 @@ struct SelectionTests {
                                      : ["us\(next(2000))", "", "  ci\(next(50)) ", "é\(next(30))"]
             let id = ids[next(10) < 7 ? 0 : next(4)]
             let magnitude = next(15) == 0 ? "" : "\(next(12) - 2).\(next(10))"  // -2.x … 9.x, all plausible
-            let updated = next(5) == 0 ? "" : stamp(1_700_000_000 + next(1000))
+            let updated = next(5) == 0 ? "" : stamp((revisionsFollowTime ? time : 1_700_000_000) + next(1000))
             let depth = next(8) == 0 ? "" : "\(next(40))"
             lines.append("\(stamp(time)),\(next(180) - 90),\(next(360) - 180),\(depth),\(magnitude),\(id),\(updated)")
         }
@@ -132,7 +129,7 @@ struct SelectionTests {
         -> (events: [SeismicEvent], duplicates: Int, summary: FeedSummary) {
         var all: [SeismicEvent] = []
         let summary = try FeedReader(options: options).read(.bytes(data, name: "t.csv")) { all.append($0) }
-        let plain = plainList(all.filter { plainlyAdmits(selection, $0) }, limit: selection.limit)
+        let plain = plainList(all, limit: selection.limit) { plainlyAdmits(selection, $0) }
         return (plain.events, plain.duplicates, summary)
     }
 
@@ -166,26 +163,34 @@ struct SelectionTests {
     /// making their events; the same rows must be selected and the same
     /// repeats counted as when every event is made and offered. Ids made of
     /// two columns are never passed over (their hash is not one field's bytes).
+    /// On a feed whose old rows revise recent ones at random, the selection
+    /// reads it again with a larger reserve until it is whole.
     @Test(arguments: [(1, false), (20, false), (300, false), (300, true)])
     func passingOverRowsChangesNothing(_ limit: Int, _ idInTwoColumns: Bool) throws {
-        let data = Self.feedWithRepeats(seed: 99 &+ UInt64(limit), idInTwoColumns: idInTwoColumns)
         let selection = EventSelection(limit: limit)
+        for revisionsFollowTime in [false, true] {
+            let data = Self.feedWithRepeats(seed: 99 &+ UInt64(limit), idInTwoColumns: idInTwoColumns,
+                                            revisionsFollowTime: revisionsFollowTime)
+            let plain = try Self.plainSelection(data, selection)
+            let passing = try QuakeMap.select(from: .bytes(data, name: "t.csv"), feed: Self.options, selection: selection)
+            #expect(passing.events == plain.events)
+            #expect(passing.duplicates == plain.duplicates)
+            #expect(passing.summary == plain.summary)
+            #expect(passing.events.count == limit)
+            #expect(plain.summary.rejected == 0 && plain.summary.withoutMagnitude > 1000)
+        }
+
+        let data = Self.feedWithRepeats(seed: 99 &+ UInt64(limit), idInTwoColumns: idInTwoColumns, revisionsFollowTime: true)
         let plain = try Self.plainSelection(data, selection)
 
-        let passing = try QuakeMap.select(from: .bytes(data, name: "t.csv"), feed: Self.options, selection: selection)
-        #expect(passing.events == plain.events)
-        #expect(passing.duplicates == plain.duplicates)
-        #expect(passing.summary == plain.summary)
-        #expect(passing.events.count == limit)
-        #expect(plain.summary.rejected == 0 && plain.summary.withoutMagnitude > 1000)
-
-        // The same through the reader, counting the rows passed over: more than half, or none.
+        // The same through the reader, counting the rows passed over: most, or none (a kept id is never passed over, and a third of the ids here are kept).
         final class Counting {
             var accumulator: MostRecentAccumulator
             var passedOver = 0
             var asked = 0
             init(_ accumulator: MostRecentAccumulator) { self.accumulator = accumulator }
         }
+        // One pass with the default reserve: exact for this feed, whose revisions come later in time.
         let counting = Counting(MostRecentAccumulator(selection: selection))
         let rowPassing = FeedReader.RowPassing(
             passableThrough: { counting.accumulator.passableThrough() },
@@ -195,12 +200,15 @@ struct SelectionTests {
                 if passes { counting.passedOver += 1 }
                 return passes
             })
-        _ = try FeedReader(options: Self.options).read(.bytes(data, name: "t.csv"), passing: rowPassing) {
-            counting.accumulator.offer($0)
+        let revisions = counting.accumulator.revisions
+        _ = try FeedReader(options: Self.options).read(.bytes(data, name: "t.csv"), passing: rowPassing,
+                                                       revisions: revisions) {
+            counting.accumulator.offer($0, version: revisions.current)
         }
         #expect(counting.accumulator.result() == plain.events)
+        #expect(!counting.accumulator.isShort)
         // The first batch is decoded before the selection is full: none of it can be passed over.
-        #expect(idInTwoColumns ? counting.passedOver == 0 : counting.passedOver > 15_000,
+        #expect(idInTwoColumns ? counting.passedOver == 0 : counting.passedOver > 12_000,
                 "\(counting.passedOver) passed over, of \(counting.asked) passable")
     }
 
@@ -228,7 +236,8 @@ struct SelectionTests {
         #expect(map.duplicates == plain.duplicates)
         #expect(map.summary == plain.summary)
         #expect(map.duplicates > 1000)
-        #expect(map.events.count > 1000, "\(map.events.count) kept")
+        // Repeats settled before the filters leave fewer than filtering first did; still hundreds.
+        #expect(map.events.count > 500, "\(map.events.count) kept")
     }
 
     /// Two ids whose hashes collide are still told apart, each keeping its own

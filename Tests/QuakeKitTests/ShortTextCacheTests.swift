@@ -1,7 +1,7 @@
 import Testing
 @testable import QuakeKit
 
-@Suite("Short text cache", .timeLimit(.minutes(3)))
+@Suite("Short text cache", .timeLimit(.minutes(10)))
 struct ShortTextCacheTests {
     /// Every length up to 17 bytes, values that differ in one byte anywhere
     /// (so words that overlap must still tell them apart), asked for in turn

@@ -5,7 +5,7 @@ import Testing
 /// The temp-then-rename rules every writer shares: one errno mapping, the
 /// temporary's name, the sweep after killed runs, the clean-up of an output
 /// that is never committed, and the folder set aside between two renames.
-@Suite("Staged outputs", .timeLimit(.minutes(3)))
+@Suite("Staged outputs", .timeLimit(.minutes(10)))
 struct StagedOutputTests {
     /// No process has this id (Linux's `pid_max` is at most 2^22).
     static let dead = Int32.max

@@ -4,7 +4,7 @@ import Testing
 
 /// Circles stamped into the pixels against one Cairo path fill per circle: the
 /// mean difference at most 0.5/255 and 99.9 % of pixels within 8/255.
-@Suite("Stamped circles agree with Cairo's", .timeLimit(.minutes(3)))
+@Suite("Stamped circles agree with Cairo's", .timeLimit(.minutes(10)))
 struct StampedCirclesTests {
     /// Deterministic pseudo-random events: every magnitude from -1 to 9, positions
     /// everywhere (edges and the antimeridian included), many overlapping.

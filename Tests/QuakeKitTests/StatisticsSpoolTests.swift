@@ -4,7 +4,7 @@ import Testing
 
 /// The spooled statistics (what `stats` without a limit prints) against the
 /// in-memory ones: ``CatalogStatistics`` over ``QuakeMap/select(from:feed:selection:)``.
-@Suite("Spooled statistics", .timeLimit(.minutes(3)))
+@Suite("Spooled statistics", .timeLimit(.minutes(10)))
 struct StatisticsSpoolTests {
     static let selections: [EventSelection] = [
         EventSelection(limit: nil),

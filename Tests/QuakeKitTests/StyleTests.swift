@@ -1,7 +1,7 @@
 import Testing
 @testable import QuakeKit
 
-@Suite("Magnitude style", .timeLimit(.minutes(3)))
+@Suite("Magnitude style", .timeLimit(.minutes(10)))
 struct StyleTests {
     let seed = MagnitudeStyle(symbolScale: 1, minimumDiameter: 0)
 

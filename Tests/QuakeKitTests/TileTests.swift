@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Web Mercator tiles", .timeLimit(.minutes(3)))
+@Suite("Web Mercator tiles", .timeLimit(.minutes(10)))
 struct TileTests {
     static func mapEvents(_ count: Int, seed: UInt64 = 7) -> [MapEvent] {
         StampedCirclesTests.events(count, seed: seed).compactMap(MapEvent.init)
@@ -155,7 +155,7 @@ struct TileTests {
 
 /// The folder writer's all-or-nothing promise, at the library level (a bad
 /// feed on the command line fails before any writer exists).
-@Suite("Tile folders", .timeLimit(.minutes(3)))
+@Suite("Tile folders", .timeLimit(.minutes(10)))
 struct TileDirectoryWriterTests {
     static let one = try! TileID(zoom: 0, x: 0, y: 0)
     static let metadata = TileSetMetadata(name: "t", description: "test", zooms: 0...0, tileSize: 256)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import QuakeKit
 
-@Suite("Times", .timeLimit(.minutes(3)))
+@Suite("Times", .timeLimit(.minutes(10)))
 struct TimeParserTests {
     func epoch(_ text: String) -> Double? {
         TimeParser.parse(ArraySlice(text.utf8))?.timeIntervalSince1970

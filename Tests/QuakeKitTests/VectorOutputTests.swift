@@ -5,7 +5,7 @@ import FoundationXML
 import Testing
 @testable import QuakeKit
 
-@Suite("PDF and SVG", .timeLimit(.minutes(3)))
+@Suite("PDF and SVG", .timeLimit(.minutes(10)))
 struct VectorOutputTests {
     let events: [SeismicEvent] = (0..<12).map { (index: Int) -> SeismicEvent in
         let latitude = Double(index * 10 - 60), longitude = Double(index * 25 - 150)

@@ -10,7 +10,7 @@ import Testing
 /// The server over a quiet day's feed (a header with no rows, a
 /// FeatureCollection with no features): it starts, and every endpoint
 /// answers with an empty collection, empty tiles, a map of no events.
-@Suite("quakemap-server over an empty catalogue", .timeLimit(.minutes(3)), .serialized)
+@Suite("quakemap-server over an empty catalogue", .timeLimit(.minutes(10)), .serialized)
 struct EmptyCatalogueServerTests {
     /// The USGS GeoJSON summary feed on a quiet day: its metadata, no features, no `bbox`.
     static let quietGeoJSON = """

@@ -7,7 +7,7 @@ import Testing
 
 /// `quakemap-server --fdsn`: the query's events are served, and fetched again
 /// on refresh like a URL feed's; a failed refresh keeps the last good ones.
-@Suite("The server over an FDSN query", .timeLimit(.minutes(3)))
+@Suite("The server over an FDSN query", .timeLimit(.minutes(10)))
 struct FDSNServerTests {
     @Test func aQueryIsServedPagedAndRefreshed() async throws {
         let end = Date().addingTimeInterval(-120)

@@ -7,7 +7,7 @@ import Testing
 /// finds what a scan of every event finds, in the same order, and the byte
 /// writer writes the documents `JSONEncoder` writes for the `Codable`
 /// types, with the same text for every number, string and time.
-@Suite(.timeLimit(.minutes(3))) struct FeaturePageTests {
+@Suite(.timeLimit(.minutes(10))) struct FeaturePageTests {
     static let usgs = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/data/usgs").path

@@ -2,7 +2,7 @@ import Testing
 @testable import QuakeServer
 
 /// Query strings as clients encode them (application/x-www-form-urlencoded).
-@Suite(.timeLimit(.minutes(3))) struct FormQueryTests {
+@Suite(.timeLimit(.minutes(10))) struct FormQueryTests {
     private func decoded(_ query: String) throws -> [String] {
         try FormQuery.parameters(Substring(query)).map { "\($0.name)=\($0.value)" }
     }

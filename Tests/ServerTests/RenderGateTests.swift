@@ -5,7 +5,7 @@ import Testing
 
 /// The render gate: how many run, how many wait, who is turned away, and that
 /// a caller who gave up never has its render started.
-@Suite("Render gate", .timeLimit(.minutes(3)))
+@Suite("Render gate", .timeLimit(.minutes(10)))
 struct RenderGateTests {
     /// The names of the jobs that started, in order.
     final class Started: Sendable {

@@ -9,7 +9,7 @@ import QuakeServer
 import Testing
 
 /// The service on 127.0.0.1: every endpoint, every refusal.
-@Suite("quakemap-server endpoints", .timeLimit(.minutes(3)), .serialized)
+@Suite("quakemap-server endpoints", .timeLimit(.minutes(10)), .serialized)
 struct ServerTests {
     static func withServer(_ rows: [ServerFixtures.Row] = ServerFixtures.sixty, options: ServerOptions = ServerOptions(),
                            _ body: (RunningServer) async throws -> Void) async throws {
@@ -316,7 +316,7 @@ struct ServerTests {
 }
 
 /// The `quakemap-server` executable: start-up line, access log, a clean stop, and refusals.
-@Suite("quakemap-server executable", .timeLimit(.minutes(3)), .serialized)
+@Suite("quakemap-server executable", .timeLimit(.minutes(10)), .serialized)
 struct ServerProcessTests {
     static let executable = BuiltExecutable.url(named: "quakemap-server")
 

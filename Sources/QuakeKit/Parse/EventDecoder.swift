@@ -23,13 +23,17 @@ final class EventDecoder: Sendable {
     /// ``Part/Entry/notAdmitted(hasMagnitude:)`` if not: no event leaves
     /// the decoding thread.
     let listing: RowListing?
+    /// Whether each valid row's version (its id's key and `updated`) goes into
+    /// ``Part/versionKeys`` for a ``RevisionLedger``, whatever the filters say of the row.
+    let recordsVersions: Bool
     /// The mapping's or listing's numeric bounds, when they decide alone:
     /// such rows are judged from their numbers before an event is made (a
     /// map's become map rows without one).
     private let numericAdmission: NumericAdmission?
 
     init(layout: FeedLayout, source: String, now: Date, decodesDescriptions: Bool = true,
-         decodesPlaces: Bool = false, mapping: RowAdmission? = nil, listing: RowListing? = nil) {
+         decodesPlaces: Bool = false, mapping: RowAdmission? = nil, listing: RowListing? = nil,
+         recordsVersions: Bool = false) {
         precondition(mapping == nil || listing == nil, "rows are mapped or listed, not both")
         self.layout = layout
         self.source = source
@@ -38,33 +42,30 @@ final class EventDecoder: Sendable {
         self.decodesPlaces = decodesPlaces
         self.mapping = mapping
         self.listing = listing
+        self.recordsVersions = recordsVersions
         numericAdmission = mapping?.numeric ?? listing?.admission.numeric
     }
 
     /// What a map keeps of an event, and what finding its repeats needs.
     struct MapRow {
         let event: MapEvent
-        /// `updated` in seconds since the reference date, NaN for none.
-        let updated: Double
-        /// ``FNV1a/id(_:)`` of the id; `nil` when it has none.
-        let idHash: UInt32?
+        /// Its version in the part's ``Part/versionKeys`` (or, for a whole
+        /// event, in the ledger); -1 for none.
+        let version: Int32
         /// The place, only for a row that may be among the largest events
         /// (a label's candidate): a string per row of a million would cost
         /// more than the rest of the row.
         var place: String?
 
         /// What a map keeps of `event`; `nil` when `admission` does not admit it.
-        init?(_ event: SeismicEvent, admittedBy admission: RowAdmission) {
+        init?(_ event: SeismicEvent, admittedBy admission: RowAdmission, version: Int32) {
             guard admission.admits(event), let drawn = MapEvent(event) else { return nil }
-            self.init(drawn, updated: event.updated, idHash: nil)
+            self.init(drawn, version: version)
         }
 
-        /// - Parameter idHash: ``FNV1a/id(_:)`` of the id, when it was had
-        ///   from the feed's bytes (cheaper than from the string).
-        init(_ event: MapEvent, updated: Date?, idHash: UInt32?) {
+        init(_ event: MapEvent, version: Int32) {
             self.event = event
-            self.updated = updated?.timeIntervalSinceReferenceDate ?? .nan
-            self.idHash = event.id.isEmpty ? nil : idHash ?? FNV1a.id(event.id)
+            self.version = version
         }
     }
 
@@ -76,6 +77,8 @@ final class EventDecoder: Sendable {
         /// ``FNV1a/id(_:)`` of its id; `nil` when it has none.
         let idHash: UInt32?
         let hasMagnitude: Bool
+        /// Its version in the part's ``Part/versionKeys``; -1 for none.
+        let version: Int32
     }
 
     /// Below this many records a batch is decoded on the calling thread:
@@ -88,8 +91,8 @@ final class EventDecoder: Sendable {
     /// for every record, and most records of a long feed are passed over.
     struct Part {
         enum Entry {
-            /// The next of `events`.
-            case event
+            /// The next of `events`, with its version in the part's ``Part/versionKeys`` (-1: none).
+            case event(version: Int32)
             /// A valid row the reader may pass over, its event not made (see ``FeedReader/RowPassing``).
             case passable(PassableRow)
             /// A valid row the mapping or listing does not admit.
@@ -113,6 +116,10 @@ final class EventDecoder: Sendable {
         /// The largest events this part has mapped, across batches: only rows
         /// that rank among them bring their place (``MapRow/place``).
         var largest = LargestEvents<Void>()
+        /// The versions of the part's valid rows with an id, in row order, for
+        /// a ``RevisionLedger``: the id's key and `updated` (seconds since 1970, NaN for none).
+        var versionKeys: [UInt64] = []
+        var versionUpdated: [Double] = []
         /// How many records the part holds.
         var rows: Int { entries.count + mapped.count }
 
@@ -122,11 +129,20 @@ final class EventDecoder: Sendable {
             mapped.removeAll(keepingCapacity: true)
             rejections.removeAll(keepingCapacity: true)
             listed.removeAll()
+            versionKeys.removeAll(keepingCapacity: true)
+            versionUpdated.removeAll(keepingCapacity: true)
         }
 
-        mutating func append(_ event: consuming SeismicEvent) {
+        mutating func append(_ event: consuming SeismicEvent, version: Int32) {
             events.append(event)
-            entries.append(.event)
+            entries.append(.event(version: version))
+        }
+
+        /// Records a version; returns its number in the part.
+        mutating func recordVersion(key: UInt64, updated: Date?) -> Int32 {
+            versionKeys.append(key)
+            versionUpdated.append(updated?.timeIntervalSince1970 ?? .nan)
+            return Int32(versionKeys.count - 1)
         }
 
         mutating func append(_ row: MapRow) { mapped.append(row) }
@@ -181,6 +197,7 @@ final class EventDecoder: Sendable {
         part.events.reserveCapacity(1)
         decode(record, index: 0, passableThrough: nil, texts: &texts, into: &part)
         precondition(part.events.remaining == 1, "a row judged valid decodes to an event")
+        // Its version was recorded when it was first decoded.
         return part.events.takeNext()
     }
 
@@ -225,8 +242,10 @@ final class EventDecoder: Sendable {
                 return part.append(reject(record, column, record.string(column), "is not a time"))
             }
         }
+        // Every valid row's version, whatever the filters say of it: repeated ids are settled before filters.
+        let version = recordsVersions ? versionKey(record).map { part.recordVersion(key: $0, updated: updated) } ?? -1 : -1
         if let passableThrough, time <= passableThrough, let idHash = idHash(record) {
-            let row = PassableRow(record: index, time: time, idHash: idHash, hasMagnitude: magnitude != nil)
+            let row = PassableRow(record: index, time: time, idHash: idHash, hasMagnitude: magnitude != nil, version: version)
             return part.append(.passable(row))
         }
         // The network is read without descriptions too when the id is made from it.
@@ -241,7 +260,7 @@ final class EventDecoder: Sendable {
             let event = MapEvent(id: identifier(record, network: network), time: time, latitude: latitude,
                                  longitude: longitude, magnitude: magnitude, depth: depth,
                                  isEarthquake: isEarthquake(record))
-            var row = MapRow(event, updated: updated, idHash: idHash(record) ?? nil)
+            var row = MapRow(event, version: version)
             row.place = placeCandidate(record, magnitude: magnitude, time: time, part: &part)
             return part.append(row)
         }
@@ -266,10 +285,11 @@ final class EventDecoder: Sendable {
                 return part.append(.notAdmitted(hasMagnitude: event.magnitude != nil))
             }
             listing.record(event, &part.listed)
+            part.listed.versions.append(version)
             return part.append(.listed(hasMagnitude: event.magnitude != nil))
         }
-        guard let mapping else { return part.append(consume event) }
-        guard var row = MapRow(event, admittedBy: mapping) else {
+        guard let mapping else { return part.append(consume event, version: version) }
+        guard var row = MapRow(event, admittedBy: mapping, version: version) else {
             return part.append(.notAdmitted(hasMagnitude: event.magnitude != nil))
         }
         row.place = placeCandidate(record, magnitude: row.event.magnitude, time: time, part: &part)
@@ -357,6 +377,18 @@ final class EventDecoder: Sendable {
         if trimmed.isEmpty { return .some(nil) }
         guard !trimmed.contains(where: { $0 >= 0x80 }) else { return nil }
         return FNV1a.id(bytes: trimmed)
+    }
+
+    /// The ``RevisionLedger/key(_:)`` of the id ``identifier(_:network:)``
+    /// would make; `nil` for no id. From the bytes when they are plain ASCII,
+    /// else from the string (which may differ from the bytes: see ``idHash(_:)``).
+    private func versionKey(_ record: CSVRecord) -> UInt64? {
+        if let column = layout.id {
+            let trimmed = record.trimmed(column)
+            if !trimmed.isEmpty && !trimmed.contains(where: { $0 >= 0x80 }) { return RevisionLedger.key(bytes: trimmed) }
+        }
+        let id = identifier(record, network: text(record, layout.network))
+        return id.isEmpty ? nil : RevisionLedger.key(id)
     }
 
     /// Whether the record's type is an earthquake (``EventType/isEarthquake(_:)``),

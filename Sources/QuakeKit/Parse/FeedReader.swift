@@ -41,7 +41,8 @@ public struct FeedReader: Sendable {
         _ source: FeedSource,
         _ body: (SeismicEvent) throws -> Void
     ) throws -> FeedSummary {
-        try read(source, passing: nil, body)
+        try read(source, passing: nil, mapping: nil, listing: nil, revisions: nil, body,
+                 mapRows: { _, _ in }, listedRows: { _, _ in })
     }
 
     /// How a consumer that ignores most rows lets the reader pass over them
@@ -57,45 +58,56 @@ public struct FeedReader: Sendable {
         let passesOver: (_ time: Date, _ idHash: UInt32?) -> Bool
     }
 
-    /// ``read(_:_:)``, passing over the rows `passing` says `body` would ignore.
+    /// ``read(_:_:)``, passing over the rows `passing` says `body` would
+    /// ignore, and recording every valid row's version in `revisions`
+    /// (``RevisionLedger/current`` is the version of the event `body` is given).
     func read(
         _ source: FeedSource,
         passing: RowPassing?,
+        revisions: RevisionLedger,
         _ body: (SeismicEvent) throws -> Void
     ) throws -> FeedSummary {
-        try read(source, passing: passing, mapping: nil, listing: nil, body, mapRows: { _ in }, listedRows: { _ in })
+        try read(source, passing: passing, mapping: nil, listing: nil, revisions: revisions, body,
+                 mapRows: { _, _ in }, listedRows: { _, _ in })
     }
 
     /// Reads what a map keeps of the events `admission` admits, in file
     /// order, a run of rows at a time: admission and the reduction to
     /// ``MapEvent`` run on the decoding threads, so the hand-over, which is
-    /// serial, only appends.
+    /// serial, only appends. Every valid row's version goes into
+    /// `revisions`; a map row's version is the one given with the rows plus its own.
     func readMapRows(
         _ source: FeedSource,
         admitting admission: RowAdmission,
-        _ body: ([EventDecoder.MapRow]) throws -> Void
+        revisions: RevisionLedger,
+        _ body: (_ rows: [EventDecoder.MapRow], _ firstVersion: Int) throws -> Void
     ) throws -> FeedSummary {
-        try read(source, passing: nil, mapping: admission, listing: nil, { _ in }, mapRows: body, listedRows: { _ in })
+        try read(source, passing: nil, mapping: admission, listing: nil, revisions: revisions, { _ in },
+                 mapRows: body, listedRows: { _, _ in })
     }
 
     /// Reads the records `listing` makes of the events it admits, in file
     /// order, a part of a batch at a time: admission and recording run on
     /// the decoding threads, so the hand-over, which is serial, only copies.
-    /// Whole events (GeoJSON, QuakeML) are recorded as they come.
+    /// Whole events (GeoJSON, QuakeML) are recorded as they come. Every valid
+    /// row's version goes into `revisions`; a record's version is the one
+    /// given with the rows plus its own.
     func readListedRows(
         _ source: FeedSource,
         listing: RowListing,
-        _ body: (ListedRows) throws -> Void
+        revisions: RevisionLedger,
+        _ body: (_ rows: ListedRows, _ firstVersion: Int) throws -> Void
     ) throws -> FeedSummary {
         var reader = self
         reader.decodesDescriptions = true
         var single = ListedRows()
-        return try reader.read(source, passing: nil, mapping: nil, listing: listing, { event in
+        return try reader.read(source, passing: nil, mapping: nil, listing: listing, revisions: revisions, { event in
             guard listing.admission.admits(event) else { return }
             single.removeAll()
             listing.record(event, &single)
-            try body(single)
-        }, mapRows: { _ in }, listedRows: body)
+            single.versions.append(revisions.current.map(Int32.init) ?? -1)
+            try body(single, 0)
+        }, mapRows: { _, _ in }, listedRows: body)
     }
 
     private func read(
@@ -103,9 +115,10 @@ public struct FeedReader: Sendable {
         passing: RowPassing?,
         mapping: RowAdmission?,
         listing: RowListing?,
+        revisions: RevisionLedger?,
         _ body: (SeismicEvent) throws -> Void,
-        mapRows: ([EventDecoder.MapRow]) throws -> Void,
-        listedRows: (ListedRows) throws -> Void
+        mapRows: ([EventDecoder.MapRow], Int) throws -> Void,
+        listedRows: (ListedRows, Int) throws -> Void
     ) throws -> FeedSummary {
         precondition(passing == nil || (mapping == nil && listing == nil),
                      "rows are passed over only when whole events are read")
@@ -128,15 +141,15 @@ public struct FeedReader: Sendable {
                 decoder = try batch.withRecord(0) {
                     try Self.headerDecoder($0, name: name, dialect: dialect, options: options,
                                            decodesDescriptions: decodesDescriptions, decodesPlaces: decodesPlaces,
-                                           mapping: mapping, listing: listing)
+                                           mapping: mapping, listing: listing, recordsVersions: revisions != nil)
                 }
                 first = 1
             }
             guard let decoder, first < batch.count else { return }
             decoder.decode(batch, first..<batch.count, passableThrough: passing?.passableThrough(), into: &decoded)
             for part in decoded.indices {
-                try handOver(decoded[part], of: batch, decoder: decoder, passing: passing, summary: &summary,
-                             body, mapRows: mapRows, listedRows: listedRows)
+                try handOver(decoded[part], of: batch, decoder: decoder, passing: passing, revisions: revisions,
+                             summary: &summary, body, mapRows: mapRows, listedRows: listedRows)
             }
         }
 
@@ -193,7 +206,7 @@ public struct FeedReader: Sendable {
             }
             if let quakeML {
                 try quakeML.parse(window, isLast: isLast) { outcome in
-                    try handOver(outcome, summary: &summary, mapping: mapping, body, mapRows: mapRows)
+                    try handOver(outcome, summary: &summary, mapping: mapping, revisions: revisions, body, mapRows: mapRows)
                 }
                 summary.generated = quakeML.generated
                 return window.count
@@ -215,7 +228,7 @@ public struct FeedReader: Sendable {
         }
         if let json {
             try GeoJSONFeedDecoder(source: name, options: options).decode(json, into: &summary) { event in
-                try handOver(event, mapping: mapping, body, mapRows: mapRows)
+                try handOver(event, mapping: mapping, revisions: revisions, body, mapRows: mapRows)
             }
             return summary
         }
@@ -235,23 +248,28 @@ public struct FeedReader: Sendable {
         of batch: CSVBatch,
         decoder: EventDecoder,
         passing: RowPassing?,
+        revisions: RevisionLedger?,
         summary: inout FeedSummary,
         _ body: (SeismicEvent) throws -> Void,
-        mapRows: ([EventDecoder.MapRow]) throws -> Void,
-        listedRows: (ListedRows) throws -> Void
+        mapRows: ([EventDecoder.MapRow], Int) throws -> Void,
+        listedRows: (ListedRows, Int) throws -> Void
     ) throws {
         summary.rows += part.rows
+        // The part's versions, every valid row's, before any of its rows is handed over.
+        let firstVersion = revisions?.record(keys: part.versionKeys, updated: part.versionUpdated) ?? 0
         var nextRejection = 0
         for entry in part.entries {
             switch entry {
-            case .event:
+            case .event(let version):
                 // Moved out of the part: handing it over is its last use there.
                 let event = part.events.takeNext()
                 if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
+                revisions?.current = version < 0 ? nil : firstVersion + Int(version)
                 try body(event)
             case .passable(let row):
                 if row.hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
                 if passing?.passesOver(row.time, row.idHash) == true { continue }
+                revisions?.current = row.version < 0 ? nil : firstVersion + Int(row.version)
                 try body(batch.withRecord(row.record) { decoder.event($0) })
             case .notAdmitted(let hasMagnitude), .listed(let hasMagnitude):
                 if hasMagnitude { summary.events += 1 } else { summary.withoutMagnitude += 1 }
@@ -261,8 +279,8 @@ public struct FeedReader: Sendable {
             }
         }
         summary.events += part.mapped.count
-        try mapRows(part.mapped)
-        if part.listed.count > 0 { try listedRows(part.listed) }
+        try mapRows(part.mapped, firstVersion)
+        if part.listed.count > 0 { try listedRows(part.listed, firstVersion) }
     }
 
     /// Hands one QuakeML event on, or counts its rejection.
@@ -270,37 +288,43 @@ public struct FeedReader: Sendable {
         _ outcome: QuakeMLDecoder.Outcome,
         summary: inout FeedSummary,
         mapping: RowAdmission?,
+        revisions: RevisionLedger?,
         _ body: (SeismicEvent) throws -> Void,
-        mapRows: ([EventDecoder.MapRow]) throws -> Void
+        mapRows: ([EventDecoder.MapRow], Int) throws -> Void
     ) throws {
         summary.rows += 1
         switch outcome {
         case .event(let event):
             if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
-            try handOver(event, mapping: mapping, body, mapRows: mapRows)
+            try handOver(event, mapping: mapping, revisions: revisions, body, mapRows: mapRows)
         case .rejected(let rejection):
             try summary.record(rejection, options: options)
         }
     }
 
-    /// Hands a whole event (GeoJSON, QuakeML) on: to `body`, or as a map row when `mapping` admits it.
+    /// Hands a whole event (GeoJSON, QuakeML) on, its version recorded first:
+    /// to `body`, or as a map row when `mapping` admits it.
     private func handOver(
         _ event: SeismicEvent,
         mapping: RowAdmission?,
+        revisions: RevisionLedger?,
         _ body: (SeismicEvent) throws -> Void,
-        mapRows: ([EventDecoder.MapRow]) throws -> Void
+        mapRows: ([EventDecoder.MapRow], Int) throws -> Void
     ) throws {
+        let version = revisions?.record(id: event.id, updated: event.updated)
+        revisions?.current = version
         guard let mapping else { return try body(event) }
         // The event has its place already; the collector keeps the largest few.
-        if var row = EventDecoder.MapRow(event, admittedBy: mapping) {
+        if var row = EventDecoder.MapRow(event, admittedBy: mapping, version: version.map(Int32.init) ?? -1) {
             row.place = event.place
-            try mapRows([row])
+            try mapRows([row], 0)
         }
     }
 
     private static func headerDecoder(_ record: CSVRecord, name: String, dialect: FeedLayout.Dialect,
                                       options: FeedOptions, decodesDescriptions: Bool, decodesPlaces: Bool,
-                                      mapping: RowAdmission?, listing: RowListing?) throws -> EventDecoder {
+                                      mapping: RowAdmission?, listing: RowListing?,
+                                      recordsVersions: Bool) throws -> EventDecoder {
         for index in 0..<record.fieldCount {
             let bytes = record.field(index)
             guard String(validating: bytes, as: UTF8.self) != nil,
@@ -315,7 +339,8 @@ public struct FeedReader: Sendable {
         }
         return EventDecoder(layout: try FeedLayout(header: header, source: name, dialect: dialect), source: name,
                             now: options.now ?? Date(), decodesDescriptions: decodesDescriptions,
-                            decodesPlaces: decodesPlaces, mapping: mapping, listing: listing)
+                            decodesPlaces: decodesPlaces, mapping: mapping, listing: listing,
+                            recordsVersions: recordsVersions)
     }
 
     /// Whether the line at the start of `bytes` (a `#`) is an FDSN event

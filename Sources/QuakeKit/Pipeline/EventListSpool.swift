@@ -170,12 +170,11 @@ private enum TableRecord {
 ///
 /// Reading makes each admitted event's record at once, on the decoding
 /// threads, into a spool (a few MiB in memory, then an unlinked temporary
-/// file), and keeps 20 bytes of it in memory: its time, its id's 32-bit
-/// hash (0 for no id: the low bit is always set otherwise) and where it
-/// starts. Repeated ids are then settled (the later `updated` wins; a hash
-/// match is confirmed on the ids themselves), the hashes dropped, and the
-/// rest sorted by time (radix, stable): 12 bytes an event stay (where it
-/// starts, its place in the order).
+/// file), and keeps 20 bytes of it in memory: its time, its version in the
+/// ``RevisionLedger`` (where every valid row's version goes, 16 bytes a row)
+/// and where it starts. Repeated ids are then settled (``RevisionPolicy``,
+/// before the filters), and the rest sorted by time (radix, stable): 12
+/// bytes an event stay (where it starts, its place in the order).
 struct EventSpool {
     /// Counts and rejections from reading the feed.
     let summary: FeedSummary
@@ -202,20 +201,20 @@ struct EventSpool {
     init(from source: FeedSource, feed: FeedOptions, selection: EventSelection, expectedRows: Int,
          record: @escaping @Sendable (SeismicEvent, inout [UInt8]) -> Void) throws {
         let storage = SpoolStorage()
-        var keys: [UInt64] = [], hashes: [UInt32] = [], offsets: [UInt64] = []
+        var keys: [UInt64] = [], versions: [Int32] = [], offsets: [UInt64] = []
         keys.reserveCapacity(expectedRows)
-        hashes.reserveCapacity(expectedRows)
+        versions.reserveCapacity(expectedRows)
         offsets.reserveCapacity(expectedRows + 1)
         // Admitted and recorded on the decoding threads, a part of a batch at a time.
         let listing = RowListing(admission: selection.rowAdmission) { event, rows in
-            Self.appendHeader(of: event, to: &rows.bytes)
             record(event, &rows.bytes)
             rows.ends.append(rows.bytes.count)
             rows.keys.append(Self.sortKey(event.time))
-            rows.tags.append(event.id.isEmpty ? 0 : FNV1a.id(event.id) | 1)
         }
-        summary = try FeedReader(options: feed).readListedRows(source, listing: listing) { rows in
-            guard keys.count + rows.count < UInt32.max else {
+        let revisions = RevisionLedger(expectedRows: expectedRows)
+        summary = try FeedReader(options: feed).readListedRows(source, listing: listing, revisions: revisions) {
+            rows, firstVersion in
+            guard keys.count + rows.count < UInt32.max, firstVersion + rows.count < Int32.max else {
                 throw WriteError.writeFailed(path: "<spool>", errno: EFBIG)
             }
             let base = storage.size
@@ -223,18 +222,20 @@ struct EventSpool {
             for end in rows.ends.dropLast() { offsets.append(base + UInt64(end)) }
             try rows.bytes.withUnsafeBytes { try storage.append($0) }
             keys.append(contentsOf: rows.keys)
-            hashes.append(contentsOf: rows.tags)
+            for version in rows.versions { versions.append(version < 0 ? -1 : Int32(firstVersion) + version) }
         }
         offsets.append(storage.size)
         try storage.finish()
         self.storage = storage
         self.offsets = offsets
-        var dropped = [Bool](repeating: false, count: keys.count)
-        duplicates = try Self.settleRepeatedIDs(hashes: &hashes, dropped: &dropped, storage: storage, offsets: offsets)
+        let settlement = revisions.settle()
+        duplicates = settlement.duplicates
         var order: [UInt32] = []
         order.reserveCapacity(keys.count)
-        for index in keys.indices where !dropped[index] { order.append(UInt32(index)) }
-        dropped = []
+        for index in keys.indices where settlement.stays(versions[index] < 0 ? nil : Int(versions[index])) {
+            order.append(UInt32(index))
+        }
+        versions = []
         RadixSort.sortIndices(&order, byKeys: keys)
         if let limit = selection.limit, limit < order.count { order.removeLast(order.count - limit) }
         self.order = order
@@ -248,9 +249,7 @@ struct EventSpool {
         var jumps = 0, sinceRelease = 0, previousStart: UInt64 = 0, previousEnd: UInt64 = 0
         for index in order {
             let start = offsets[Int(index)], end = offsets[Int(index) + 1]
-            try storage.withBytes(from: start, to: end) { bytes in
-                try body(UnsafeRawBufferPointer(rebasing: bytes[Self.headerLength(bytes)...]))
-            }
+            try storage.withBytes(from: start, to: end) { try body($0) }
             // A feed oldest first is read backwards: the record before the last one is no jump either.
             if start != previousEnd && end != previousStart { jumps += 1 }
             previousStart = start
@@ -265,78 +264,12 @@ struct EventSpool {
         storage.release()
     }
 
-    // MARK: Records
-
-    // A record: `updated` present (1 byte), its bits (8), the id's length (4), the id, the encoded event.
-
-    private static func appendHeader(of event: SeismicEvent, to record: inout [UInt8]) {
-        record.append(event.updated == nil ? 0 : 1)
-        withUnsafeBytes(of: (event.updated?.timeIntervalSince1970 ?? 0).bitPattern.littleEndian) {
-            record.append(contentsOf: $0)
-        }
-        var id = event.id
-        id.withUTF8 { bytes in
-            withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { record.append(contentsOf: $0) }
-            record.append(contentsOf: bytes)
-        }
-    }
-
-    private static func headerLength(_ bytes: UnsafeRawBufferPointer) -> Int {
-        13 + Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 9, as: UInt32.self)))
-    }
-
-    private static func header(_ bytes: UnsafeRawBufferPointer) -> (updated: Date?, id: [UInt8]) {
-        let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 1, as: UInt64.self))
-        let updated = bytes[0] == 0 ? nil : Date(timeIntervalSince1970: Double(bitPattern: bits))
-        return (updated, Array(bytes[13..<headerLength(bytes)]))
-    }
-
     /// Ascending keys for descending times: the order ``EventSelection`` lists.
     private static func sortKey(_ time: Date) -> UInt64 {
         let bits = time.timeIntervalSince1970.bitPattern
         // IEEE order as unsigned order, then reversed.
         let ascending = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
         return ~ascending
-    }
-
-    /// Marks every version of a repeated id but the one that stays (in file
-    /// order, a version replaces the kept one when ``EventSelection/isNewer(_:than:)``);
-    /// returns how many rows repeated an id. Frees `hashes`.
-    private static func settleRepeatedIDs(hashes: inout [UInt32], dropped: inout [Bool], storage: SpoolStorage,
-                                          offsets: [UInt64]) throws -> Int {
-        var withID: [UInt32] = []
-        withID.reserveCapacity(hashes.count)
-        for index in hashes.indices where hashes[index] != 0 { withID.append(UInt32(index)) }
-        RadixSort.sortIndices(&withID, byKeys: hashes)
-        var duplicates = 0
-        var runStart = 0
-        while runStart < withID.count {
-            let hash = hashes[Int(withID[runStart])]
-            var runEnd = runStart + 1
-            while runEnd < withID.count, hashes[Int(withID[runEnd])] == hash { runEnd += 1 }
-            if runEnd - runStart > 1 {
-                // The run is in file order (the sort is stable); a hash collision makes several ids of one run.
-                var kept: [[UInt8]: (index: Int, updated: Date?)] = [:]
-                for position in runStart..<runEnd {
-                    let index = Int(withID[position])
-                    let (updated, id) = try storage.copyingBytes(from: offsets[index], to: offsets[index + 1]) { header($0) }
-                    guard let existing = kept[id] else {
-                        kept[id] = (index, updated)
-                        continue
-                    }
-                    duplicates += 1
-                    if EventSelection.isNewer(updated, than: existing.updated) {
-                        dropped[existing.index] = true
-                        kept[id] = (index, updated)
-                    } else {
-                        dropped[index] = true
-                    }
-                }
-            }
-            runStart = runEnd
-        }
-        hashes = []
-        return duplicates
     }
 }
 
@@ -390,24 +323,6 @@ private final class SpoolStorage {
             return try body(UnsafeRawBufferPointer(rebasing: mapped[Int(start)..<Int(end)]))
         }
         return try buffer.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[Int(start)..<Int(end)])) }
-    }
-
-    /// The bytes, read into memory rather than through the mapping: a
-    /// fault there maps a whole neighbourhood of pages (a large folio), so
-    /// reads scattered over the spool would leave most of it resident.
-    func copyingBytes<T>(from start: UInt64, to end: UInt64, _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T {
-        guard mapped != nil else { return try withBytes(from: start, to: end, body) }
-        var copy = [UInt8](repeating: 0, count: Int(end - start))
-        try copy.withUnsafeMutableBytes { copy in
-            var done = 0
-            while done < copy.count {
-                let count = pread(descriptor, copy.baseAddress! + done, copy.count - done, off_t(start) + off_t(done))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw WriteError(errno: count < 0 ? errno : EIO, stage: .write, path: path) }
-                done += count
-            }
-        }
-        return try copy.withUnsafeBytes { try body($0) }
     }
 
     /// Lets the kernel take back the mapped pages read so far (they stay in the page cache).

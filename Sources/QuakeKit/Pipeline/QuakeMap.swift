@@ -121,9 +121,7 @@ public protocol SelectableEvent: Sendable, Hashable {
 extension SeismicEvent: SelectableEvent {
     /// Keeps the most recent events while streaming (see ``QuakeMap/select(from:feed:selection:)``).
     public static func selectEvents(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
-        var accumulator = MostRecentAccumulator(selection: selection)
-        let summary = try accumulator.offerAll(from: reader, source)
-        return FeedSelection(events: accumulator.result(), summary: summary, duplicates: accumulator.duplicates)
+        try MostRecentAccumulator.select(from: source, reader: reader, selection: selection)
     }
 }
 
@@ -136,16 +134,18 @@ extension MapEvent: SelectableEvent {
         guard selection.limit == nil else {
             // The selected few keep their places, for the labels.
             reader.decodesPlaces = true
-            var accumulator = MostRecentAccumulator(selection: selection)
-            let summary = try accumulator.offerAll(from: reader, source)
-            let events = accumulator.result()
-            return MapSelection(events: events.compactMap(MapEvent.init), summary: summary,
-                                duplicates: accumulator.duplicates, places: PlaceCandidates.places(of: events))
+            let selected = try MostRecentAccumulator.select(from: source, reader: reader, selection: selection)
+            return MapSelection(events: selected.events.compactMap(MapEvent.init), summary: selected.summary,
+                                duplicates: selected.duplicates, places: PlaceCandidates.places(of: selected.events))
         }
         // Feed rows are 100 to 200 bytes; room for rows of 120 errs long, which costs nothing.
-        var collector = MapEventCollector(expectedRows: (source.byteCount ?? 0) / 120)
-        let summary = try reader.readMapRows(source, admitting: selection.rowAdmission) { collector.append($0) }
-        let (events, duplicates) = collector.finish()
+        let expectedRows = (source.byteCount ?? 0) / 120
+        var collector = MapEventCollector(expectedRows: expectedRows)
+        let revisions = RevisionLedger(expectedRows: expectedRows)
+        let summary = try reader.readMapRows(source, admitting: selection.rowAdmission, revisions: revisions) {
+            collector.append($0, firstVersion: $1)
+        }
+        let (events, duplicates) = collector.finish(revisions.settle())
         return MapSelection(events: events, summary: summary, duplicates: duplicates, places: collector.places)
     }
 }

@@ -24,21 +24,32 @@ public struct EventSelection: Sendable, Hashable {
     /// The selected events, most recent first; among equal times, file order.
     /// Events without a magnitude cannot be drawn and are never selected.
     public func select<S: Sequence>(_ events: S) -> [SeismicEvent] where S.Element == SeismicEvent {
-        var accumulator = MostRecentAccumulator(selection: self)
+        // Events in memory can be offered again: with a reserve as large as the input, never short.
+        let events = Array(events)
+        var accumulator = MostRecentAccumulator(selection: self, reserve: events.count, expectedRows: events.count)
         for event in events { accumulator.offer(event) }
         return accumulator.result()
     }
 }
 
-/// Keeps the N most recent events seen so far in O(N) memory, so a feed of any
-/// length streams through it. When the same id comes again (an event the feed
-/// lists twice, as updated), only the version with the later `updated` stays;
-/// without `updated`, the later row.
-public struct MostRecentAccumulator: Sendable {
-    /// An event with its arrival order; "less" means "less worth keeping".
-    private struct Ranked: Comparable, Sendable {
+/// Keeps the N most recent events seen so far in O(N) memory (and a
+/// ``RevisionLedger`` of 16 bytes a row), so a feed of any length streams
+/// through it.
+///
+/// Repeated ids follow ``RevisionPolicy``, settled before the selection's
+/// filters: among the events it keeps, a newer version of a kept id replaces
+/// it at once; every row's version also goes into the ledger, and once all
+/// are in, a kept event that a version it never saw replaces (one the filters
+/// refused, or one passed over as too old) leaves. So that leaving never
+/// makes the selection short, it keeps a reserve of more events than its
+/// limit; ``isShort`` says when even the reserve was not enough, and
+/// ``QuakeMap/select(from:feed:selection:)`` then reads again with a larger one.
+struct MostRecentAccumulator {
+    /// An event with its arrival order and version; "less" means "less worth keeping".
+    private struct Ranked: Comparable {
         let event: SeismicEvent
         let order: Int
+        let version: Int?
 
         static func < (lhs: Ranked, rhs: Ranked) -> Bool {
             if lhs.event.time != rhs.event.time { return lhs.event.time < rhs.event.time }
@@ -49,6 +60,8 @@ public struct MostRecentAccumulator: Sendable {
     }
 
     private let selection: EventSelection
+    /// How many events are kept: the limit and the reserve.
+    private let capacity: Int?
     private var kept = Heap<Ranked>()
     private var all: [Ranked] = []
     /// The version of each id among the kept events: its place in the order
@@ -57,65 +70,109 @@ public struct MostRecentAccumulator: Sendable {
     /// Kept entries that a newer version replaced; skipped, and purged lazily.
     private var superseded: Set<Int> = []
     private var offered = 0
+    /// The most recent time of an admitted event let go or passed over for
+    /// being older than all kept: no event at or before it may come in after
+    /// (one let go was worth more), and the reserve is all that stands in for them.
+    private var floor: Date?
     /// The ids in `current`, approximately (never a false "no"); kept only
     /// with a limit, since only a full selection asks it.
     private var keptIDs = IDFilter()
-    /// How many rows repeated an id already seen (kept or replaced).
-    public private(set) var duplicates = 0
+    /// Every version met, for the settlement at the end.
+    let revisions: RevisionLedger
+    /// How many rows repeated an id (set by ``result()``).
+    private(set) var duplicates = 0
+    /// Whether the selection may be short: more kept events were replaced by
+    /// versions never offered than the reserve holds (set by ``result()``).
+    private(set) var isShort = false
+
+    /// Creates an accumulator for a selection's limit, region and filter,
+    /// keeping `reserve` events beyond the limit (default: as many as the
+    /// limit, at least 256).
+    init(selection: EventSelection, reserve: Int? = nil, expectedRows: Int = 0) {
+        self.selection = selection
+        capacity = selection.limit.map { $0 + (reserve ?? max($0, 256)) }
+        revisions = RevisionLedger(expectedRows: expectedRows)
+    }
 
     /// Creates an accumulator keeping at most `limit` events (`nil`: all).
-    public init(limit: Int?) {
+    init(limit: Int?) {
         self.init(selection: EventSelection(limit: limit))
     }
 
-    /// Creates an accumulator for a selection's limit, region and filter.
-    public init(selection: EventSelection) {
-        self.selection = selection
+    /// Considers one event, recording its version first; events without a
+    /// magnitude, outside the region, or failing the filter are passed over.
+    mutating func offer(_ event: SeismicEvent) {
+        offer(event, version: revisions.record(id: event.id, updated: event.updated))
     }
 
-    /// Considers one event; events without a magnitude, outside the region, or
-    /// failing the filter are passed over.
-    public mutating func offer(_ event: SeismicEvent) {
+    /// Considers one event whose version is recorded already.
+    mutating func offer(_ event: SeismicEvent, version: Int?) {
         guard selection.admits(event) else { return }
         // Most rows of a long feed change nothing; the id filter says so without the dictionary.
         if passesOver(time: event.time, idHash: event.id.isEmpty ? nil : FNV1a.id(event.id)) {
             offered += 1
             return
         }
-        let ranked = Ranked(event: event, order: offered)
+        let ranked = Ranked(event: event, order: offered, version: version)
         offered += 1
         if !event.id.isEmpty, let existing = current[event.id] {
-            duplicates += 1
-            guard EventSelection.isNewer(event.updated, than: existing.updated) else { return }
+            guard RevisionPolicy.isNewer(event.updated, than: existing.updated) else { return }
             superseded.insert(existing.order)
             forget(event.id)
         }
-        guard let limit = selection.limit else {
+        // It replaced its older version, but events more recent than it were let go: it cannot come in.
+        if let floor, event.time <= floor { return }
+        guard let capacity else {
             all.append(ranked)
             remember(ranked)
             return
         }
-        guard limit > 0 else { return }
+        guard selection.limit! > 0 else { return }
         purgeSuperseded()
-        if kept.count - superseded.count < limit {
+        if kept.count - superseded.count < capacity {
             kept.insert(ranked)
             remember(ranked)
         } else if let weakest = kept.min, weakest < ranked {
             let removed = kept.replaceMin(with: ranked)
             if current[removed.event.id]?.order == removed.order { forget(removed.event.id) }
             remember(ranked)
+            lowerBound(removed.event.time)
+        } else {
+            lowerBound(event.time)
         }
     }
 
     /// Offers every event `reader` reads from `source`, letting it pass over
-    /// the rows that could change nothing (``FeedReader/RowPassing``).
+    /// the rows that could change nothing (``FeedReader/RowPassing``) and
+    /// recording every valid row's version.
     mutating func offerAll(from reader: FeedReader, _ source: FeedSource) throws -> FeedSummary {
         // The reader's calls come in turn, on this thread; the box only lets three closures share the accumulator.
         let box = Box(self)
         defer { self = box.value }
         let passing = FeedReader.RowPassing(passableThrough: { box.value.passableThrough() },
                                             passesOver: { box.value.passesOver(time: $0, idHash: $1) })
-        return try reader.read(source, passing: passing) { box.value.offer($0) }
+        let revisions = self.revisions
+        return try reader.read(source, passing: passing, revisions: revisions) {
+            box.value.offer($0, version: revisions.current)
+        }
+    }
+
+    /// The selection of `source`: read once with the default reserve, and
+    /// again with one eight times larger while it is short
+    /// (``MostRecentAccumulator``) and the source can be read again (a file,
+    /// bytes); standard input is read once.
+    static func select(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
+        var reserve: Int?
+        while true {
+            var accumulator = MostRecentAccumulator(selection: selection, reserve: reserve,
+                                                    expectedRows: (source.byteCount ?? 0) / 120)
+            let summary = try accumulator.offerAll(from: reader, source)
+            let events = accumulator.result()
+            guard accumulator.isShort, source.byteCount != nil, let limit = selection.limit else {
+                return FeedSelection(events: events, summary: summary, duplicates: accumulator.duplicates)
+            }
+            reserve = (reserve ?? max(limit, 256)) * 8
+        }
     }
 
     private final class Box {
@@ -126,44 +183,56 @@ public struct MostRecentAccumulator: Sendable {
     }
 
     /// Rows at or before this time can change the selection only through
-    /// their id (``passesOver(time:idHash:)``); `nil` while it is not full.
+    /// their id (``passesOver(time:idHash:)``): the least recent kept event's
+    /// once the selection is full, else ``floor``; `nil` while neither is.
     mutating func passableThrough() -> Date? {
-        guard let limit = selection.limit, limit > 0 else { return nil }
+        guard let capacity, selection.limit! > 0 else { return nil }
         purgeSuperseded()
-        guard kept.count - superseded.count >= limit else { return nil }
-        return kept.min?.event.time
+        guard kept.count - superseded.count >= capacity else { return floor }
+        guard let weakest = kept.min?.event.time else { return floor }
+        return floor.map { max(weakest, $0) } ?? weakest
     }
 
     /// Whether offering a valid row of `time`, whose id hashes to `idHash`
-    /// (`nil`: it has none), would change nothing: the selection is full, the
-    /// row is no more recent than every kept event (a tie loses to the earlier
-    /// row), and it repeats no kept id. `false` means "offer it".
-    /// The hash is asked for only once the time has not settled it.
+    /// (`nil`: it has none), would change nothing now: the row is no more
+    /// recent than ``passableThrough()`` (a tie loses to the earlier row),
+    /// and it repeats no kept id. `false` means "offer it". The hash is asked
+    /// for only once the time has not settled it. Its version is in the
+    /// ledger either way.
     mutating func passesOver(time: Date, idHash: @autoclosure () -> UInt32?) -> Bool {
-        guard let limit = selection.limit, limit > 0 else { return false }
-        purgeSuperseded()
-        guard kept.count - superseded.count >= limit, let weakest = kept.min, time <= weakest.event.time else {
-            return false
-        }
-        return idHash().map { !keptIDs.mightContain(hash: $0) } ?? true
+        guard let threshold = passableThrough(), time <= threshold else { return false }
+        let passes = idHash().map { !keptIDs.mightContain(hash: $0) } ?? true
+        if passes { lowerBound(time) }
+        return passes
     }
 
-    /// The events kept, most recent first; equal times in the order offered.
-    public func result() -> [SeismicEvent] {
-        let ranked = selection.limit == nil ? all : Array(kept.unordered)
-        return ranked.filter { !superseded.contains($0.order) }.sorted(by: >).map(\.event)
+    /// The kept events, most recent first (equal times in the order offered),
+    /// less those a version they never met replaces; at most the limit.
+    mutating func result() -> [SeismicEvent] {
+        let settlement = revisions.settle()
+        duplicates = settlement.duplicates
+        let ranked = (capacity == nil ? all : Array(kept.unordered))
+            .filter { !superseded.contains($0.order) && settlement.stays($0.version) }
+            .sorted(by: >)
+        guard let limit = selection.limit else { return ranked.map(\.event) }
+        isShort = ranked.count < limit && floor != nil
+        return ranked.prefix(limit).map(\.event)
+    }
+
+    private mutating func lowerBound(_ time: Date) {
+        if floor.map({ time > $0 }) ?? true { floor = time }
     }
 
     private mutating func remember(_ ranked: Ranked) {
         guard !ranked.event.id.isEmpty else { return }
         current[ranked.event.id] = (ranked.order, ranked.event.updated)
         // Without a limit nothing is passed over, so nothing asks the filter.
-        if selection.limit != nil { keptIDs.insert(ranked.event.id) }
+        if capacity != nil { keptIDs.insert(ranked.event.id) }
     }
 
     private mutating func forget(_ id: String) {
         current[id] = nil
-        if selection.limit != nil { keptIDs.remove(id) }
+        if capacity != nil { keptIDs.remove(id) }
     }
 
     /// Drops replaced versions from the bottom of the heap, so they never hold a place.
@@ -174,7 +243,6 @@ public struct MostRecentAccumulator: Sendable {
             superseded.remove(weakest.order)
         }
     }
-
 }
 
 extension EventSelection {
@@ -190,17 +258,6 @@ extension EventSelection {
     var rowAdmission: RowAdmission {
         RowAdmission(numeric: filter.isNumeric ? NumericAdmission(filter, region: region) : nil,
                      admits: { [self] event in admits(event) })
-    }
-
-    /// Which of two versions of one id stays: the later `updated`, the later
-    /// row on a tie or when neither says; a version without `updated` never
-    /// replaces one with it.
-    package static func isNewer(_ candidate: Date?, than existing: Date?) -> Bool {
-        switch (candidate, existing) {
-        case let (new?, old?): return new >= old
-        case (nil, _?): return false
-        default: return true
-        }
     }
 }
 

@@ -99,6 +99,10 @@ struct EventLineEncoder: Sendable {
         out.append(ASCII.lf)
     }
 
+    /// One line under ``EventListEncoder/fdsnTextHeader``. The network stands for the author,
+    /// catalogue, contributor and magnitude author alike, as USGS writes them; the id is also the
+    /// contributor's id. Times are UTC to the millisecond, without a zone letter, as FDSN
+    /// services write them; fields go through ``appendPipeSafe(_:keepingBars:to:)``.
     private func appendFDSNText(_ event: SeismicEvent, to out: inout [UInt8]) {
         let bar = UInt8(ascii: "|")
         let network = event.network ?? ""
@@ -233,7 +237,8 @@ struct EventLineEncoder: Sendable {
     /// that real feeds carry in place names among them, are kept.
     /// With `keepingBars`, `|` stays: one line of a terminal table.
     static func appendPipeSafe(_ field: String, keepingBars: Bool = false, to out: inout [UInt8]) {
-        let bar = keepingBars ? 0 : UInt8(ascii: "|")
+        // A byte no UTF-8 text holds stands for `|` when bars are kept.
+        let bar = keepingBars ? 0xFF : UInt8(ascii: "|")
         var field = field
         field.withUTF8 { bytes in
             // Most fields have none of them (0xC2 and 0xE2 start every scalar that might be one): copied whole.
