@@ -9,10 +9,9 @@ import Glibc
 ///
 /// Reading encodes each admitted event at once into a spool (a few MiB in
 /// memory, then an unlinked temporary file) and keeps 20 bytes of it in
-/// memory: its time, its id's 32-bit hash (0 for no id: the low bit is
-/// always set otherwise) and where its line starts. Repeated ids
-/// are then settled as ``EventSelection`` settles them (the later `updated`
-/// wins; a hash match is confirmed on the ids themselves), the rest sorted
+/// memory: its time, its version in the revision ledger and where its line
+/// starts. Repeated ids are then settled (``RevisionPolicy``, over every
+/// row, before the filters), the rest sorted
 /// by time (radix, stable: equal times keep file order), and
 /// ``write(_:)`` copies the lines in that order from the mapped spool.
 /// The bytes are those ``EventListEncoder`` writes for the selection's
@@ -37,12 +36,9 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         EventLineEncoder.streams(format) || format == .table
     }
 
-    /// Reads `source` and spools every event `selection` admits; a limit
-    /// keeps the most recent after repeated ids are settled over the whole
-    /// feed. (``EventSelection`` with a limit settles them among the events
-    /// it keeps, so when an old version has already left those, a later,
-    /// not newer, version can stay there and not here.) `list` spools only
-    /// without a limit, where the two agree.
+    /// Reads `source` and spools every event `selection` admits, once
+    /// repeated ids are settled over the whole feed (``RevisionPolicy``); a
+    /// limit keeps the most recent, as ``QuakeMap/select(from:feed:selection:)`` does.
     ///
     /// - Throws: ``FeedError`` as ``FeedReader`` does; ``WriteError`` when
     ///   the temporary file cannot be written.
@@ -164,7 +160,7 @@ private enum TableRecord {
 
 /// The selected events of a feed as records of the caller's making, in the
 /// order ``EventSelection`` lists them (most recent first, equal times in
-/// file order), after repeated ids are settled as it settles them: what
+/// file order), after repeated ids are settled (``RevisionPolicy``): what
 /// ``EventListSpool`` writes lines from and `stats` folds figures from,
 /// with memory bounded independent of the feed's size.
 ///

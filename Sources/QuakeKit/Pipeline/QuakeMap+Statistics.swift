@@ -4,7 +4,7 @@ extension QuakeMap {
     /// Reads `source` and summarizes every event `selection` admits
     /// (``CatalogStatistics``), with memory bounded independent of the
     /// feed's size: the events are spooled as small records (``EventSpool``,
-    /// repeated ids settled as ``EventSelection`` settles them) and folded in
+    /// repeated ids settled by ``RevisionPolicy``, before the filters) and folded in
     /// the selection's order, so the figures are those of
     /// ``CatalogStatistics/init(_:binning:completeness:)`` over
     /// ``select(from:feed:selection:)``'s events. In memory stay 12 bytes an
