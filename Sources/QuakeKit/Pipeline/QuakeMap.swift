@@ -121,7 +121,7 @@ public protocol SelectableEvent: Sendable, Hashable {
 extension SeismicEvent: SelectableEvent {
     /// Keeps the most recent events while streaming (see ``QuakeMap/select(from:feed:selection:)``).
     public static func selectEvents(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
-        try MostRecentAccumulator.select(from: source, reader: reader, selection: selection)
+        try MostRecentAccumulator.readSelection(from: source, reader: reader, selection: selection)
     }
 }
 
@@ -134,7 +134,7 @@ extension MapEvent: SelectableEvent {
         guard selection.limit == nil else {
             // The selected few keep their places, for the labels.
             reader.decodesPlaces = true
-            let selected = try MostRecentAccumulator.select(from: source, reader: reader, selection: selection)
+            let selected = try MostRecentAccumulator.readSelection(from: source, reader: reader, selection: selection)
             return MapSelection(events: selected.events.compactMap(MapEvent.init), summary: selected.summary,
                                 duplicates: selected.duplicates, places: PlaceCandidates.places(of: selected.events))
         }
@@ -147,5 +147,25 @@ extension MapEvent: SelectableEvent {
         }
         let (events, duplicates) = collector.finish(revisions.settle())
         return MapSelection(events: events, summary: summary, duplicates: duplicates, places: collector.places)
+    }
+}
+
+extension MostRecentAccumulator {
+    /// The selection of `source`: read once with the default reserve, and
+    /// again with one eight times larger while it is short
+    /// (``MostRecentAccumulator``) and the source can be read again (a file,
+    /// bytes); standard input is read once.
+    static func readSelection(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
+        var reserve: Int?
+        while true {
+            var accumulator = MostRecentAccumulator(selection: selection, reserve: reserve,
+                                                    expectedRows: (source.byteCount ?? 0) / 120)
+            let summary = try accumulator.offerAll(from: reader, source)
+            let events = accumulator.result()
+            guard accumulator.isShort, source.byteCount != nil, let limit = selection.limit else {
+                return FeedSelection(events: events, summary: summary, duplicates: accumulator.duplicates)
+            }
+            reserve = (reserve ?? max(limit, 256)) * 8
+        }
     }
 }

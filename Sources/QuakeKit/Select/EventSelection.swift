@@ -157,24 +157,6 @@ struct MostRecentAccumulator {
         }
     }
 
-    /// The selection of `source`: read once with the default reserve, and
-    /// again with one eight times larger while it is short
-    /// (``MostRecentAccumulator``) and the source can be read again (a file,
-    /// bytes); standard input is read once.
-    static func select(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
-        var reserve: Int?
-        while true {
-            var accumulator = MostRecentAccumulator(selection: selection, reserve: reserve,
-                                                    expectedRows: (source.byteCount ?? 0) / 120)
-            let summary = try accumulator.offerAll(from: reader, source)
-            let events = accumulator.result()
-            guard accumulator.isShort, source.byteCount != nil, let limit = selection.limit else {
-                return FeedSelection(events: events, summary: summary, duplicates: accumulator.duplicates)
-            }
-            reserve = (reserve ?? max(limit, 256)) * 8
-        }
-    }
-
     private final class Box {
         // Unchecked: the calls never overlap (see above), and the runtime's
         // check on every row's question cost more than the question.
