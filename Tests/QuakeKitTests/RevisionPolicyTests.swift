@@ -89,5 +89,10 @@ struct RevisionPolicyTests {
             #expect(settlement.stays(versions[row]) == (staying[id] == row), "row \(row) \(id)")
         }
         #expect(settlement.duplicates == ids.count - Set(ids).count)
+        // Settling a few candidates alone gives the same verdicts and count.
+        let candidates = stride(from: 0, to: ids.count, by: 7).map { versions[$0]! }
+        let few = ledger.settle(candidates: candidates)
+        for candidate in candidates { #expect(few.staying.contains(candidate) == settlement.stays(candidate)) }
+        #expect(few.duplicates == settlement.duplicates)
     }
 }

@@ -191,11 +191,18 @@ struct MostRecentAccumulator {
     /// The kept events, most recent first (equal times in the order offered),
     /// less those a version they never met replaces; at most the limit.
     mutating func result() -> [SeismicEvent] {
-        let settlement = revisions.settle()
-        duplicates = settlement.duplicates
-        let ranked = (capacity == nil ? all : Array(kept.unordered))
-            .filter { !superseded.contains($0.order) && settlement.stays($0.version) }
-            .sorted(by: >)
+        let candidates = (capacity == nil ? all : Array(kept.unordered)).filter { !superseded.contains($0.order) }
+        let ranked: [Ranked]
+        if candidates.count > revisions.count / 8 {
+            // Most rows are kept: one sort of every version costs less than a table of them.
+            let settlement = revisions.settle()
+            duplicates = settlement.duplicates
+            ranked = candidates.filter { settlement.stays($0.version) }.sorted(by: >)
+        } else {
+            let settlement = revisions.settle(candidates: candidates.compactMap(\.version))
+            duplicates = settlement.duplicates
+            ranked = candidates.filter { $0.version.map(settlement.staying.contains) ?? true }.sorted(by: >)
+        }
         guard let limit = selection.limit else { return ranked.map(\.event) }
         isShort = ranked.count < limit && floor != nil
         return ranked.prefix(limit).map(\.event)

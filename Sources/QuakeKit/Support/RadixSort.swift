@@ -5,12 +5,22 @@ enum RadixSort {
     /// passes of 16-bit digits; for a million keys several times faster than
     /// a comparison sort, which the hand-written loop is here for.
     static func sortByHighHalf(_ keys: inout [UInt64]) {
+        sort(&keys, digitsFrom: 32)
+    }
+
+    /// Sorts `values` ascending: four passes of 16-bit digits.
+    static func sortValues(_ values: inout [UInt64]) {
+        sort(&values, digitsFrom: 0)
+    }
+
+    /// Sorts `keys` by their bits from `lowestBit` up, stably.
+    private static func sort(_ keys: inout [UInt64], digitsFrom lowestBit: UInt64) {
         // Below this, the passes' 512 KiB of counts cost more than a comparison
         // sort, which gives the same (high, low) order.
         guard keys.count >= 4096 else { return keys.sort() }
         var scratch = [UInt64](repeating: 0, count: keys.count)
         var starts = [Int](repeating: 0, count: 1 << 16)
-        for shift: UInt64 in [32, 48] {
+        for shift: UInt64 in stride(from: lowestBit, to: 64, by: 16) {
             keys.withUnsafeBufferPointer { keys in
                 scratch.withUnsafeMutableBufferPointer { scratch in
                     starts.withUnsafeMutableBufferPointer { starts in
