@@ -23,15 +23,15 @@ map: deps
 	$(SWIFT) build $(RELEASE) --product quakemap
 	.build/release/quakemap render $(SAMPLE) -o $(OUTPUT)
 
-## test: install what is missing, check the layers (seconds, before the build), build, and run
+## test: install what is missing, check the C imports (a second, before the build), build, and run
 ## every test: the library's suites, those of fetching and the server, and the command-line
 ## tests, each group in a process of its own (the library's tests keep both cores busy, and the
 ## command-line tests each wait on a process: either would hold the threads that in-process
 ## clients and servers need to answer within their time limits), then the clients nobody here wrote (curl, Python requests, OWSLib, Chromium, Pillow, ObsPy,
 ## SeismoStats) against the built programs
 test: test-deps
-	python3 scripts/check_layers.py
-	python3 scripts/check_layers.py --self-test
+	python3 scripts/check_imports.py
+	python3 scripts/check_imports.py --self-test
 	$(SWIFT) build --build-tests
 	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
 	QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) $(SWIFT) test --skip-build --filter '^(QuakeKitTests|GoldenImageTests)\.'

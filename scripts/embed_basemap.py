@@ -11,7 +11,7 @@ The GeoJSON stays the one source of truth (it is what `--basemap PATH` reads and
 Data/basemap/README.md describes); the .c files are derived from it, and a test holds
 the decoded arrays equal to `Basemap(geoJSON:)` of the files.
 
-Format (decoded by Sources/QuakeKit/Basemap/EmbeddedLand.swift):
+Format (decoded by Sources/QuakeGeo/Basemap/EmbeddedLand.swift):
 
     "QMLAND1"                              7 bytes: magic and version
     varint polygons

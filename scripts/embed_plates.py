@@ -21,7 +21,7 @@ checks it from the geometry: for each step of a subduction line it tests which p
 polygon of PB2002_plates.json holds a point a little to its left and to its right,
 and refuses the data (exit 2) if the name's plates are not where the name puts them.
 
-Format (decoded by Sources/QuakeKit/Basemap/PlateBoundaries.swift):
+Format (decoded by Sources/QuakeGeo/Basemap/PlateBoundaries.swift):
 
     "QMPLATE1"                              8 bytes: magic and version
     varint boundaries

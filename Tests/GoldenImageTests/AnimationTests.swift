@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// The time-lapse APNG: its chunks as the APNG specification lays them out,
 /// its frames against the still maps of the same moments, its edge cases,

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// Land and sea tiles: known places land where they should, in the maps'
 /// colours, and land cut at 180° is not drawn across the world.

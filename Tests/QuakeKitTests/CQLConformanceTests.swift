@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// CQL2 text on a small synthetic catalogue: each expression with the ids it must select.
 @Suite("CQL2 conformance", .timeLimit(.minutes(10)))

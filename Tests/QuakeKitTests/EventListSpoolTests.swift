@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// The spooled list (what `list --limit 0` writes) against the in-memory
 /// one: ``EventListEncoder`` over ``QuakeMap/select(from:feed:selection:)``.

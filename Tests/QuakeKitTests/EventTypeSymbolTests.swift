@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// Events that are not earthquakes (quarry blasts, explosions, ice quakes…)
 /// are told apart from the feed on, and drawn as a diamond of the circle's area.

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// The FDSN event text format (`#EventID|Time|…`): read by header name, the
 /// rows judged by the CSV's rules, and written back by `EventListEncoder`.

@@ -1,5 +1,12 @@
 import Foundation
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// Small synthetic feeds written for these tests (not USGS data).
 enum Fixtures {

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// Every input of the fuzzers' corpora through the code each fuzzer drives: the readers
 /// lenient and strict, the selection and every list format; the CQL2 parser and evaluator; the

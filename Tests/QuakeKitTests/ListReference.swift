@@ -1,5 +1,12 @@
 import Foundation
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 // The Codable reference the list writer's JSON and GeoJSON bytes are compared with
 // (EventListSpoolTests): what JSONEncoder writes for the same events.

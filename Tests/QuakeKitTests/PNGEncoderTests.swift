@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// The fast PNG encoder against Cairo's own writer: the same pixels, a file no more than 25 % larger.
 @Suite("PNG encoding", .timeLimit(.minutes(10)))

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// Peter Bird's PB2002 boundaries as built in, and as a map draws them.
 @Suite("Plate boundaries", .timeLimit(.minutes(10)))

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// The real USGS feeds in `../shared/data/usgs/` (not part of this repository).
 /// Each must load with the counts its PROVENANCE.md gives, and render (CSV and GeoJSON).

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// A repeated id is one event, its newest version (``RevisionPolicy``), and
 /// the filters apply to that version: every path that selects events must

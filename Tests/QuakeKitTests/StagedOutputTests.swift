@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// The temp-then-rename rules every writer shares: one errno mapping, the
 /// temporary's name, the sweep after killed runs, the clean-up of an output

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// Circles stamped into the pixels against one Cairo path fill per circle: the
 /// mean difference at most 0.5/255 and 99.9 % of pixels within 8/255.

@@ -1,6 +1,13 @@
 import Foundation
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 /// The spooled statistics (what `stats` without a limit prints) against the
 /// in-memory ones: ``CatalogStatistics`` over ``QuakeMap/select(from:feed:selection:)``.

@@ -1,5 +1,12 @@
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 @Suite("Magnitude style", .timeLimit(.minutes(10)))
 struct StyleTests {

@@ -4,6 +4,13 @@ import FoundationXML
 #endif
 import Testing
 @testable import QuakeKit
+@testable import QuakeModel
+@testable import QuakeParse
+@testable import QuakeQuery
+@testable import QuakeGeo
+@testable import QuakeScene
+@testable import QuakeRender
+@testable import QuakeWrite
 
 @Suite("PDF and SVG", .timeLimit(.minutes(10)))
 struct VectorOutputTests {

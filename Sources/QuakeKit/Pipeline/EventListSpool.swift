@@ -2,6 +2,13 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+import QuakeRender
+import QuakeWrite
 
 /// Every selected event of a feed, most recent first, in a list format,
 /// with memory bounded independent of the feed's size: what
@@ -28,7 +35,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
 
     private let spool: EventSpool
     /// Whether the spool went to a temporary file (for tests).
-    var isSpilled: Bool { spool.isSpilled }
+    package var isSpilled: Bool { spool.isSpilled }
 
     /// Whether `format` can be spooled (CSV, FDSN text, JSON, GeoJSON, a
     /// table); QuakeML is written whole by ``EventListEncoder``.
@@ -136,7 +143,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
 /// A table row as a spool record: for each cell its length in characters
 /// (what the column's width counts) and in bytes (4 bytes each), then its UTF-8.
 private enum TableRecord {
-    static func append(_ cells: [String], to bytes: inout [UInt8]) {
+    package static func append(_ cells: [String], to bytes: inout [UInt8]) {
         for var cell in cells {
             withUnsafeBytes(of: UInt32(cell.count).littleEndian) { bytes.append(contentsOf: $0) }
             cell.withUTF8 { utf8 in
@@ -146,7 +153,7 @@ private enum TableRecord {
         }
     }
 
-    static func forEachCell(of record: UnsafeRawBufferPointer, _ body: (Int, Int, UnsafeRawBufferPointer) -> Void) {
+    package static func forEachCell(of record: UnsafeRawBufferPointer, _ body: (Int, Int, UnsafeRawBufferPointer) -> Void) {
         var offset = 0, column = 0
         while offset < record.count {
             let characters = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
@@ -171,17 +178,17 @@ private enum TableRecord {
 /// and where it starts. Repeated ids are then settled (``RevisionPolicy``,
 /// before the filters), and the rest sorted by time (radix, stable): 12
 /// bytes an event stay (where it starts, its place in the order).
-struct EventSpool {
+package struct EventSpool {
     /// Counts and rejections from reading the feed.
-    let summary: FeedSummary
+    package let summary: FeedSummary
     /// Rows that repeated an event id; only the latest version of each is kept.
-    let duplicates: Int
+    package let duplicates: Int
     /// How many events there are.
-    var count: Int { order.count }
+    package var count: Int { order.count }
 
     private let storage: SpoolStorage
     /// Whether the spool went to a temporary file.
-    var isSpilled: Bool { storage.isSpilled }
+    package var isSpilled: Bool { storage.isSpilled }
     /// Where each record starts in the spool, and one past the last.
     private let offsets: [UInt64]
     /// The records to visit, in order.
@@ -194,7 +201,7 @@ struct EventSpool {
     ///
     /// - Throws: ``FeedError`` as ``FeedReader`` does; ``WriteError`` when
     ///   the temporary file cannot be written.
-    init(from source: FeedSource, feed: FeedOptions, selection: EventSelection, expectedRows: Int,
+    package init(from source: FeedSource, feed: FeedOptions, selection: EventSelection, expectedRows: Int,
          record: @escaping @Sendable (SeismicEvent, inout [UInt8]) -> Void) throws {
         let storage = SpoolStorage()
         var keys: [UInt64] = [], versions: [Int32] = [], offsets: [UInt64] = []
@@ -238,7 +245,7 @@ struct EventSpool {
     }
 
     /// Calls `body` with each kept record (the bytes `record` made), in order.
-    func forEachRecord(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    package func forEachRecord(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
         // Each fault maps a neighbourhood of the spool: a record in order finds
         // it mapped, one elsewhere maps another, so the mapping is given back
         // after a few jumps (or a few MiB in order).
@@ -279,22 +286,22 @@ private final class SpoolStorage {
     private var mapped: UnsafeRawBufferPointer?
     private var path = "<spool>"
 
-    init() { buffer.reserveCapacity(Self.bufferBytes) }
+    package init() { buffer.reserveCapacity(Self.bufferBytes) }
 
     deinit {
         if let mapped, let base = mapped.baseAddress { munmap(UnsafeMutableRawPointer(mutating: base), mapped.count) }
         if descriptor >= 0 { close(descriptor) }
     }
 
-    var size: UInt64 { written + UInt64(buffer.count) }
+    package var size: UInt64 { written + UInt64(buffer.count) }
 
-    var isSpilled: Bool { descriptor >= 0 }
+    package var isSpilled: Bool { descriptor >= 0 }
 
     /// Keeps `bytes` in memory while the spool stays under the buffer's
     /// size; past it, the buffer and then `bytes` go straight to the file.
     /// Once the spool is a file, large pieces go straight there: copying
     /// them into the buffer first would be one more serial copy of the list.
-    func append(_ bytes: UnsafeRawBufferPointer) throws {
+    package func append(_ bytes: UnsafeRawBufferPointer) throws {
         let direct = isSpilled && bytes.count >= 1 << 16
         if !direct && buffer.count + bytes.count < Self.bufferBytes { return buffer.append(contentsOf: bytes) }
         try flush()
@@ -303,7 +310,7 @@ private final class SpoolStorage {
     }
 
     /// Ends writing: a spool that never left memory stays there; a file is mapped.
-    func finish() throws {
+    package func finish() throws {
         guard descriptor >= 0 else { return }
         try flush()
         buffer = []
@@ -314,7 +321,7 @@ private final class SpoolStorage {
         mapped = UnsafeRawBufferPointer(start: base, count: Int(written))
     }
 
-    func withBytes<T>(from start: UInt64, to end: UInt64, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    package func withBytes<T>(from start: UInt64, to end: UInt64, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         if let mapped {
             return try body(UnsafeRawBufferPointer(rebasing: mapped[Int(start)..<Int(end)]))
         }
@@ -322,7 +329,7 @@ private final class SpoolStorage {
     }
 
     /// Lets the kernel take back the mapped pages read so far (they stay in the page cache).
-    func release() {
+    package func release() {
         guard let mapped, let base = mapped.baseAddress else { return }
         madvise(UnsafeMutableRawPointer(mutating: base), mapped.count, MADV_DONTNEED)
     }

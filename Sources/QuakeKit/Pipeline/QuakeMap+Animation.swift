@@ -1,4 +1,11 @@
 import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+import QuakeRender
+import QuakeWrite
 
 extension QuakeMap {
     /// A selection as a time-lapse (see ``Animation``): its frames, and the

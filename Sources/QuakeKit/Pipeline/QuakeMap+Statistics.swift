@@ -1,4 +1,11 @@
 import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+import QuakeRender
+import QuakeWrite
 
 extension QuakeMap {
     /// Reads `source` and summarizes every event `selection` admits
@@ -45,13 +52,13 @@ extension QuakeMap {
 /// of magnitude and depth are there (1 byte), the time's, magnitude's and
 /// depth's bits (8 each), then the type key's UTF-8.
 private struct StatisticsRecord {
-    static let typeOffset = 25
+    package static let typeOffset = 25
 
-    var time: Date
-    var magnitude: Double?
-    var depth: Double?
+    package var time: Date
+    package var magnitude: Double?
+    package var depth: Double?
 
-    init(_ record: UnsafeRawBufferPointer) {
+    package init(_ record: UnsafeRawBufferPointer) {
         func double(at offset: Int) -> Double {
             Double(bitPattern: UInt64(littleEndian: record.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
         }
@@ -61,7 +68,7 @@ private struct StatisticsRecord {
         depth = present & 2 != 0 ? double(at: 17) : nil
     }
 
-    static func append(_ event: SeismicEvent, to bytes: inout [UInt8]) {
+    package static func append(_ event: SeismicEvent, to bytes: inout [UInt8]) {
         bytes.append((event.magnitude == nil ? 0 : 1) | (event.depth == nil ? 0 : 2))
         func append(_ value: Double) {
             withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }

@@ -2,6 +2,13 @@
 // TilePyramid (events → every tile, drawn on all cores).
 
 import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+import QuakeRender
+import QuakeWrite
 
 /// The selected events of a feed, with what reading it found: whole events
 /// (``FeedSelection``) or what a map draws of them (``MapSelection``).
@@ -155,7 +162,7 @@ extension MostRecentAccumulator {
     /// again with one eight times larger while it is short
     /// (``MostRecentAccumulator``) and the source can be read again (a file,
     /// bytes); standard input is read once.
-    static func readSelection(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
+    package static func readSelection(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
         var reserve: Int?
         while true {
             var accumulator = MostRecentAccumulator(selection: selection, reserve: reserve,

@@ -1,4 +1,11 @@
 import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+import QuakeRender
+import QuakeWrite
 
 /// The paper a report is printed on.
 public enum PaperSize: String, Sendable, Hashable, CaseIterable {
@@ -93,33 +100,33 @@ extension QuakeMap {
 }
 
 /// Lays out the report's pages, top to bottom, in points.
-struct ReportLayout {
-    static let defaultTitle = "Seismicity report"
+package struct ReportLayout {
+    package static let defaultTitle = "Seismicity report"
 
-    let options: ReportOptions
-    let measure: any TextMetrics
-    let pageWidth: Double, pageHeight: Double
-    let margin = 42.0
-    var pages: [ReportPage] = []
+    package let options: ReportOptions
+    package let measure: any TextMetrics
+    package let pageWidth: Double, pageHeight: Double
+    package let margin = 42.0
+    package var pages: [ReportPage] = []
     private var page: ReportPage
     private var y = 0.0
 
-    static let ink = RGBA(hex: 0x111111), muted = RGBA(hex: 0x555555), rule = RGBA(hex: 0xBBBBBB)
-    static let credits = "Land: Natural Earth · Plate boundaries: Bird (2003), ODC-By · Made with quakemap"
+    package static let ink = RGBA(hex: 0x111111), muted = RGBA(hex: 0x555555), rule = RGBA(hex: 0xBBBBBB)
+    package static let credits = "Land: Natural Earth · Plate boundaries: Bird (2003), ODC-By · Made with quakemap"
 
-    init(options: ReportOptions, measure: any TextMetrics) {
+    package init(options: ReportOptions, measure: any TextMetrics) {
         self.options = options
         self.measure = measure
         (pageWidth, pageHeight) = options.paper.points
         page = ReportPage(width: pageWidth, height: pageHeight)
     }
 
-    var contentWidth: Double { pageWidth - 2 * margin }
-    var bottom: Double { pageHeight - margin - 14 }
+    package var contentWidth: Double { pageWidth - 2 * margin }
+    package var bottom: Double { pageHeight - margin - 14 }
 
     // MARK: Pages
 
-    mutating func firstPage(_ selection: FeedSelection) {
+    package mutating func firstPage(_ selection: FeedSelection) {
         let events = selection.events
         startPage()
         text(options.title ?? Self.defaultTitle, size: 20, bold: true, advance: 24)
@@ -139,7 +146,7 @@ struct ReportLayout {
         place(chart(height: max(rateHeight, bottom - y)).rate(events), height: max(rateHeight, bottom - y))
     }
 
-    mutating func secondPage(_ events: [SeismicEvent]) {
+    package mutating func secondPage(_ events: [SeismicEvent]) {
         startPage()
         let region = options.region ?? GeoBox.enclosing(events.map { GeoPoint(longitude: $0.longitude, latitude: $0.latitude) })
         text(region == nil ? "The events by depth" : "The region by depth", size: 14, bold: true, advance: 8)
@@ -152,7 +159,7 @@ struct ReportLayout {
         place(chart(height: height).frequencyMagnitude(events, binning: options.binning, method: options.completeness), height: height)
     }
 
-    mutating func profilePage(_ events: [SeismicEvent], profile: CrossSectionProfile) {
+    package mutating func profilePage(_ events: [SeismicEvent], profile: CrossSectionProfile) {
         startPage()
         let inBand = events.filter { profile.locate(longitude: $0.longitude, latitude: $0.latitude) != nil }
         text("Cross-section A → B", size: 14, bold: true, advance: 14)
@@ -173,7 +180,7 @@ struct ReportLayout {
     }
 
     /// The pages with their footers: credits and `Page n of N`.
-    mutating func finished() -> [ReportPage] {
+    package mutating func finished() -> [ReportPage] {
         if !page.maps.isEmpty || !page.texts.isEmpty { pages.append(page) }
         page = ReportPage(width: pageWidth, height: pageHeight)
         let count = pages.count
@@ -304,7 +311,7 @@ struct ReportLayout {
     // MARK: Wording
 
     /// `string`, cut at a word with an ellipsis when wider than `width`.
-    static func fitted(_ string: String, width: Double, size: Double, bold: Bool, measure: any TextMetrics) -> String {
+    package static func fitted(_ string: String, width: Double, size: Double, bold: Bool, measure: any TextMetrics) -> String {
         guard measure.width(string, size: size, bold: bold) > width else { return string }
         var words = string.split(separator: " ").map(String.init)
         while words.count > 1 {
@@ -321,7 +328,7 @@ struct ReportLayout {
     }
 
     /// `12 May 2020 15:41 – 11 Jun 2020 15:27 UTC (30 days)`.
-    static func period(of events: [SeismicEvent]) -> String {
+    package static func period(of events: [SeismicEvent]) -> String {
         guard let first = events.map(\.time).min(), let last = events.map(\.time).max() else { return "No events" }
         let days = last.timeIntervalSince(first) / 86_400
         let span = days >= 2 ? "\(Int(days.rounded())) days" : (days * 24 >= 1 ? "\(Int((days * 24).rounded())) hours" : "under an hour")
@@ -329,7 +336,7 @@ struct ReportLayout {
     }
 
     /// `19,813 events: 19,569 earthquakes, 108 quarry blasts, … · M −1.6 to 6.8 · depths −3 to 642 km`.
-    static func summary(of selection: FeedSelection) -> String {
+    package static func summary(of selection: FeedSelection) -> String {
         let statistics = CatalogStatistics(selection.events)
         guard statistics.count > 0 else { return "No events matched." }
         let types = statistics.types.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
@@ -344,12 +351,12 @@ struct ReportLayout {
         return parts.joined(separator: " · ")
     }
 
-    static func plural(_ type: String) -> String {
+    package static func plural(_ type: String) -> String {
         type.hasSuffix("s") ? type : type + "s"
     }
 
     /// `A (142.0°E, 38.0°N) → B (145.0°E, 38.0°N) · 280 km long · 50 km each side · 1,234 events`.
-    static func profileCaption(_ profile: CrossSectionProfile, count: Int) -> String {
+    package static func profileCaption(_ profile: CrossSectionProfile, count: Int) -> String {
         func coordinate(_ point: GeoPoint) -> String {
             String(format: "%.1f°%@, %.1f°%@", abs(point.longitude), point.longitude < 0 ? "W" : "E",
                    abs(point.latitude), point.latitude < 0 ? "S" : "N")
@@ -359,13 +366,13 @@ struct ReportLayout {
     }
 
     /// `2020-06-03 07:35:21`.
-    static func tableTime(_ time: Date) -> String {
+    package static func tableTime(_ time: Date) -> String {
         let stamp = CivilTime.iso8601(time)
         return String(stamp.prefix(10)) + " " + String(stamp.dropFirst(11).prefix(8))
     }
 
     /// A whole number with thousands separated by commas (`19,813`), or a short decimal.
-    static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         guard value == value.rounded(), abs(value) < 1e15 else { return String(format: "%g", value) }
         let digits = String(Int(abs(value)))
         var grouped = ""

@@ -1,4 +1,11 @@
 import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+import QuakeRender
+import QuakeWrite
 
 /// Draws every tile with a circle on it, over a range of zoom levels: the
 /// tiles of a zoom are drawn on all cores, and handed on one by one in

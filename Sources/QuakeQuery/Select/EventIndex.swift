@@ -1,0 +1,188 @@
+import Foundation
+import QuakeModel
+import QuakeParse
+
+/// Finds the events an ``EventFilter`` admits without testing every event
+/// when the filter's box or time window is small: a coarse grid of
+/// longitude–latitude cells holding event positions, and the times, in the
+/// events' own order, for a binary search. Built once per list of events
+/// (a server builds it once per catalogue).
+///
+/// The index only narrows the candidates: each is still tested with
+/// ``EventFilter/matches(_:)``, so the answer is exactly a scan's, in the
+/// same order (ascending positions).
+public struct EventIndex: Sendable {
+    /// Cells are this many degrees on a side: 180 × 90 cells, small enough
+    /// that a regional box visits few events outside it, few enough that a
+    /// continental one visits its cells quickly.
+    package static let cellDegrees = 2.0
+    package static let columns = 180
+    package static let rows = 90
+
+    /// The events indexed, in their given order.
+    public let events: [SeismicEvent]
+    /// Each event's time (seconds since the reference date, as `Date` compares them).
+    private let times: [Double]
+    /// Each event's latitude and longitude, side by side: a scan of a big box
+    /// reads these, not whole events.
+    private let coordinates: [(latitude: Double, longitude: Double)]
+    /// Whether `times` never increases (events newest first): then a time
+    /// window is a range of positions. Otherwise every position is a candidate.
+    private let newestFirst: Bool
+    /// The cells' positions one after another, row by row; each cell's in ascending order.
+    private let entries: [Int32]
+    /// Where each cell's positions start in `entries`, and one past the last cell's end.
+    private let cellStarts: [Int32]
+
+    /// Indexes `events`, which should be newest first (as a catalogue keeps
+    /// them) for the time search to help; any order gives the right answers.
+    public init(_ events: [SeismicEvent]) {
+        self.events = events
+        let times = events.map(\.time.timeIntervalSinceReferenceDate)
+        self.times = times
+        coordinates = events.map { ($0.latitude, $0.longitude) }
+        var ordered = true
+        for index in times.indices.dropFirst() where !(times[index - 1] >= times[index]) {
+            ordered = false
+            break
+        }
+        newestFirst = ordered && times.allSatisfy { !$0.isNaN }
+        // Counting sort by cell: positions stay ascending within each cell.
+        let cells = events.map { Self.cell(column: Self.column($0.longitude), row: Self.row($0.latitude)) }
+        var starts = [Int32](repeating: 0, count: Self.columns * Self.rows + 1)
+        for cell in cells { starts[cell + 1] += 1 }
+        for cell in 0..<(Self.columns * Self.rows) { starts[cell + 1] += starts[cell] }
+        var next = starts
+        var entries = [Int32](repeating: 0, count: events.count)
+        for (position, cell) in cells.enumerated() {
+            entries[Int(next[cell])] = Int32(position)
+            next[cell] += 1
+        }
+        self.entries = entries
+        cellStarts = starts
+    }
+
+    /// The positions of the events `filter` admits, ascending.
+    public func positions(matching filter: EventFilter) -> [Int] {
+        var positions: [Int] = []
+        forEachMatch(filter) { positions.append($0) }
+        return positions
+    }
+
+    /// One page of the events `filter` admits: how many match in all, and
+    /// the positions of the `limit` after the first `offset`.
+    public func page(matching filter: EventFilter, offset: Int, limit: Int) -> (matched: Int, positions: [Int]) {
+        var matched = 0
+        var positions: [Int] = []
+        positions.reserveCapacity(min(limit, 1024))
+        let end = offset.addingReportingOverflow(limit)
+        let last = end.overflow ? Int.max : end.partialValue
+        forEachMatch(filter) { position in
+            if matched >= offset && matched < last { positions.append(position) }
+            matched += 1
+        }
+        return (matched, positions)
+    }
+
+    /// Calls `body` with each admitted position, ascending.
+    package func forEachMatch(_ filter: EventFilter, _ body: (Int) -> Void) {
+        let window = timeWindow(filter)
+        guard !window.isEmpty else { return }
+        let numeric = NumericAdmission(filter)
+        let plain = filter.isNumeric
+        // A box and a time window alone (the usual page) are decided from the
+        // index's own arrays, by `NumericAdmission` without the event.
+        let placeAndTime = plain && filter.minimumMagnitude == nil && filter.maximumMagnitude == nil
+            && filter.minimumDepth == nil && filter.maximumDepth == nil
+        func admits(_ position: Int) -> Bool {
+            if placeAndTime {
+                let point = coordinates[position]
+                return numeric.admits(latitude: point.latitude, longitude: point.longitude,
+                                      time: Date(timeIntervalSinceReferenceDate: times[position]), magnitude: nil, depth: nil)
+            }
+            let event = events[position]
+            return numeric.admits(event) && (plain || filter.matchesTypesAndExpression(event))
+        }
+        guard let box = filter.bbox, let candidates = candidates(in: box, window: window) else {
+            for position in window where admits(position) { body(position) }
+            return
+        }
+        for position in candidates where admits(position) { body(position) }
+    }
+
+    /// Positions whose times may lie in the filter's window: all of them
+    /// unless the events are newest first.
+    private func timeWindow(_ filter: EventFilter) -> Range<Int> {
+        guard newestFirst else { return times.indices }
+        // Newest first: `until` cuts the front (times after it), `since` the back.
+        let first = filter.until.map { until in firstPosition { $0 <= until.timeIntervalSinceReferenceDate } } ?? 0
+        let end = filter.since.map { since in firstPosition { $0 < since.timeIntervalSinceReferenceDate } } ?? times.count
+        return first < end ? first..<end : first..<first
+    }
+
+    /// The first position whose time passes `test`, which once true stays true along the events.
+    private func firstPosition(where test: (Double) -> Bool) -> Int {
+        var low = 0, high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if test(times[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// The positions in `window` of the cells `box` touches, ascending; `nil`
+    /// when they are a good part of the window anyway (a scan is then cheaper
+    /// than gathering and sorting them).
+    private func candidates(in box: GeoBox, window: Range<Int>) -> [Int]? {
+        let firstRow = Self.row(box.south), lastRow = Self.row(box.north)
+        var spans: [ClosedRange<Int>] = []
+        if box.longitudeSpan >= 360 {
+            spans = [0...(Self.columns - 1)]
+        } else if box.crossesAntimeridian {
+            spans = [Self.column(box.west)...(Self.columns - 1), 0...Self.column(box.east)]
+        } else {
+            spans = [Self.column(box.west)...Self.column(box.east)]
+        }
+        var total = 0
+        for row in firstRow...lastRow {
+            for span in spans {
+                total += Int(cellStarts[Self.cell(column: span.upperBound, row: row) + 1]
+                             - cellStarts[Self.cell(column: span.lowerBound, row: row)])
+            }
+        }
+        // Cells hold every time; a scan visits only the window.
+        guard total * 4 < window.count else { return nil }
+        var found: [Int] = []
+        found.reserveCapacity(total)
+        let low = Int32(window.lowerBound), high = Int32(window.upperBound)
+        entries.withUnsafeBufferPointer { entries in
+            for row in firstRow...lastRow {
+                for span in spans {
+                    let start = Int(cellStarts[Self.cell(column: span.lowerBound, row: row)])
+                    let end = Int(cellStarts[Self.cell(column: span.upperBound, row: row) + 1])
+                    for entry in entries[start..<end] where entry >= low && entry < high { found.append(Int(entry)) }
+                }
+            }
+        }
+        found.sort()
+        return found
+    }
+
+    /// A longitude's column; out of range (or not a number) is clamped, which
+    /// keeps the order of columns the order of longitudes.
+    package static func column(_ longitude: Double) -> Int {
+        let column = ((longitude + 180) / cellDegrees).rounded(.down)
+        return column.isNaN ? 0 : Int(min(max(column, 0), Double(columns - 1)))
+    }
+
+    /// A latitude's row, clamped like ``column(_:)``.
+    package static func row(_ latitude: Double) -> Int {
+        let row = ((latitude + 90) / cellDegrees).rounded(.down)
+        return row.isNaN ? 0 : Int(min(max(row, 0), Double(rows - 1)))
+    }
+
+    /// Row-major: a row's columns are neighbours in `entries`, so a span of columns is one run.
+    package static func cell(column: Int, row: Int) -> Int {
+        row * columns + column
+    }
+}

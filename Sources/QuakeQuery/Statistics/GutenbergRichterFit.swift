@@ -1,0 +1,144 @@
+import Foundation
+import QuakeModel
+import QuakeParse
+
+/// How the completeness magnitude Mc is found.
+public enum CompletenessMethod: Sendable, Hashable {
+    /// Maximum curvature (Wiemer & Wyss 2000): the centre of the most
+    /// populated bin of the non-cumulative FMD, plus `correction`, which
+    /// makes up for the method's known underestimate; Woessner & Wiemer (2005)
+    /// found +0.2 right for most catalogues, and it is the default.
+    case maximumCurvature(correction: Double)
+    /// A completeness magnitude the caller knows (from a network's own study, say).
+    case fixed(Double)
+
+    /// Maximum curvature with the +0.2 correction.
+    public static let standard = CompletenessMethod.maximumCurvature(correction: 0.2)
+
+    /// How it is written in reports: `maximum curvature + 0.2`, or `fixed`.
+    public var name: String {
+        switch self {
+        case .maximumCurvature(let correction):
+            return correction == 0 ? "maximum curvature"
+                : "maximum curvature " + (correction < 0 ? "− " : "+ ") + String(format: "%g", abs(correction))
+        case .fixed: return "fixed"
+        }
+    }
+}
+
+/// The Gutenberg–Richter law fitted above the completeness magnitude:
+/// log₁₀ N(≥ M) = a − b·M.
+///
+/// - Mc: ``CompletenessMethod`` on the binned magnitudes.
+/// - b: the Aki (1965) – Utsu (1965) maximum-likelihood estimator with the
+///   half-bin correction for binned magnitudes,
+///   b = log₁₀ e / (M̄ − (Mc − Δm/2)), over the binned magnitudes of bins ≥ Mc.
+/// - σ(b): Shi & Bolt (1982), 2.30 · b² · √(Σ(Mᵢ − M̄)² / (n(n − 1))).
+/// - a: log₁₀ n + b·Mc, so the line passes through the cumulative count of the
+///   Mc bin at its centre, as the cumulative FMD is drawn.
+///
+/// These are the definitions of SeismoStats's `estimate_mc_maxc`,
+/// `UtsuBValueEstimator` and `shi_bolt_confidence`, which the tests compare with.
+public struct GutenbergRichterFit: Sendable, Hashable {
+    /// How magnitudes were binned.
+    public var binning: MagnitudeBinning
+    /// How Mc was found.
+    public var method: CompletenessMethod
+    /// The completeness magnitude Mc, a bin centre.
+    public var completeness: Double
+    /// Events in the bins at and above Mc: the ones b is estimated from.
+    public var countAboveCompleteness: Int
+    /// The b-value.
+    public var b: Double
+    /// Its standard error by Shi & Bolt (1982).
+    public var bUncertainty: Double
+    /// The a-value of log₁₀ N(≥ M) = a − b·M.
+    public var a: Double
+
+    /// The fewest events above Mc a fit is made from: below about 50 the
+    /// b-value's error passes ±0.15 and Mc by maximum curvature is a guess
+    /// (Woessner & Wiemer 2005 and Mignan & Woessner 2012 use 50 as the floor).
+    public static let minimumEvents = 50
+
+    /// Fits `magnitudes` (NaN and infinities are left out).
+    ///
+    /// - Throws: ``StatisticsError/notEnoughEvents(aboveCompleteness:required:completeness:)``
+    ///   with fewer than `minimumEvents` above Mc, or when every one sits in the Mc bin
+    ///   (no spread to estimate b from).
+    public init(magnitudes: some Sequence<Double>, binning: MagnitudeBinning = .tenth,
+                method: CompletenessMethod = .standard, minimumEvents: Int = Self.minimumEvents) throws(StatisticsError) {
+        let binned = magnitudes.lazy.filter(\.isFinite).map(binning.binned)
+        try self.init(distribution: FrequencyMagnitudeDistribution(magnitudes: binned, binning: binning),
+                      binnedMagnitudes: Array(binned), method: method, minimumEvents: minimumEvents)
+    }
+
+    private init(distribution: FrequencyMagnitudeDistribution, binnedMagnitudes: [Double],
+                 method: CompletenessMethod, minimumEvents: Int) throws(StatisticsError) {
+        let binning = distribution.binning
+        let completeness: Double
+        switch method {
+        case .fixed(let value):
+            completeness = binning.binned(value)
+        case .maximumCurvature(let correction):
+            guard let peak = distribution.mostPopulatedBin else {
+                throw .notEnoughEvents(aboveCompleteness: 0, required: minimumEvents, completeness: nil)
+            }
+            completeness = binning.binned(peak + correction)
+        }
+        // Binned magnitudes at or above Mc's bin; half a bin of slack keeps 1.2 when Mc is 1.2000000000000002.
+        let threshold = completeness - binning.width / 2
+        var count = 0
+        var sum = 0.0
+        for magnitude in binnedMagnitudes where magnitude >= threshold {
+            count += 1
+            sum += magnitude
+        }
+        guard count >= max(minimumEvents, 2) else {
+            throw .notEnoughEvents(aboveCompleteness: count, required: max(minimumEvents, 2), completeness: completeness)
+        }
+        let mean = sum / Double(count)
+        var squares = 0.0
+        for magnitude in binnedMagnitudes where magnitude >= threshold { squares += (magnitude - mean) * (magnitude - mean) }
+        guard squares > 0 else {
+            throw .notEnoughEvents(aboveCompleteness: count, required: max(minimumEvents, 2), completeness: completeness)
+        }
+        let b = log10(M_E) / (mean - threshold)
+        self.binning = binning
+        self.method = method
+        self.completeness = completeness
+        self.countAboveCompleteness = count
+        self.b = b
+        self.bUncertainty = log(10) * b * b * (squares / Double(count * (count - 1))).squareRoot()
+        self.a = log10(Double(count)) + b * completeness
+    }
+
+    /// The number of events of magnitude ≥ `magnitude` the fitted law predicts.
+    public func expectedCount(atOrAbove magnitude: Double) -> Double {
+        pow(10, a - b * magnitude)
+    }
+}
+
+/// Why statistics could not be computed.
+public enum StatisticsError: QuakeKitError, Hashable {
+    /// A magnitude bin width outside 0.001…1.
+    case invalidBinWidth(Double)
+    /// Too few events above the completeness magnitude for a fit (`completeness`
+    /// is `nil` when there were no magnitudes at all).
+    case notEnoughEvents(aboveCompleteness: Int, required: Int, completeness: Double?)
+    /// A profile whose ends are the same point, or opposite points of the Earth.
+    case invalidProfile(String)
+
+    /// The message.
+    public var message: String {
+        switch self {
+        case .invalidBinWidth(let width):
+            return "magnitude bin width \(width) is outside 0.001…1"
+        case let .notEnoughEvents(found, required, completeness?):
+            return "not enough events for Mc and b: \(found) at or above Mc \(completeness), \(required) needed"
+        case let .notEnoughEvents(_, required, nil):
+            return "not enough events for Mc and b: no magnitudes, \(required) needed"
+        case .invalidProfile(let reason):
+            return "invalid profile: \(reason)"
+        }
+    }
+}

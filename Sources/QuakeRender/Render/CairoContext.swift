@@ -1,0 +1,134 @@
+// Render/ — scenes drawn with Cairo into pixels, PDF or SVG; it decides nothing the scene has not.
+// The only folder that imports Cairo; it hands pixels on as a PixelBuffer and measures text for Scene.
+
+import CCairo
+import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+
+/// Owns a Cairo drawing context; destroyed with the object.
+package final class CairoContext {
+    package let pointer: OpaquePointer
+    /// Keeps the surface alive while the context draws on it.
+    private let surfaceOwner: AnyObject
+    /// Whether text is filled as outlines rather than shown as glyphs.
+    private let textAsPaths: Bool
+
+    /// - Parameter textAsPaths: fill text as glyph outlines. Raster output
+    ///   wants this: Cairo caches rendered glyphs process-wide, and which
+    ///   sub-pixel placement a cached glyph was first drawn at depends on the
+    ///   order of earlier renders; outlines give the same pixels every time.
+    ///   Vector output keeps real text, so a PDF's words stay selectable.
+    package init(surface: OpaquePointer, owner: AnyObject, textAsPaths: Bool) throws {
+        let context = cairo_create(surface)!
+        try CairoStatus.check(cairo_status(context)) { cairo_destroy(context) }
+        self.pointer = context
+        self.surfaceOwner = owner
+        self.textAsPaths = textAsPaths
+        cairo_set_antialias(context, CAIRO_ANTIALIAS_DEFAULT)
+    }
+
+    package convenience init(surface: CairoImageSurface) throws {
+        try self.init(surface: surface.pointer, owner: surface, textAsPaths: true)
+    }
+
+    deinit {
+        cairo_destroy(pointer)
+    }
+
+    package func setColor(_ color: RGBA) {
+        cairo_set_source_rgba(pointer, color.red, color.green, color.blue, color.alpha)
+    }
+
+    package func fillRectangle(width: Double, height: Double, _ color: RGBA) {
+        cairo_new_path(pointer)
+        cairo_rectangle(pointer, 0, 0, width, height)
+        setColor(color)
+        cairo_fill(pointer)
+    }
+
+    package func fillPolygon(_ polygon: ScenePolygon) {
+        cairo_new_path(pointer)
+        for ring in polygon.rings {
+            guard let first = ring.first else { continue }
+            cairo_move_to(pointer, first.x, first.y)
+            for point in ring.dropFirst() { cairo_line_to(pointer, point.x, point.y) }
+            cairo_close_path(pointer)
+        }
+        cairo_set_fill_rule(pointer, CAIRO_FILL_RULE_WINDING)
+        setColor(polygon.fill)
+        cairo_fill(pointer)
+    }
+
+    /// Runs `body` with drawing confined to the inside of `polygons`.
+    package func clipped(to polygons: [ScenePolygon], _ body: () -> Void) {
+        cairo_save(pointer)
+        cairo_new_path(pointer)
+        for ring in polygons.flatMap(\.rings) {
+            guard let first = ring.first else { continue }
+            cairo_move_to(pointer, first.x, first.y)
+            for point in ring.dropFirst() { cairo_line_to(pointer, point.x, point.y) }
+            cairo_close_path(pointer)
+        }
+        cairo_set_fill_rule(pointer, CAIRO_FILL_RULE_WINDING)
+        cairo_clip(pointer)
+        body()
+        cairo_restore(pointer)
+    }
+
+    package func strokeLine(_ line: SceneLine) {
+        guard let first = line.points.first, line.points.count > 1 else { return }
+        cairo_new_path(pointer)
+        cairo_move_to(pointer, first.x, first.y)
+        for point in line.points.dropFirst() { cairo_line_to(pointer, point.x, point.y) }
+        cairo_set_line_width(pointer, line.width)
+        cairo_set_line_join(pointer, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(pointer, CAIRO_LINE_CAP_ROUND)
+        setColor(line.stroke)
+        cairo_stroke(pointer)
+    }
+
+    /// Fills `circle` as its shape: a circle, or the diamond of its area.
+    package func fillCircle(_ circle: SceneCircle) {
+        cairo_new_path(pointer)
+        switch circle.shape {
+        case .circle:
+            cairo_arc(pointer, circle.center.x, circle.center.y, circle.diameter / 2, 0, 2 * Double.pi)
+        case .diamond:
+            let corners = SymbolShape.diamondCorners(center: circle.center, diameter: circle.diameter)
+            cairo_move_to(pointer, corners[0].x, corners[0].y)
+            for corner in corners.dropFirst() { cairo_line_to(pointer, corner.x, corner.y) }
+            cairo_close_path(pointer)
+        }
+        setColor(circle.fill)
+        cairo_fill(pointer)
+    }
+
+    package func showText(_ label: SceneText) {
+        MapFont.select(pointer, size: label.size, bold: label.bold)
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(pointer, label.text, &extents)
+        var x = label.position.x
+        switch label.alignment {
+        case .left: break
+        case .center: x -= extents.x_advance / 2
+        case .right: x -= extents.x_advance
+        }
+        cairo_new_path(pointer)
+        cairo_move_to(pointer, x, label.position.y)
+        setColor(label.color)
+        if textAsPaths {
+            cairo_text_path(pointer, label.text)
+            cairo_fill(pointer)
+        } else {
+            cairo_show_text(pointer, label.text)
+        }
+    }
+
+    package func checkStatus() throws {
+        try CairoStatus.check(cairo_status(pointer))
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+
+/// How events become circles, on maps and tiles alike: the size of a circle
+/// (always the magnitude) and what its colour tells.
+///
+/// ``MapOptions`` and ``TileOptions`` both hold one (their initializers take
+/// its two parts as `style` and `coloring`), so a map and the tiles of the
+/// same events draw the same circles.
+public struct SymbolStyle: Sendable, Hashable {
+    /// Circle sizes by magnitude (and the colours of ``SymbolColoring/magnitude``).
+    public var sizes: MagnitudeStyle
+    /// What the circles' colour tells. Default ``SymbolColoring/magnitude``.
+    public var coloring: SymbolColoring
+
+    /// Creates a symbol style: by default the command line's (``MagnitudeStyle``'s
+    /// default sizes, coloured by magnitude).
+    public init(sizes: MagnitudeStyle = MagnitudeStyle(), coloring: SymbolColoring = .magnitude) {
+        self.sizes = sizes
+        self.coloring = coloring
+    }
+
+    /// The diameter in pixels of a circle for `magnitude`, at `scale` (2 for HiDPI).
+    package func diameter(magnitude: Double, scale: Double) -> Double {
+        sizes.diameter(magnitude: magnitude) * scale
+    }
+
+    /// The fill of a drawn event; `reference` is the resolved "now" of `.age`
+    /// (``SymbolColoring/referenceTime(for:feedGenerated:)``).
+    package func fill(for event: MapEvent, reference: Date) -> RGBA {
+        coloring.fill(for: event, style: sizes, reference: reference)
+    }
+}

@@ -1,0 +1,501 @@
+import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+import QuakeRender
+
+/// The one writer of the list formats written an event at a time (CSV,
+/// FDSN text, JSON, GeoJSON): one event as one line or one object, written
+/// straight into a byte buffer without a `String` per field,
+/// `String(format:)` or a Foundation formatter, and the document's opening
+/// and closing around them. ``EventListEncoder`` (a whole list in memory)
+/// and ``EventListSpool`` (a list of any length) both write through it.
+package struct EventLineEncoder: Sendable {
+    /// The formats written one event at a time; a table needs every row's
+    /// width first, and QuakeML stays with its own encoder.
+    package static func streams(_ format: EventListFormat) -> Bool {
+        switch format {
+        case .csv, .text, .json, .geojson: return true
+        case .table, .quakeml: return false
+        }
+    }
+
+    package let format: EventListFormat
+
+    package init(format: EventListFormat) {
+        self.format = format
+    }
+
+    /// Appends `event` in `format`: a CSV or FDSN text line with its newline,
+    /// or a JSON or GeoJSON object with no separator.
+    package func append(_ event: SeismicEvent, to out: inout [UInt8]) {
+        switch format {
+        case .csv: appendCSV(event, to: &out)
+        case .text: appendFDSNText(event, to: &out)
+        case .json: appendJSON(event, to: &out)
+        case .geojson: appendGeoJSONFeature(event, to: &out)
+        case .table, .quakeml: preconditionFailure("\(format) is not written one event at a time")
+        }
+    }
+
+    /// What comes before the first event: the CSV or FDSN text header line,
+    /// or the opening of the JSON array or GeoJSON FeatureCollection.
+    package func appendOpening(to out: inout [UInt8]) {
+        switch format {
+        case .csv: out.append(contentsOf: EventListEncoder.csvHeader.utf8); out.append(ASCII.lf)
+        case .text: out.append(contentsOf: EventListEncoder.fdsnTextHeader.utf8); out.append(ASCII.lf)
+        case .json: out.append(UInt8(ascii: "["))
+        case .geojson: out.append(contentsOf: #"{"features":["#.utf8)
+        case .table, .quakeml: preconditionFailure("\(format) is not written one event at a time")
+        }
+    }
+
+    /// Appends `event` as the list's event number `index` (from 0): the JSON
+    /// formats put a comma between objects.
+    package func append(_ event: SeismicEvent, at index: Int, to out: inout [UInt8]) {
+        appendSeparator(before: index, to: &out)
+        append(event, to: &out)
+    }
+
+    /// What goes between events, before event number `index`: a comma between JSON objects.
+    package func appendSeparator(before index: Int, to out: inout [UInt8]) {
+        if index > 0 && (format == .json || format == .geojson) { out.append(UInt8(ascii: ",")) }
+    }
+
+    /// What comes after the last of `count` events, with the final newline.
+    package func appendClosing(count: Int, to out: inout [UInt8]) {
+        switch format {
+        case .json: out.append(contentsOf: "]\n".utf8)
+        case .geojson:
+            out.append(contentsOf: #"],"metadata":{"count":"#.utf8)
+            Self.appendInteger(Int64(count), to: &out)
+            out.append(contentsOf: #","title":"quakemap selection"},"type":"FeatureCollection"}"#.utf8)
+            out.append(ASCII.lf)
+        case .csv, .text, .table, .quakeml: break
+        }
+    }
+
+    /// A whole list of `events`.
+    package func document(_ events: [SeismicEvent]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(128 + events.count * 160)
+        appendOpening(to: &out)
+        for (index, event) in events.enumerated() { append(event, at: index, to: &out) }
+        appendClosing(count: events.count, to: &out)
+        return out
+    }
+
+    private func appendCSV(_ event: SeismicEvent, to out: inout [UInt8]) {
+        let comma = UInt8(ascii: ",")
+        Self.appendCSVField(event.id, to: &out)
+        out.append(comma)
+        Self.appendISO8601(event.time, to: &out)
+        out.append(comma)
+        Self.appendNumber(event.latitude, to: &out)
+        out.append(comma)
+        Self.appendNumber(event.longitude, to: &out)
+        out.append(comma)
+        if let depth = event.depth { Self.appendNumber(depth, to: &out) }
+        out.append(comma)
+        if let magnitude = event.magnitude { Self.appendNumber(magnitude, to: &out) }
+        out.append(comma)
+        Self.appendCSVField(event.magnitudeType ?? "", to: &out)
+        out.append(comma)
+        Self.appendCSVField(event.place, to: &out)
+        out.append(comma)
+        Self.appendCSVField(event.eventType, to: &out)
+        out.append(ASCII.lf)
+    }
+
+    /// One line under ``EventListEncoder/fdsnTextHeader``. The network stands for the author,
+    /// catalogue, contributor and magnitude author alike, as USGS writes them; the id is also the
+    /// contributor's id. Times are UTC to the millisecond, without a zone letter, as FDSN
+    /// services write them; fields go through ``appendPipeSafe(_:keepingBars:to:)``.
+    private func appendFDSNText(_ event: SeismicEvent, to out: inout [UInt8]) {
+        let bar = UInt8(ascii: "|")
+        let network = event.network ?? ""
+        Self.appendPipeSafe(event.id, to: &out)
+        out.append(bar)
+        Self.appendISO8601(event.time, zoneLetter: false, to: &out)
+        out.append(bar)
+        Self.appendNumber(event.latitude, to: &out)
+        out.append(bar)
+        Self.appendNumber(event.longitude, to: &out)
+        out.append(bar)
+        if let depth = event.depth { Self.appendNumber(depth, to: &out) }
+        for _ in 0..<3 {
+            out.append(bar)
+            Self.appendPipeSafe(network, to: &out)
+        }
+        out.append(bar)
+        Self.appendPipeSafe(event.id, to: &out)
+        out.append(bar)
+        Self.appendPipeSafe(event.magnitudeType ?? "", to: &out)
+        out.append(bar)
+        if let magnitude = event.magnitude { Self.appendNumber(magnitude, to: &out) }
+        out.append(bar)
+        Self.appendPipeSafe(network, to: &out)
+        out.append(bar)
+        Self.appendPipeSafe(event.place, to: &out)
+        out.append(bar)
+        Self.appendPipeSafe(event.eventType, to: &out)
+        out.append(ASCII.lf)
+    }
+
+    /// The keys in `JSONEncoder`'s sorted order, as ``EventListEncoder`` writes them.
+    private func appendJSON(_ event: SeismicEvent, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"depth":"#.utf8)
+        Self.appendJSONNumber(event.depth, to: &out)
+        out.append(contentsOf: #","id":"#.utf8)
+        Self.appendJSONString(event.id, to: &out)
+        out.append(contentsOf: #","latitude":"#.utf8)
+        Self.appendJSONNumber(event.latitude, to: &out)
+        out.append(contentsOf: #","longitude":"#.utf8)
+        Self.appendJSONNumber(event.longitude, to: &out)
+        out.append(contentsOf: #","mag":"#.utf8)
+        Self.appendJSONNumber(event.magnitude, to: &out)
+        out.append(contentsOf: #","magType":"#.utf8)
+        Self.appendJSONString(event.magnitudeType, to: &out)
+        out.append(contentsOf: #","place":"#.utf8)
+        Self.appendJSONString(event.place, to: &out)
+        out.append(contentsOf: #","time":""#.utf8)
+        Self.appendISO8601(event.time, to: &out)
+        out.append(contentsOf: #"","type":"#.utf8)
+        Self.appendJSONString(event.eventType, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private func appendGeoJSONFeature(_ event: SeismicEvent, to out: inout [UInt8]) {
+        out.append(contentsOf: #"{"geometry":{"coordinates":["#.utf8)
+        Self.appendJSONNumber(event.longitude, to: &out)
+        out.append(UInt8(ascii: ","))
+        Self.appendJSONNumber(event.latitude, to: &out)
+        if let depth = event.depth {
+            out.append(UInt8(ascii: ","))
+            Self.appendJSONNumber(depth, to: &out)
+        }
+        out.append(contentsOf: #"],"type":"Point"},"id":"#.utf8)
+        Self.appendJSONString(event.id, to: &out)
+        out.append(contentsOf: #","properties":{"mag":"#.utf8)
+        Self.appendJSONNumber(event.magnitude, to: &out)
+        out.append(contentsOf: #","magType":"#.utf8)
+        Self.appendJSONString(event.magnitudeType, to: &out)
+        out.append(contentsOf: #","net":"#.utf8)
+        Self.appendJSONString(event.network, to: &out)
+        out.append(contentsOf: #","place":"#.utf8)
+        Self.appendJSONString(event.place.isEmpty ? nil : event.place, to: &out)
+        out.append(contentsOf: #","status":"#.utf8)
+        Self.appendJSONString(event.status, to: &out)
+        out.append(contentsOf: #","time":"#.utf8)
+        Self.appendInteger(Self.milliseconds(event.time), to: &out)
+        out.append(contentsOf: #","type":"#.utf8)
+        Self.appendJSONString(event.eventType, to: &out)
+        out.append(contentsOf: #","updated":"#.utf8)
+        if let updated = event.updated {
+            Self.appendInteger(Self.milliseconds(updated), to: &out)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(contentsOf: #"},"type":"Feature"}"#.utf8)
+    }
+
+    private static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    // MARK: Fields
+
+    /// RFC 4180 quoting, only where a field needs it: a field holding a
+    /// comma, a quote, a CR or an LF is quoted, each `"` doubled. Decided on
+    /// bytes: those four are ASCII, and no byte of a multi-byte UTF-8
+    /// sequence is below 0x80, so a byte test finds exactly the characters a
+    /// CSV reader splits on (a `Character` test would not: `"\r\n"` is one
+    /// `Character`, equal to neither `"\r"` nor `"\n"`).
+    package static func appendCSVField(_ field: String, to out: inout [UInt8]) {
+        var field = field
+        field.withUTF8 { bytes in
+            var needsQuotes = false, quotes = false
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""): needsQuotes = true; quotes = true
+                case UInt8(ascii: ","), ASCII.lf, ASCII.cr: needsQuotes = true
+                default: continue
+                }
+                if quotes { break }
+            }
+            guard needsQuotes else { return out.append(contentsOf: bytes) }
+            out.append(UInt8(ascii: "\""))
+            if quotes {
+                for byte in bytes {
+                    out.append(byte)
+                    if byte == UInt8(ascii: "\"") { out.append(byte) }
+                }
+            } else {
+                out.append(contentsOf: bytes)
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// `field` with nothing that would end an FDSN text field or line. The
+    /// format has no quoting, so `|` becomes `/`, and a C0 control character
+    /// (tab, CR, LF…), DEL, and the Unicode line breaks some readers split on
+    /// (U+0085, U+2028, U+2029) become a space: the file stays one event per
+    /// line, at the cost of those characters. Other characters, C1 controls
+    /// that real feeds carry in place names among them, are kept.
+    /// With `keepingBars`, `|` stays: one line of a terminal table.
+    package static func appendPipeSafe(_ field: String, keepingBars: Bool = false, to out: inout [UInt8]) {
+        // A byte no UTF-8 text holds stands for `|` when bars are kept.
+        let bar = keepingBars ? 0xFF : UInt8(ascii: "|")
+        var field = field
+        field.withUTF8 { bytes in
+            // Most fields have none of them (0xC2 and 0xE2 start every scalar that might be one): copied whole.
+            guard bytes.contains(where: { $0 < 0x20 || $0 == bar || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else {
+                return out.append(contentsOf: bytes)
+            }
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == bar {
+                    out.append(UInt8(ascii: "/"))
+                } else if byte < 0x20 || byte == 0x7F {
+                    out.append(UInt8(ascii: " "))
+                } else if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 {
+                    // U+0085 is C2 85.
+                    out.append(UInt8(ascii: " "))
+                    index += 1
+                } else if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
+                          bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                    // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                    out.append(UInt8(ascii: " "))
+                    index += 2
+                } else {
+                    out.append(byte)
+                }
+                index += 1
+            }
+        }
+    }
+
+    /// A JSON string as `JSONEncoder` (without escaping slashes) writes it;
+    /// `nil` as `null`. Text with no byte to escape is copied as it is.
+    package static func appendJSONString(_ text: String?, to out: inout [UInt8]) {
+        guard var text else { return out.append(contentsOf: "null".utf8) }
+        text.withUTF8 { bytes in
+            out.append(UInt8(ascii: "\""))
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+                case 0x08: out.append(contentsOf: #"\b"#.utf8)
+                case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+                case ASCII.lf: out.append(contentsOf: #"\n"#.utf8)
+                case ASCII.cr: out.append(contentsOf: #"\r"#.utf8)
+                case ASCII.tab: out.append(contentsOf: #"\t"#.utf8)
+                case ..<0x20:
+                    out.append(contentsOf: #"\u00"#.utf8)
+                    out.append(hexDigit(byte >> 4))
+                    out.append(hexDigit(byte & 0xF))
+                default: out.append(byte)
+                }
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
+
+    /// A number as `JSONEncoder` writes a `Double`: `null` for `nil`.
+    package static func appendJSONNumber(_ value: Double?, to out: inout [UInt8]) {
+        guard let value else { return out.append(contentsOf: "null".utf8) }
+        appendJSONNumber(value, to: &out)
+    }
+
+    /// `JSONEncoder`'s `Double`: the shortest round-trip text, `.0` dropped
+    /// (so -0.0 is `-0`, where ``EventListEncoder/number(_:)`` writes `0`).
+    package static func appendJSONNumber(_ value: Double, to out: inout [UInt8]) {
+        if value == 0, value.sign == .minus { return out.append(contentsOf: "-0".utf8) }
+        if value == value.rounded(), abs(value) < 1e15 {
+            return appendInteger(Int64(value), to: &out)
+        }
+        if appendFixedDecimal(value, to: &out) { return }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        out.append(contentsOf: text.utf8)
+    }
+
+    // MARK: Numbers and times
+
+    /// ``appendNumber(_:to:)``'s text, for writers of whole documents.
+    package static func number(_ value: Double) -> String {
+        var out: [UInt8] = []
+        appendNumber(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A number as the lists write it: an integer value as an integer,
+    /// anything else as Swift's shortest round-trip text.
+    package static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        if value == value.rounded(), abs(value) < 1e15 {
+            return appendInteger(Int64(value), to: &out)
+        }
+        if appendFixedDecimal(value, to: &out) { return }
+        out.append(contentsOf: "\(value)".utf8)
+    }
+
+    /// Writes a non-integer `value` of 0.001 ≤ |value| < 10⁹ with the fewest
+    /// decimals (at most six) whose text reads back as `value`, the text
+    /// Swift's `description` gives it, and returns `true`; `false` (nothing
+    /// written) for any other value.
+    ///
+    /// Why it is the same text: m and 10⁶ are exact doubles, so `m / 10⁶`
+    /// is the correctly rounded value of the decimal m·10⁻⁶, the test
+    /// reading it back makes. A decimal within half an ulp of `value` lies
+    /// within 0.5 + ulp·10⁶/2 < 0.6 of `value`·10⁶ here, so it is the rounded
+    /// product or a neighbour, the three tried, and the only one (the
+    /// interval is narrower than 1). A decimal of fewer decimals that reads
+    /// back is that same number, so the fewest decimals are the six less the
+    /// trailing zeros: the shortest round-trip digits, which `description`
+    /// writes in fixed notation in this range. (One product and one rounding,
+    /// not one per number of decimals tried.)
+    package static func appendFixedDecimal(_ value: Double, to out: inout [UInt8]) -> Bool {
+        let magnitude = abs(value)
+        guard magnitude >= 0.001, magnitude < 1e9 else { return false }
+        let scale = 1_000_000.0
+        let product = (magnitude * scale).rounded()
+        var candidate = product
+        if candidate / scale != magnitude {
+            candidate = product - 1
+            if candidate / scale != magnitude {
+                candidate = product + 1
+                if candidate / scale != magnitude { return false }
+            }
+        }
+        let digits = Int64(candidate)
+        var fraction = digits % 1_000_000
+        // An integer is not written here (the callers write integers as integers).
+        guard fraction != 0 else { return false }
+        var decimals = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            decimals -= 1
+        }
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        appendInteger(digits / 1_000_000, to: &out)
+        out.append(UInt8(ascii: "."))
+        appendDigits(fraction, width: decimals, to: &out)
+        return true
+    }
+
+    /// A signed integer in decimal.
+    package static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[31 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            // As a raw buffer, not a slice: a slice is appended a byte at a time.
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(32 - count)...]))
+        }
+    }
+
+    /// `value` (≥ 0, fewer than `width` + 1 digits) in exactly `width` digits, zeros in front.
+    package static func appendDigits(_ value: Int64, width: Int, to out: inout [UInt8]) {
+        var digits: (UInt64, UInt64) = (0, 0)
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            for position in stride(from: width - 1, through: 0, by: -1) {
+                buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<width]))
+        }
+    }
+
+    /// `CivilTime.iso8601`'s bytes (`2020-06-11T15:27:04.123Z`), by the same
+    /// integer arithmetic; without the `Z` for FDSN text. Years outside
+    /// 0…9999 go to the plain function.
+    package static func appendISO8601(_ date: Date, zoneLetter: Bool = true, to out: inout [UInt8]) {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        guard let total = Int(exactly: milliseconds), abs(total) < 1 << 52 else {
+            var text = CivilTime.iso8601(date)
+            if !zoneLetter { text.removeLast() }
+            return out.append(contentsOf: text.utf8)
+        }
+        var days = total / 86_400_000
+        var millisecondOfDay = total % 86_400_000
+        if millisecondOfDay < 0 { days -= 1; millisecondOfDay += 86_400_000 }
+        let (year, month, day) = CivilTime.date(daysSinceEpoch: days)
+        guard (0...9999).contains(year) else {
+            var text = CivilTime.iso8601(date)
+            if !zoneLetter { text.removeLast() }
+            return out.append(contentsOf: text.utf8)
+        }
+        // Written in place and appended once: 24 appends of a byte each cost more than the arithmetic.
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { text in
+            func put(_ value: Int, width: Int, at start: Int) {
+                var rest = value
+                for position in stride(from: start + width - 1, through: start, by: -1) {
+                    text[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, width: 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(month, width: 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, width: 2, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(millisecondOfDay / 3_600_000, width: 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(millisecondOfDay / 60_000 % 60, width: 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(millisecondOfDay / 1000 % 60, width: 2, at: 17)
+            text[19] = UInt8(ascii: ".")
+            put(millisecondOfDay % 1000, width: 3, at: 20)
+            text[23] = UInt8(ascii: "Z")
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[..<(zoneLetter ? 24 : 23)]))
+        }
+    }
+}
+
+/// JSON values written straight into bytes by ``EventLineEncoder``'s rules,
+/// for documents other than `list`'s (the server's feature pages): the
+/// bytes `JSONEncoder` (without escaping slashes) writes for the same
+/// value, and times as ``QuakeMap/timestamp(_:)`` writes them.
+public enum JSONBytes {
+    /// Appends `text` as a JSON string, `nil` as `null`.
+    public static func appendString(_ text: String?, to out: inout [UInt8]) {
+        EventLineEncoder.appendJSONString(text, to: &out)
+    }
+
+    /// Appends `value` as `JSONEncoder` writes a `Double` (shortest round-trip
+    /// digits, no `.0`), `nil` as `null`.
+    public static func appendNumber(_ value: Double?, to out: inout [UInt8]) {
+        EventLineEncoder.appendJSONNumber(value, to: &out)
+    }
+
+    /// Appends a whole number.
+    public static func appendInteger(_ value: Int, to out: inout [UInt8]) {
+        EventLineEncoder.appendInteger(Int64(value), to: &out)
+    }
+
+    /// Appends `date` as a JSON string in ``QuakeMap/timestamp(_:)``'s ISO 8601
+    /// form (`"2020-06-11T15:27:04.123Z"`), `nil` as `null`.
+    public static func appendTimestamp(_ date: Date?, to out: inout [UInt8]) {
+        guard let date else { return out.append(contentsOf: "null".utf8) }
+        out.append(UInt8(ascii: "\""))
+        EventLineEncoder.appendISO8601(date, to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+}

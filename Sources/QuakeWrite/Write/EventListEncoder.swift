@@ -1,0 +1,99 @@
+import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+import QuakeRender
+
+/// The formats in which a list of events can be written.
+public enum EventListFormat: String, Sendable, CaseIterable {
+    /// Comma-separated, with the header ``EventListEncoder/csvHeader``.
+    case csv
+    /// A JSON array of objects with the CSV's keys, missing values as `null`.
+    case json
+    /// An RFC 7946 FeatureCollection in the USGS summary feed's layout, which
+    /// ``FeedReader`` reads back to the same events.
+    case geojson
+    /// Aligned columns for reading in a terminal.
+    case table
+    /// A QuakeML 1.2 (BED) document, which ``FeedReader`` reads back to the
+    /// same events (the review status aside).
+    case quakeml
+    /// The FDSN event text format, with the header ``EventListEncoder/fdsnTextHeader``,
+    /// which ``FeedReader`` (and other FDSN clients) read back to the same events.
+    case text
+}
+
+/// Writes events as CSV, FDSN text, JSON, GeoJSON, a table or QuakeML, one
+/// row, object or element per event, in the order given.
+public struct EventListEncoder: Sendable {
+    /// The CSV header; scripts may rely on it.
+    public static let csvHeader = "id,time,latitude,longitude,depth,mag,magType,place,type"
+
+    /// The FDSN event text header, with the optional `EventType` column.
+    public static let fdsnTextHeader =
+        "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType"
+
+    /// Creates an encoder.
+    public init() {}
+
+    /// The events in `format`, UTF-8, ending with a newline.
+    public func encode(_ events: [SeismicEvent], as format: EventListFormat) throws -> Data {
+        switch format {
+        case .csv, .text, .json, .geojson: return Data(EventLineEncoder(format: format).document(events))
+        case .table: return Data(Self.table(events).utf8)
+        case .quakeml: return Data(QuakeMLEncoder().encode(events).utf8)
+        }
+    }
+
+    /// Columns padded to their widest cell; numbers right-aligned, long places cut.
+    package static func table(_ events: [SeismicEvent]) -> String {
+        let rows = events.map(tableCells)
+        let widths = tableHeader.indices.map { column in ([tableHeader] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([tableLine(tableHeader, widths: widths), tableRule(widths: widths)] + rows.map { tableLine($0, widths: widths) })
+            .joined(separator: "\n") + "\n"
+    }
+
+    /// The table's column names.
+    package static let tableHeader = ["time (UTC)", "mag", "magType", "depth", "latitude", "longitude", "place", "id"]
+
+    /// An event's cells in the table, in ``tableHeader``'s order.
+    package static func tableCells(_ event: SeismicEvent) -> [String] {
+        let place = oneLine(event.place.count > 48 ? String(event.place.prefix(47)) + "…" : event.place)
+        return [
+            String(CivilTime.iso8601(event.time).prefix(19)).replacingOccurrences(of: "T", with: " "),
+            event.magnitude.map { String(format: "%.1f", $0) } ?? "",
+            (event.magnitudeType ?? ""),
+            event.depth.map { String(format: "%.1f", $0) } ?? "",
+            String(format: "%.3f", event.latitude),
+            String(format: "%.3f", event.longitude),
+            place,
+            oneLine(event.id),
+        ]
+    }
+
+    /// `text` on one line of a terminal: line breaks and control characters become spaces.
+    private static func oneLine(_ text: String) -> String {
+        var out: [UInt8] = []
+        EventLineEncoder.appendPipeSafe(text, keepingBars: true, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The line under the header.
+    package static func tableRule(widths: [Int]) -> String {
+        tableLine(widths.map { String(repeating: "─", count: $0) }, widths: widths)
+    }
+
+    /// One line of the table, its cells padded to `widths` (the widest cell of each column, in characters).
+    package static func tableLine(_ cells: [String], widths: [Int]) -> String {
+        let rightAligned: Set<Int> = [1, 3, 4, 5]
+        let line = cells.enumerated().map { column, cell in
+            let padding = String(repeating: " ", count: widths[column] - cell.count)
+            return rightAligned.contains(column) ? padding + cell : cell + padding
+        }.joined(separator: "  ")
+        // A line ending in a visible ASCII character has no trailing space to trim.
+        if let last = line.unicodeScalars.last, last.value > 0x20 && last.value < 0x7F { return line }
+        return line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+    }
+}

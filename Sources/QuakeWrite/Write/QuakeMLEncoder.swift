@@ -1,0 +1,128 @@
+import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+import QuakeRender
+
+/// Writes events as a QuakeML 1.2 (BED) document that ``FeedReader`` reads
+/// back to the same events: one origin and one magnitude per event, both
+/// preferred; the place as the description of type `earthquake name`; the
+/// `updated` time as the event's `creationInfo/creationTime`.
+///
+/// Ids survive the trip in the public id's `eventid=` query parameter (as
+/// USGS writes them), percent-encoded where a character is not allowed in a
+/// QuakeML resource identifier; the network is USGS's `catalog:eventsource`
+/// attribute. Control characters, which XML 1.0 cannot carry, become U+FFFD;
+/// the review status is not written, nor the magnitude type of an event
+/// without a magnitude (a QuakeML magnitude must have a value). A type
+/// outside QuakeML's list is written in its normalized spelling when that is
+/// on the list (`quarry_blast` → `quarry blast`), else as `other event`: a
+/// schema-valid document matters more to other readers (ObsPy drops an event
+/// with an unknown type) than a type QuakeML has no word for.
+package struct QuakeMLEncoder {
+    package static let header = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2" xmlns="http://quakeml.org/xmlns/bed/1.2" \
+        xmlns:catalog="http://anss.org/xmlns/catalog/0.1">
+          <eventParameters publicID="quakeml:quakemap/eventParameters">
+
+        """
+    package static let footer = "  </eventParameters>\n</q:quakeml>\n"
+
+    package func encode(_ events: [SeismicEvent]) -> String {
+        var xml = Self.header
+        for event in events { append(event, to: &xml) }
+        return xml + Self.footer
+    }
+
+    private func append(_ event: SeismicEvent, to xml: inout String) {
+        let id = Self.resourceText(event.id)
+        let eventID = "quakeml:quakemap/query?eventid=" + id
+        let originID = "quakeml:quakemap/origin?eventid=" + id
+        let magnitudeID = "quakeml:quakemap/magnitude?eventid=" + id
+        var attributes = "publicID=\"\(Self.escaped(eventID))\""
+        if let network = event.network, !network.isEmpty {
+            attributes += " catalog:eventsource=\"\(Self.escaped(network))\""
+            if event.id.hasPrefix(network), event.id.count > network.count {
+                attributes += " catalog:eventid=\"\(Self.escaped(String(event.id.dropFirst(network.count))))\""
+            }
+        }
+        xml += "    <event \(attributes)>\n"
+        if !event.place.isEmpty {
+            xml += "      <description><text>\(Self.escaped(event.place))</text><type>earthquake name</type></description>\n"
+        }
+        if let magnitude = event.magnitude {
+            xml += "      <magnitude publicID=\"\(Self.escaped(magnitudeID))\">\n"
+            xml += "        <mag><value>\(EventLineEncoder.number(magnitude))</value></mag>\n"
+            if let type = event.magnitudeType { xml += "        <type>\(Self.escaped(type))</type>\n" }
+            xml += "        <originID>\(Self.escaped(originID))</originID>\n"
+            xml += "      </magnitude>\n"
+        }
+        xml += "      <origin publicID=\"\(Self.escaped(originID))\">\n"
+        xml += "        <time><value>\(CivilTime.iso8601(event.time))</value></time>\n"
+        xml += "        <latitude><value>\(EventLineEncoder.number(event.latitude))</value></latitude>\n"
+        xml += "        <longitude><value>\(EventLineEncoder.number(event.longitude))</value></longitude>\n"
+        if let depth = event.depth { xml += "        <depth><value>\(Self.metres(depth))</value></depth>\n" }
+        xml += "      </origin>\n"
+        xml += "      <preferredOriginID>\(Self.escaped(originID))</preferredOriginID>\n"
+        if event.magnitude != nil {
+            xml += "      <preferredMagnitudeID>\(Self.escaped(magnitudeID))</preferredMagnitudeID>\n"
+        }
+        xml += "      <type>\(EventType.quakeML(event.eventType))</type>\n"
+        if let updated = event.updated {
+            xml += "      <creationInfo><creationTime>\(CivilTime.iso8601(updated))</creationTime></creationInfo>\n"
+        }
+        xml += "    </event>\n"
+    }
+
+    /// Metres from kilometres, the point moved as text so that reading them
+    /// back (``QuakeMLDecoder/kilometres(fromMetres:)``) gives the same double.
+    package static func metres(_ kilometres: Double) -> String {
+        let text = EventLineEncoder.number(kilometres)
+        if let shifted = DecimalShift.shifted(text.utf8, by: 3) { return String(decoding: shifted, as: UTF8.self) }
+        return EventLineEncoder.number(kilometres * 1000)
+    }
+
+    /// `text` with what a QuakeML resource identifier does not allow (and
+    /// what would end the query parameter) percent-encoded, as UTF-8.
+    package static func resourceText(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"), UInt8(ascii: "*"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "'"),
+                 UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+            }
+        }
+        return result
+    }
+
+    /// Text escaped for an element or a double-quoted attribute: markup
+    /// characters and white space other than a space as references (so that
+    /// no parser normalizes them away), what XML 1.0 cannot carry as U+FFFD.
+    package static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "\t": result += "&#9;"
+            case "\n": result += "&#10;"
+            case "\r": result += "&#13;"
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+                result.unicodeScalars.append("\u{FFFD}")
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,87 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import QuakeModel
+import QuakeParse
+import QuakeQuery
+import QuakeGeo
+import QuakeScene
+import QuakeRender
+
+/// Writes a tile pyramid as `DIR/z/x/y.png` plus `DIR/tilejson.json`, all or
+/// nothing: tiles go to a temporary folder beside `DIR`, which replaces `DIR`
+/// only once every tile is written, so a failed or interrupted run leaves the
+/// previous pyramid as it was.
+///
+/// A `DIR` that exists must be empty or look like a pyramid this writer made
+/// (a `tilejson.json` and zoom-level folders, nothing else); any other folder
+/// is refused rather than replaced. Tiles may be written from several threads.
+public final class TileDirectoryWriter: TileSink {
+    /// The pyramid's folder.
+    public let path: String
+    private let staged: StagedOutput
+    /// The `z/x` folders made so far.
+    private let folders = Locked<Set<String>>([])
+
+    /// The name of the TileJSON file written beside the tiles; its presence marks a folder as a pyramid.
+    private static let tileJSONName = "tilejson.json"
+
+    /// Prepares to write a pyramid at `path`, creating its parent folders.
+    ///
+    /// - Throws: ``WriteError``, e.g. ``WriteError/refusingToReplace(path:reason:)``
+    ///   for a folder of other files.
+    public init(path: String) throws {
+        self.path = path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else {
+                throw WriteError.refusingToReplace(path: path, reason: "it is a file, not a tile folder")
+            }
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            let pyramid = entries.contains(Self.tileJSONName)
+                && entries.allSatisfy { $0 == Self.tileJSONName || (!$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber }) }
+            guard entries.isEmpty || pyramid else {
+                throw WriteError.refusingToReplace(
+                    path: path, reason: "the folder holds other files than a tile pyramid quakemap wrote (\(Self.tileJSONName) and zoom folders)")
+            }
+        }
+        staged = try StagedOutput(target: path, kind: .folder)
+    }
+
+    /// Writes one tile.
+    public func write(_ data: Data, for tile: TileID) throws {
+        let folder = "\(staged.stagingPath)/\(tile.zoom)/\(tile.x)"
+        try folders.withLock { (folders: inout Set<String>) throws(WriteError) in
+            guard !folders.contains(folder) else { return }
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw WriteError(errno: StagedOutput.posixCode(of: error), stage: .createFolder, path: "\(path)/\(tile.zoom)/\(tile.x)")
+            }
+            folders.insert(folder)
+        }
+        try writeFile(data, at: "\(folder)/\(tile.y).png", shownAs: "\(path)/\(tile).png")
+    }
+
+    /// Writes the TileJSON and puts the new pyramid in place of the old.
+    public func commit(_ metadata: TileSetMetadata) throws {
+        try writeFile(metadata.tileJSON(), at: "\(staged.stagingPath)/\(Self.tileJSONName)", shownAs: "\(path)/\(Self.tileJSONName)")
+        try staged.commit()
+    }
+
+    private func writeFile(_ data: Data, at file: String, shownAs shown: String) throws {
+        // No fsync per tile: the commit syncs the whole folder at once.
+        let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw WriteError(errno: errno, stage: .create, path: shown) }
+        do {
+            try AtomicFileWriter.writeAll(data, to: fd, path: shown)
+        } catch {
+            close(fd)
+            throw error
+        }
+        guard close(fd) == 0 else { throw WriteError(errno: errno, stage: .write, path: shown) }
+    }
+}
