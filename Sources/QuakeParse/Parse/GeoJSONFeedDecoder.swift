@@ -66,21 +66,10 @@ package struct GeoJSONFeedDecoder {
         }
 
         let time: Date
-        switch properties["time"] {
-        case nil, is NSNull:
-            return reject("time", nil, "is missing")
-        case let text as String:
-            guard let parsed = TimeParser.parse(ArraySlice(text.utf8)) else { return reject("time", text, "is not a time") }
-            time = parsed
-        case let other:
-            guard let milliseconds = Self.number(other), milliseconds.isFinite else {
-                return reject("time", other, "is not a time in epoch milliseconds")
-            }
-            // The years 0001…9999, as ISO 8601 writes them; anything else is garbage, not a date.
-            guard Self.representableMilliseconds.contains(milliseconds) else {
-                return reject("time", other, "is outside the years 0001…9999")
-            }
-            time = Date(timeIntervalSince1970: milliseconds / 1000)
+        switch Self.time(properties["time"]) {
+        case .success(nil): return reject("time", nil, "is missing")
+        case .success(let parsed?): time = parsed
+        case .failure(let problem): return reject("time", problem.shown, problem.reason)
         }
 
         var position: [Double] = []
@@ -108,23 +97,10 @@ package struct GeoJSONFeedDecoder {
             return reject("time", CivilTime.iso8601(time), problem)
         }
         // As in the CSV and QuakeML readers: absent or empty is no update; anything else must be a time.
-        var updated: Date?
-        switch properties["updated"] {
-        case nil, is NSNull: break
-        case let text as String:
-            guard let parsed = TimeParser.parse(ArraySlice(text.utf8)) else {
-                if text.trimmingBlanks().isEmpty { break }
-                return reject("updated", text, "is not a time")
-            }
-            updated = parsed
-        case let other:
-            guard let milliseconds = Self.number(other), milliseconds.isFinite else {
-                return reject("updated", other, "is not a time in epoch milliseconds")
-            }
-            guard Self.representableMilliseconds.contains(milliseconds) else {
-                return reject("updated", other, "is outside the years 0001…9999")
-            }
-            updated = Date(timeIntervalSince1970: milliseconds / 1000)
+        let updated: Date?
+        switch Self.time(properties["updated"]) {
+        case .success(let parsed): updated = parsed
+        case .failure(let problem): return reject("updated", problem.shown, problem.reason)
         }
         return .success(SeismicEvent(
             id: id ?? (properties["code"] as? String).map { (properties["net"] as? String ?? "") + $0 } ?? "",
@@ -140,6 +116,32 @@ package struct GeoJSONFeedDecoder {
             updated: updated,
             status: Self.text(properties["status"])
         ))
+    }
+
+    /// Why a property's value is not a time, and the value as shown.
+    private struct TimeProblem: Error {
+        let shown: String
+        let reason: String
+    }
+
+    /// A time property: ISO 8601 text or epoch milliseconds; `nil` when absent, `null` or blank.
+    private static func time(_ value: Any?) -> Result<Date?, TimeProblem> {
+        switch value {
+        case nil, is NSNull:
+            return .success(nil)
+        case let text as String:
+            if let parsed = TimeParser.parse(ArraySlice(text.utf8)) { return .success(parsed) }
+            return text.trimmingBlanks().isEmpty ? .success(nil) : .failure(TimeProblem(shown: text, reason: "is not a time"))
+        case let other?:
+            guard let milliseconds = number(other), milliseconds.isFinite else {
+                return .failure(TimeProblem(shown: "\(other)", reason: "is not a time in epoch milliseconds"))
+            }
+            // The years 0001…9999, as ISO 8601 writes them; anything else is garbage, not a date.
+            guard representableMilliseconds.contains(milliseconds) else {
+                return .failure(TimeProblem(shown: "\(other)", reason: "is outside the years 0001…9999"))
+            }
+            return .success(Date(timeIntervalSince1970: milliseconds / 1000))
+        }
     }
 
     /// A JSON number, however Foundation hands it over.
