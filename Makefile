@@ -143,27 +143,33 @@ interop: deps
 api-fuzz: deps
 	scripts/api_fuzz.sh
 
-## test-sanitize: ThreadSanitizer over the in-process tests of the concurrent code (TSAN_SUITES:
-## the parallel scanner and decoder, the read-ahead, spools, selection, PNG stripes, the circle
-## stamper, concurrent renders, tile pyramids, staged output, fetching and the server), then
-## AddressSanitizer over the library's own tests, which replay the fuzzers' corpora through the
-## parsers (FuzzCorpusReplayTests). Each builds only the test targets it runs and what they
+## test-sanitize: ThreadSanitizer over the in-process tests of the concurrent code (the parallel
+## scanner and decoder, the read-ahead, spools, selection, PNG stripes, the circle stamper,
+## concurrent renders, tile pyramids, staged output; fetching and the server), then
+## AddressSanitizer over the library's tests of its unsafe code, which also replay the fuzzers'
+## corpora through the parsers (FuzzCorpusReplayTests). Each builds only the test targets it runs and what they
 ## depend on (QUAKEMAP_TEST_TARGETS, end of Package.swift), never the executables. Leak reports
 ## are off: fontconfig keeps process-lifetime caches that LeakSanitizer lists.
 TSAN_TARGETS := QuakeKitTests,QuakeFetchTests,ServerTests
-TSAN_LIBRARY_SUITES := ParallelRecordScannerTests|ReadAheadTests|EventListSpoolTests|StatisticsSpoolTests|SelectionTests|ParserAgreementTests|PNGEncoderTests|StampedCirclesTests|SceneCirclesInPartsTests|ConcurrentRenderTests|TileTests|TileDirectoryWriterTests|StagedOutputTests|EventBufferTests
-TSAN_SERVICE_SUITES := ^QuakeFetchTests\.|RenderGateTests|ServerTests\.ServerTests/|FeaturePageTests|FDSNServerTests|EmptyCatalogueServerTests|TimeBoundAgreementTests
+# The library's tests that run its threads, each on data large enough to split (not the shared feeds whole).
+TSAN_LIBRARY_TESTS := ConcurrentRenderTests|EventBufferTests|EventListSpoolTests/(sameBytesWhenRowsAreListedInParallelParts|sameBytesOnAGeneratedFeedThatSpillsToAFile|aFileReadFromDiskAgrees)|PNGEncoderTests/stripesJoinIntoOneImage|ParallelRecordScannerTests|ParserAgreementTests/generatedFeedAgrees|ReadAheadTests|SceneCirclesInPartsTests|SelectionTests/passingOverRowsChangesNothing|StagedOutputTests|StampedCirclesTests/(bandsMeetWithoutASeam|overOnLanesMatchesOneChannelAtATime)|StatisticsSpoolTests/sameFiguresOnAGeneratedFeed|TileDirectoryWriterTests/tilesWrittenFromSeveralTasksAllArrive|TileTests/aPyramidIsTheSameBytesEveryTime
+# Fetching and the server in process (not the tests that start an executable, which this build does not make).
+TSAN_SERVICE_TESTS := ^QuakeFetchTests\.|RenderGateTests|ServerTests\.ServerTests/|FeaturePageTests|FDSNServerTests|EmptyCatalogueServerTests|TimeBoundAgreementTests
+TSAN_SKIP := theExecutable
 ASAN_TARGETS := QuakeKitTests
+# The library's tests of its unsafe code: raw-byte scanning and parsing, libxml2, Cairo, the PNG encoder,
+# the stamper, mapped spools, the radix sort; and the fuzzers' corpora through every parser.
+ASAN_TESTS := CSVScannerTests|ParallelRecordScannerTests|DecimalParserTests|FDSNTextTests|FeedReaderTests|GeoJSONFeedTests|QuakeMLTests|RenderTests|PNGEncoderTests|StampedCirclesTests/(bandsMeetWithoutASeam|overOnLanesMatchesOneChannelAtATime)|EventBufferTests|EventListSpoolTests/(sameBytesOnAGeneratedFeedThatSpillsToAFile|csvFields|fdsnText)|ShortTextCacheTests|RadixSortTests|TimeParserTests|FuzzCorpusReplayTests|RevisionPolicyTests
 test-sanitize: test-deps
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
-		--scratch-path .build-tsan --filter "$(TSAN_LIBRARY_SUITES)"
+		--scratch-path .build-tsan --filter "$(TSAN_LIBRARY_TESTS)"
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
-		--scratch-path .build-tsan --filter "$(TSAN_SERVICE_SUITES)"
+		--scratch-path .build-tsan --filter "$(TSAN_SERVICE_TESTS)" --skip "$(TSAN_SKIP)"
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
-		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter "$(ASAN_TESTS)"
 
 # make fuzz SECONDS=…: libFuzzer on every parser (see Fuzz/README.md)
 -include Fuzz/fuzz.mk

@@ -134,6 +134,29 @@ struct AdversarialInputTests {
         }
     }
 
+    /// Event X, first in California, then revised out of the box: `list` and `render` within
+    /// the box show no X, with or without a limit, whichever version comes first.
+    @Test func aRevisionThatLeavesTheBoxTakesTheEventWithIt() throws {
+        let california = Self.row("X", time: "2026-11-20T10:00:00.000Z", latitude: "35", longitude: "-115",
+                                  updated: "2026-11-20T10:05:00.000Z")
+        let revised = Self.row("X", time: "2026-11-20T10:00:01.000Z", latitude: "10", longitude: "10",
+                               updated: "2026-11-20T12:00:00.000Z")
+        let neighbour = Self.row("Y", time: "2026-11-20T09:00:00.000Z", latitude: "34", longitude: "-116",
+                                 updated: "2026-11-20T09:10:00.000Z")
+        for rows in [[california, neighbour, revised], [revised, neighbour, california]] {
+            let feed = Data(([Self.header] + rows).joined(separator: "\n").utf8)
+            for limit in ["300", "0"] {
+                let listed = try QuakemapProcess.run(["list", "-", "--bbox=-120,30,-110,40", "--limit", limit, "--quiet"],
+                                                     stdin: feed)
+                #expect(listed.status == 0, "\(listed.stderr)")
+                #expect(listed.stdoutText.split(separator: "\n").map { $0.split(separator: ",")[0] } == ["id", "Y"],
+                        "\(listed.stdoutText)")
+            }
+            let rendered = try QuakemapProcess.run(["render", "-", "--bbox=-120,30,-110,40", "-o", "-", "--width", "360"], stdin: feed)
+            #expect(rendered.stderr.contains("drew 1 "), "\(rendered.stderr)")
+        }
+    }
+
     @Test func filesThatCannotBeRead() throws {
         let folder = try QuakemapProcess.run(["list", "/tmp"])
         #expect(folder.status == 66 && folder.stderr.contains("/tmp: cannot open: Is a directory"))

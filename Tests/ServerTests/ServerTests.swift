@@ -313,6 +313,30 @@ struct ServerTests {
         let q00 = try await server.get("/collections/quakes/items/q00").json["properties"] as? [String: Any]
         #expect(q00?["mag"] as? Double == 5.5)
     }
+
+    /// Event X, first in California, then revised to 10° N 10° E: the box holds no X, on the
+    /// server as through the library (and on the command line: AdversarialInputTests), whichever
+    /// version comes first.
+    @Test(arguments: [false, true])
+    func aRevisionThatLeavesTheBoxTakesTheEventWithIt(revisionFirst: Bool) async throws {
+        let california = ServerFixtures.Row(id: "X", time: "2026-11-20T10:00:00.000Z", latitude: 35, longitude: -115,
+                                            magnitude: "4.2", updated: "2026-11-20T10:05:00.000Z")
+        let revised = ServerFixtures.Row(id: "X", time: "2026-11-20T10:00:01.000Z", latitude: 10, longitude: 10,
+                                         magnitude: "4.4", updated: "2026-11-20T12:00:00.000Z")
+        let neighbour = ServerFixtures.Row(id: "Y", time: "2026-11-20T09:00:00.000Z", latitude: 34, longitude: -116,
+                                           magnitude: "3.1", updated: "2026-11-20T09:10:00.000Z")
+        let rows = revisionFirst ? [revised, neighbour, california] : [california, neighbour, revised]
+        let library = try QuakeMap.select(from: .bytes(Data(ServerFixtures.csv(rows).utf8), name: "revised.csv"),
+                                          selection: EventSelection(limit: nil, filter: EventFilter(
+                                              bbox: try GeoBox(west: -120, south: 30, east: -110, north: 40))))
+        #expect(library.events.map(\.id) == ["Y"])
+        try await Self.withServer(rows) { server in
+            let inBox = try await server.get("/collections/quakes/items?bbox=-120,30,-110,40")
+            #expect(Self.ids(inBox) == library.events.map(\.id))
+            let x = try await server.get("/collections/quakes/items/X").json["geometry"] as? [String: Any]
+            #expect((x?["coordinates"] as? [Double])?.prefix(2) == [10, 10])
+        }
+    }
 }
 
 /// The `quakemap-server` executable: start-up line, access log, a clean stop, and refusals.
