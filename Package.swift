@@ -145,9 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["QuakeServer", "QuakeKit", "QuakeFetch", "QuakeCommand", "FeedTestServer",
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["QuakeServer", "QuakeKit", "QuakeFetch", "FeedTestServer", .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(

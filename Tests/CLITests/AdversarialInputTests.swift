@@ -157,6 +157,23 @@ struct AdversarialInputTests {
         }
     }
 
+    /// `--since D --until D` is the whole UTC day of D, as ``TimeBound/span(_:)`` says (the rule
+    /// the server's `datetime` reads too: ServerTests' `TimeBoundAgreementTests`); an instant is itself.
+    @Test func aDateIsTheWholeUTCDayOnTheCommandLine() throws {
+        let times = ["2020-06-04T23:59:59.999Z", "2020-06-05T00:00:00.000Z", "2020-06-05T12:30:00.000Z",
+                     "2020-06-05T23:59:59.999Z", "2020-06-06T00:00:00.000Z"]
+        let feed = Data(([Self.header] + times.enumerated().map { Self.row("e\($0)", time: $1) }).joined(separator: "\n").utf8)
+        for (since, until, expected) in [("2020-06-05", "2020-06-05", ["e3", "e2", "e1"]),
+                                         ("2020-06-05T12:30:00Z", "2020-06-05T12:30:00Z", ["e2"]),
+                                         ("2020-06-04", "2020-06-04", ["e0"])] {
+            let listed = try QuakemapProcess.run(["list", "-", "--since", since, "--until", until, "--quiet",
+                                                  "--now", "2026-11-22T00:00:00Z"], stdin: feed)
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stdoutText.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) } == expected,
+                    "\(since)…\(until): \(listed.stdoutText)")
+        }
+    }
+
     @Test func filesThatCannotBeRead() throws {
         let folder = try QuakemapProcess.run(["list", "/tmp"])
         #expect(folder.status == 66 && folder.stderr.contains("/tmp: cannot open: Is a directory"))
