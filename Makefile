@@ -16,7 +16,7 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xl
 # The fuzzers' seed corpora, written afresh for the corpus replay test (FuzzCorpusReplayTests).
 FUZZ_SEEDS := $(CURDIR)/.build/fuzz-seeds
 
-.PHONY: map test test-all test-sanitize build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
+.PHONY: map test test-all outside test-sanitize build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -28,11 +28,13 @@ map: deps
 ## tests, each group in a process of its own (the library's tests keep both cores busy, and the
 ## command-line tests each wait on a process: either would hold the threads that in-process
 ## clients and servers need to answer within their time limits), then the clients nobody here wrote (curl, Python requests, OWSLib, Chromium, Pillow, ObsPy,
-## SeismoStats) against the built programs
+## SeismoStats) against the built programs and against the outside program (Tests/Outside: the
+## DocC articles' code, built as a separate package that sees only the public API)
 test: test-deps
 	python3 scripts/check_imports.py
 	python3 scripts/check_imports.py --self-test
 	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory outside
 	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
 	QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) $(SWIFT) test --skip-build --filter '^(QuakeKitTests|GoldenImageTests)\.'
 	$(SWIFT) test --skip-build --filter '^(QuakeFetchTests|ServerTests)\.'
@@ -44,6 +46,20 @@ test: test-deps
 test-all: test test-sanitize
 	QUAKEMAP_OBSPY_ALL=1 QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q \
 		-p no:cacheprovider Tests/Interop/test_obspy.py
+
+## outside: build the DocC articles' code as a package outside this one (Tests/Outside: only the
+## public API is visible), and check the DocC catalog: every link resolves, every parameter is
+## documented (the compiler's symbol graph of that same build, so nothing is compiled twice)
+OUTSIDE_GRAPHS := $(CURDIR)/.build-outside/symbol-graphs
+outside:
+	python3 scripts/article_examples.py
+	mkdir -p $(OUTSIDE_GRAPHS)
+	$(SWIFT) build --package-path Tests/Outside --scratch-path .build-outside \
+		-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(OUTSIDE_GRAPHS)
+	mkdir -p $(OUTSIDE_GRAPHS)/QuakeKit && cp $(OUTSIDE_GRAPHS)/QuakeKit.symbols.json $(OUTSIDE_GRAPHS)/QuakeKit/
+	docc convert Sources/QuakeKit/QuakeKit.docc --additional-symbol-graph-dir $(OUTSIDE_GRAPHS)/QuakeKit \
+		--fallback-display-name QuakeKit --fallback-bundle-identifier org.quakemap.QuakeKit \
+		--output-path .build-outside/QuakeKit.doccarchive --analyze --warnings-as-errors
 
 build: deps
 	$(SWIFT) build $(RELEASE) --product quakemap

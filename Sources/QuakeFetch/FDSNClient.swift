@@ -12,9 +12,9 @@ import QuakeKit
 /// Slices are fetched at most ``maximumConcurrentRequests`` at once.
 public struct FDSNClient: Sendable {
     /// Limits and retry policy of each request.
-    public var fetch: FetchOptions
+    package var fetch: FetchOptions
     /// Requests in flight at once: services are shared, be polite. Default 3.
-    public var maximumConcurrentRequests: Int
+    package var maximumConcurrentRequests: Int
 
     /// Creates a client.
     public init(fetch: FetchOptions = FetchOptions(), maximumConcurrentRequests: Int = 3) {
@@ -37,20 +37,20 @@ public struct FDSNClient: Sendable {
         /// The format of the body.
         public var format: FDSNFormat
         /// The service's `query` URL.
-        public var queryURL: String
+        package var queryURL: String
         /// The first request's URL (the only one for a single request).
-        public var firstURL: String
+        package var firstURL: String
         /// Requests sent, counts and retries included.
         public var requests: Int
         /// Slices whose events make the body.
-        public var slices: Int
+        package var slices: Int
         /// Wall time, in seconds.
-        public var seconds: Double
+        package var seconds: Double
 
         /// The body as a fetched feed under `key` (the whole query's cache key),
         /// so that the cache and `--stale-ok` treat it as a `--url` feed; FDSN
         /// services send no validators.
-        public func fetchedFeed(key: String) -> FetchedFeed {
+        package func fetchedFeed(key: String) -> FetchedFeed {
             FetchedFeed(body: body, url: key, status: 200, fromCache: false, entityTag: nil, lastModified: nil,
                         lastModifiedDate: nil, attempts: requests, seconds: seconds)
         }
@@ -94,7 +94,7 @@ public struct FDSNClient: Sendable {
     /// The most requests one query may take: a service that keeps refusing
     /// must not be asked for ever. A year of 20,000 events at a cap of 500
     /// takes about 110.
-    public static let maximumRequests = 5_000
+    package static let maximumRequests = 5_000
 
     /// One part of the work: a time window within one longitude range.
     private struct Slice: Sendable {
@@ -271,7 +271,7 @@ public struct FDSNClient: Sendable {
 
     /// A `query` request's answer: events, none (204, or 404 saying no data), or too many.
     private func answer(_ url: String) async throws -> Answer {
-        let fetched = try await FeedFetcher(options: fetch).fetch(url, passing: [400, 404, 413])
+        let fetched = try await FeedFetcher(options: fetch).fetch(url, cached: nil, passing: [400, 404, 413])
         switch fetched.status {
         case 204: return .empty
         case 400, 404, 413:
@@ -295,7 +295,7 @@ public struct FDSNClient: Sendable {
     /// The `count` answer; `nil` when the service has no such method (an HTTP
     /// 4xx or 501) and it was not `required`.
     private func count(_ url: String, required: Bool) async throws -> Int? {
-        let fetched = try await FeedFetcher(options: fetch).fetch(url, passing: [400, 404, 405, 501])
+        let fetched = try await FeedFetcher(options: fetch).fetch(url, cached: nil, passing: [400, 404, 405, 501])
         if fetched.status == 204 { return 0 }
         guard (200..<300).contains(fetched.status) else {
             guard required else { return nil }

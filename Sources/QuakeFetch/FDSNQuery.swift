@@ -6,27 +6,27 @@ import QuakeKit
 /// locally again after), the selection's limit and the time window.
 public struct FDSNQuery: Sendable, Hashable {
     /// How far back the window reaches when no `since` is given: 30 days.
-    public static let defaultWindow: TimeInterval = 30 * 86_400
+    package static let defaultWindow: TimeInterval = 30 * 86_400
 
     /// The service.
-    public var service: FDSNService
+    package var service: FDSNService
     /// The format asked; `nil`: the service's first (``FDSNService/formats``),
     /// with one fall back to `xml` if the service refuses it.
-    public var format: FDSNFormat?
+    package var format: FDSNFormat?
     /// The selection's filter.
-    public var filter: EventFilter
+    package var filter: EventFilter
     /// The selection's region (a map's box), asked as the box when no `bbox` is given.
-    public var region: GeoBox?
+    package var region: GeoBox?
     /// The selection's limit (the N most recent); `nil`: every event.
-    public var limit: Int?
+    package var limit: Int?
     /// The end of the window when the filter has no `until`.
-    public var now: Date
+    package var now: Date
     /// The most events asked per request; `nil`: the service's.
-    public var pageSize: Int?
+    package var pageSize: Int?
     /// When `since` was a duration (`7d`), how far back it reaches from
     /// ``now``: a server's window then moves with each fetch instead of
     /// growing from its start-up.
-    public var sinceAge: TimeInterval?
+    package var sinceAge: TimeInterval?
 
     /// Creates a query.
     public init(service: FDSNService, format: FDSNFormat? = nil, filter: EventFilter = EventFilter(), region: GeoBox? = nil,
@@ -41,12 +41,12 @@ public struct FDSNQuery: Sendable, Hashable {
     }
 
     /// The cap on one response.
-    public var cap: Int { max(1, pageSize ?? service.pageSize) }
+    package var cap: Int { max(1, pageSize ?? service.pageSize) }
 
     /// The window: `since` (default: ``defaultWindow`` before ``now``) to `until`
     /// (default ``now``), widened to whole seconds (the local filter trims the
     /// edges again): tidy URLs, and the same URL within one second.
-    public var window: FDSNWindow {
+    package var window: FDSNWindow {
         let end = filter.until ?? now
         let start = sinceAge.map { now.addingTimeInterval(-$0) } ?? filter.since ?? end.addingTimeInterval(-Self.defaultWindow)
         return FDSNWindow(start: Date(timeIntervalSince1970: start.timeIntervalSince1970.rounded(.down)),
@@ -58,7 +58,7 @@ public struct FDSNQuery: Sendable, Hashable {
 
     /// Whether the service filters everything the selection does, so its `limit`
     /// can stand for the selection's (the one-request default).
-    public var isWhollyPushed: Bool {
+    package var isWhollyPushed: Bool {
         filter.cql == nil && filter.excludedTypes.isEmpty
             && (filter.types.isEmpty || service.filtersEventType)
             && !(filter.bbox != nil && region != nil)
@@ -103,7 +103,7 @@ public struct FDSNQuery: Sendable, Hashable {
 
     /// The whole query as one URL, with `since` and `until` spelled as given
     /// (`30d` stays `30d`): the cache key, the same from one run to the next.
-    public func cacheKey(since: String?, until: String?, format: FDSNFormat) -> String {
+    package func cacheKey(since: String?, until: String?, format: FDSNFormat) -> String {
         var items = filterParameters(window: window, longitudes: longitudeParts.first ?? nil).filter {
             $0.0 != "starttime" && $0.0 != "endtime"
         }
@@ -138,14 +138,14 @@ public struct FDSNQuery: Sendable, Hashable {
 
 /// A closed time window, both ends included, kept in whole milliseconds so
 /// that slices leave no gaps.
-public struct FDSNWindow: Sendable, Hashable {
+package struct FDSNWindow: Sendable, Hashable {
     /// The first millisecond.
-    public let startMilliseconds: Int64
+    package let startMilliseconds: Int64
     /// The last millisecond.
-    public let endMilliseconds: Int64
+    package let endMilliseconds: Int64
 
     /// A window from `start` to `end`, rounded to milliseconds.
-    public init(start: Date, end: Date) {
+    package init(start: Date, end: Date) {
         startMilliseconds = Int64((start.timeIntervalSince1970 * 1000).rounded(.down))
         endMilliseconds = max(startMilliseconds, Int64((end.timeIntervalSince1970 * 1000).rounded(.down)))
     }
@@ -156,19 +156,19 @@ public struct FDSNWindow: Sendable, Hashable {
     }
 
     /// The start.
-    public var start: Date { Date(timeIntervalSince1970: Double(startMilliseconds) / 1000) }
+    package var start: Date { Date(timeIntervalSince1970: Double(startMilliseconds) / 1000) }
     /// The end.
-    public var end: Date { Date(timeIntervalSince1970: Double(endMilliseconds) / 1000) }
+    package var end: Date { Date(timeIntervalSince1970: Double(endMilliseconds) / 1000) }
 
     /// Whether splitting may still help: a window shorter than a second is not split.
-    public var isSplittable: Bool { endMilliseconds - startMilliseconds >= 1000 }
+    package var isSplittable: Bool { endMilliseconds - startMilliseconds >= 1000 }
 
     /// `parts` slices covering the window, earliest first, each ending on the
     /// millisecond the next begins (fewer when the window is too short for
     /// that many). Services that keep microseconds hold events between two
     /// milliseconds: slices that only touched would lose them; an event on
     /// the shared millisecond comes twice and is kept once, by its id.
-    public func split(into parts: Int) -> [FDSNWindow] {
+    package func split(into parts: Int) -> [FDSNWindow] {
         let length = endMilliseconds - startMilliseconds
         let count = Int64(max(1, min(parts, Int(min(max(length, 1), Int64(Int.max))))))
         return (0..<count).map { index in

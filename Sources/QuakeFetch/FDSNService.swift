@@ -18,27 +18,27 @@ public enum FDSNFormat: String, Sendable, Hashable, CaseIterable {
 /// ``defaultPageSize``.
 public struct FDSNService: Sendable, Hashable {
     /// The largest page asked of a service whose cap is not documented.
-    public static let defaultPageSize = 10_000
+    package static let defaultPageSize = 10_000
 
     /// The short name (`usgs`), or `nil` for a base URL given as such.
-    public var name: String?
+    package var name: String?
     /// The base URL, ending in `/` (`https://earthquake.usgs.gov/fdsnws/event/1/`).
-    public var baseURL: String
+    package var baseURL: String
     /// Formats in order of preference; the first is asked, `xml` is the fallback.
-    public var formats: [FDSNFormat]
+    package var formats: [FDSNFormat]
     /// Whether the service has the `count` method; `nil`: unknown, try once.
-    public var hasCount: Bool?
+    package var hasCount: Bool?
     /// The most events one response holds: above it the service refuses (USGS,
     /// HTTP 400) or truncates at its `limit`.
-    public var pageSize: Int
+    package var pageSize: Int
     /// Whether `eventtype=` filters (FDSN 1.2, implemented by USGS).
-    public var filtersEventType: Bool
+    package var filtersEventType: Bool
     /// Whether longitudes beyond ±180 are accepted, so a box across 180° is one
     /// request (`minlongitude=170&maxlongitude=190`); otherwise two.
-    public var acceptsWrappedLongitudes: Bool
+    package var acceptsWrappedLongitudes: Bool
 
     /// Creates a service description.
-    public init(name: String?, baseURL: String, formats: [FDSNFormat], hasCount: Bool?, pageSize: Int,
+    package init(name: String?, baseURL: String, formats: [FDSNFormat], hasCount: Bool?, pageSize: Int,
                 filtersEventType: Bool, acceptsWrappedLongitudes: Bool) {
         self.name = name
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
@@ -50,7 +50,7 @@ public struct FDSNService: Sendable, Hashable {
     }
 
     /// The services known by a short name.
-    public static let known: [String: FDSNService] = [
+    package static let known: [String: FDSNService] = [
         // 20,000 events per query (HTTP 400 above, and `count` says `maxAllowed`).
         "usgs": FDSNService(name: "usgs", baseURL: "https://earthquake.usgs.gov/fdsnws/event/1/",
                             formats: [.csv, .text, .xml], hasCount: true, pageSize: 20_000,
@@ -85,7 +85,7 @@ public struct FDSNService: Sendable, Hashable {
     }
 
     /// `base` + `query`.
-    public var queryURL: String { baseURL + "query" }
+    package var queryURL: String { baseURL + "query" }
     /// `base` + `count`.
-    public var countURL: String { baseURL + "count" }
+    package var countURL: String { baseURL + "count" }
 }

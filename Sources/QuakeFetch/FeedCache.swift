@@ -3,22 +3,22 @@ import QuakeKit
 
 /// The last good body of a feed, with what the server said about it and what
 /// was last rendered from it.
-public struct CachedFeed: Sendable, Hashable, Codable {
+package struct CachedFeed: Sendable, Hashable, Codable {
     /// The feed's URL.
-    public var url: String
+    package var url: String
     /// The body that last parsed and rendered.
-    public var body: Data
+    package var body: Data
     /// Its `ETag`, for `If-None-Match`.
-    public var entityTag: String?
+    package var entityTag: String?
     /// Its `Last-Modified`, for `If-Modified-Since`.
-    public var lastModified: String?
+    package var lastModified: String?
     /// When it was fetched.
-    public var fetchedAt: Date
+    package var fetchedAt: Date
     /// The output path last rendered from this body, for `--if-changed`.
-    public var renderedOutput: String?
+    package var renderedOutput: String?
 
     /// Creates an entry.
-    public init(url: String, body: Data, entityTag: String?, lastModified: String?, fetchedAt: Date, renderedOutput: String?) {
+    package init(url: String, body: Data, entityTag: String?, lastModified: String?, fetchedAt: Date, renderedOutput: String?) {
         self.url = url
         self.body = body
         self.entityTag = entityTag
@@ -30,17 +30,17 @@ public struct CachedFeed: Sendable, Hashable, Codable {
 
 /// One folder of cached feeds, a body file and a metadata file per URL, each
 /// written atomically; an entry whose two files do not match is ignored.
-public struct FeedCache: Sendable {
+package struct FeedCache: Sendable {
     /// The folder.
-    public let directory: String
+    package let directory: String
 
     /// Creates a cache in `directory` (created on first store).
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// `$XDG_CACHE_HOME/quakemap`, else `~/.cache/quakemap`.
-    public static var defaultDirectory: String {
+    package static var defaultDirectory: String {
         let environment = ProcessInfo.processInfo.environment
         if let base = environment["XDG_CACHE_HOME"], base.hasPrefix("/") { return base + "/quakemap" }
         let home = environment["HOME"] ?? NSHomeDirectory()
@@ -62,7 +62,7 @@ public struct FeedCache: Sendable {
     }
 
     /// The entry for `url`, or `nil` when there is none or it is damaged.
-    public func entry(for url: String) -> CachedFeed? {
+    package func entry(for url: String) -> CachedFeed? {
         let (bodyPath, metadataPath) = paths(for: url)
         guard let metadataData = FileManager.default.contents(atPath: metadataPath),
               let metadata = try? JSONDecoder().decode(Metadata.self, from: metadataData),
@@ -74,7 +74,7 @@ public struct FeedCache: Sendable {
     }
 
     /// Stores `entry`, replacing the previous one.
-    public func store(_ entry: CachedFeed) throws {
+    package func store(_ entry: CachedFeed) throws {
         let (bodyPath, metadataPath) = paths(for: entry.url)
         let metadata = Metadata(url: entry.url, bodyDigest: ContentDigest.of(entry.body), entityTag: entry.entityTag,
                                 lastModified: entry.lastModified, fetchedAt: entry.fetchedAt,

@@ -11,18 +11,18 @@ public struct FetchedFeed: Sendable, Hashable {
     /// Whether ``body`` came from the cache (after a 304).
     public var fromCache: Bool
     /// The server's `ETag`, if any.
-    public var entityTag: String?
+    package var entityTag: String?
     /// The server's `Last-Modified`, as sent and parsed.
-    public var lastModified: String?
+    package var lastModified: String?
     /// ``lastModified`` as a date, when it parses.
-    public var lastModifiedDate: Date?
+    package var lastModifiedDate: Date?
     /// How many requests it took.
-    public var attempts: Int
+    package var attempts: Int
     /// Wall time of the whole fetch, in seconds.
-    public var seconds: Double
+    package var seconds: Double
 
     /// Creates a fetched feed (also for a body gathered by many requests, as an FDSN query's).
-    public init(body: Data, url: String, status: Int, fromCache: Bool, entityTag: String?, lastModified: String?,
+    package init(body: Data, url: String, status: Int, fromCache: Bool, entityTag: String?, lastModified: String?,
                 lastModifiedDate: Date?, attempts: Int, seconds: Double) {
         self.body = body
         self.url = url
@@ -40,11 +40,19 @@ public struct FetchedFeed: Sendable, Hashable {
 /// size, retrying what may pass, asking only for what changed.
 public struct FeedFetcher: Sendable {
     /// Limits and retry policy.
-    public var options: FetchOptions
+    package var options: FetchOptions
 
     /// Creates a fetcher.
     public init(options: FetchOptions = FetchOptions()) {
         self.options = options
+    }
+
+    /// Fetches `url` (http or https), retrying what a retry can mend, with the
+    /// time-out, size limit and redirects of ``options``.
+    ///
+    /// - Throws: ``FetchError``.
+    public func fetch(_ url: String) async throws -> FetchedFeed {
+        try await fetch(url, cached: nil, passing: [])
     }
 
     /// Fetches `url`. With a `cached` body and validators, the request is
@@ -55,7 +63,7 @@ public struct FeedFetcher: Sendable {
     ///
     /// - Throws: ``FetchError`` once the retries or the time run out, or at
     ///   once for an error that retrying cannot mend (4xx but 429, too large).
-    public func fetch(_ url: String, cached: CachedFeed? = nil, passing: Set<Int> = []) async throws -> FetchedFeed {
+    package func fetch(_ url: String, cached: CachedFeed?, passing: Set<Int> = []) async throws -> FetchedFeed {
         guard let target = URL(string: url), let scheme = target.scheme?.lowercased(),
               scheme == "http" || scheme == "https", target.host != nil else {
             throw FetchError.invalidURL(url)

@@ -9,24 +9,24 @@ import QuakeKit
 /// Retrieving never writes the cache: a caller calls ``remember(_:renderedOutput:)``
 /// once the body has done its job (the CLI after the whole run, the server after
 /// parsing it), so a body that cannot be used never replaces a good one.
-public struct FeedRetrieval: Sendable {
+package struct FeedRetrieval: Sendable {
     /// Limits and retry policy of each fetch.
-    public var fetch: FetchOptions
+    package var fetch: FetchOptions
     /// Where each URL's last good body is kept; `nil`: no cache (no conditional
     /// request unless the caller passes its own entry, no fallback).
-    public var cache: FeedCache?
+    package var cache: FeedCache?
     /// Whether the cached body stands in for a failed fetch or a bad fetched body.
-    public var staleOk: Bool
+    package var staleOk: Bool
 
     /// Creates a retrieval.
-    public init(fetch: FetchOptions = FetchOptions(), cache: FeedCache?, staleOk: Bool) {
+    package init(fetch: FetchOptions = FetchOptions(), cache: FeedCache?, staleOk: Bool) {
         self.fetch = fetch
         self.cache = cache
         self.staleOk = staleOk
     }
 
     /// Where the body handed to the parser came from.
-    public enum Source: Sendable {
+    package enum Source: Sendable {
         /// A new body from the server.
         case fresh(FetchedFeed)
         /// The server answered `304 Not Modified`: the known body is current
@@ -39,17 +39,17 @@ public struct FeedRetrieval: Sendable {
     }
 
     /// A parsed body and where it came from.
-    public struct Retrieved<Parsed> {
+    package struct Retrieved<Parsed> {
         /// What the parser made of the body.
-        public var parsed: Parsed
+        package var parsed: Parsed
         /// Where the body came from.
-        public var source: Source
+        package var source: Source
         /// `Last-Modified` of the body that was parsed: the response's when fresh
         /// or not modified, the cached entry's when stale.
-        public var lastModified: Date?
+        package var lastModified: Date?
 
         /// The response whose body was parsed (fresh or `304`); `nil` when the cache stood in.
-        public var fetched: FetchedFeed? {
+        package var fetched: FetchedFeed? {
             switch source {
             case .fresh(let fetched), .notModified(let fetched): return fetched
             case .stale: return nil
@@ -58,7 +58,7 @@ public struct FeedRetrieval: Sendable {
 
         /// The body parsed and its validators, for the next request to be
         /// conditional on: the stale entry, else the response (nothing drawn from it).
-        public var entry: CachedFeed {
+        package var entry: CachedFeed {
             switch source {
             case .fresh(let fetched), .notModified(let fetched): return CachedFeed(fetched, renderedOutput: nil)
             case .stale(let cached, _, _): return cached
@@ -82,7 +82,7 @@ public struct FeedRetrieval: Sendable {
     ///     from, so a caller holding the parsed result of a `304`'s body can skip it.
     /// - Throws: the ``FetchError`` or `FeedError` that no fallback covers; when
     ///   the stale body does not parse either, its own `FeedError`.
-    public func retrieve<Parsed>(
+    package func retrieve<Parsed>(
         _ url: String,
         previous: CachedFeed? = nil,
         fallingBack: (_ cached: CachedFeed, _ because: any QuakeKitError) -> Void = { _, _ in },
@@ -100,7 +100,7 @@ public struct FeedRetrieval: Sendable {
     /// falling back under one rule with the URL feeds'. A ``FetchError`` or
     /// ``FDSNError`` from `fetching` is the failure the cache stands in for,
     /// but for a mistake (an invalid URL, an unknown service).
-    public func retrieve<Parsed>(
+    package func retrieve<Parsed>(
         _ key: String,
         previous: CachedFeed? = nil,
         fetching: (_ known: CachedFeed?) async throws -> FetchedFeed,
@@ -141,7 +141,7 @@ public struct FeedRetrieval: Sendable {
     }
 
     /// What a cache entry records as last drawn from its body, for `--if-changed`.
-    public enum RenderedOutput: Sendable, Hashable {
+    package enum RenderedOutput: Sendable, Hashable {
         /// What the entry being replaced said (nothing was drawn this time).
         case previous
         /// This absolute path was drawn from the body.
@@ -152,7 +152,7 @@ public struct FeedRetrieval: Sendable {
 
     /// Keeps `fetched` (its body and validators) as the URL's entry for the next
     /// conditional request and fallback; nothing without a cache.
-    public func remember(_ fetched: FetchedFeed, renderedOutput: RenderedOutput) throws {
+    package func remember(_ fetched: FetchedFeed, renderedOutput: RenderedOutput) throws {
         guard let cache else { return }
         let output: String?
         switch renderedOutput {
@@ -168,11 +168,11 @@ extension FeedRetrieval.Retrieved: Sendable where Parsed: Sendable {}
 
 extension CachedFeed {
     /// The entry a fetch leaves: its body and validators, fetched at `fetchedAt`.
-    public init(_ fetched: FetchedFeed, fetchedAt: Date = Date(), renderedOutput: String?) {
+    package init(_ fetched: FetchedFeed, fetchedAt: Date = Date(), renderedOutput: String?) {
         self.init(url: fetched.url, body: fetched.body, entityTag: fetched.entityTag, lastModified: fetched.lastModified,
                   fetchedAt: fetchedAt, renderedOutput: renderedOutput)
     }
 
     /// ``lastModified`` as a date, when it parses.
-    public var lastModifiedDate: Date? { lastModified.flatMap(FeedFetcher.httpDate) }
+    package var lastModifiedDate: Date? { lastModified.flatMap(FeedFetcher.httpDate) }
 }

@@ -19,7 +19,7 @@ public enum FetchError: QuakeKitError, Equatable {
     case tooManyRedirects(url: String, limit: Int)
 
     /// Whether a later run may succeed: network trouble, timeouts, 429 and 5xx.
-    public var isTemporary: Bool {
+    package var isTemporary: Bool {
         switch self {
         case .timedOut, .connectionFailed, .truncated: return true
         case let .httpStatus(_, status, _): return status == 429 || status >= 500

@@ -15,7 +15,7 @@ import QuakeKit
 /// be written from several threads.
 public final class MBTilesWriter: TileSink {
     /// The MBTiles file.
-    public let path: String
+    package let path: String
     private let staged: StagedOutput
     private let queue: DatabaseQueue
     /// Tiles not yet in the database, and their bytes.

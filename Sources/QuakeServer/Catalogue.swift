@@ -4,24 +4,24 @@ import QuakeKit
 /// One immutable state of the served catalogue: every event of every feed,
 /// newest first, and what tiles and maps draw of them. Requests read a
 /// snapshot while a refresh builds the next one.
-public struct Catalogue: Sendable {
+package struct Catalogue: Sendable {
     /// The events, newest first (ties: by id), one per id.
-    public let events: [SeismicEvent]
+    package let events: [SeismicEvent]
     /// The drawable events (those with a magnitude), newest first.
     let mapEvents: [MapEvent]
     /// The latest feed generation time, for age colours and the footer.
-    public let generated: Date?
+    package let generated: Date?
     /// When this snapshot was made.
-    public let loadedAt: Date
+    package let loadedAt: Date
     /// Changes whenever the events do: part of every ETag.
-    public let version: String
+    package let version: String
     /// Event ids to positions in ``events``.
     private let positions: [String: Int]
     /// Which events a box and a time window hold, without a scan.
     let index: EventIndex
 
     /// A snapshot of `events`, which may hold repeated ids (the latest update wins).
-    public init(events: [SeismicEvent], generated: Date?, loadedAt: Date = Date()) {
+    package init(events: [SeismicEvent], generated: Date?, loadedAt: Date = Date()) {
         // Repeated ids are settled before anything is asked of the catalogue, as on the command line.
         let sorted = RevisionPolicy.settled(events).sorted { lhs, rhs in
             lhs.time != rhs.time ? lhs.time > rhs.time : lhs.id < rhs.id
@@ -38,7 +38,7 @@ public struct Catalogue: Sendable {
     }
 
     /// The event with this id.
-    public func event(id: String) -> SeismicEvent? {
+    package func event(id: String) -> SeismicEvent? {
         positions[id].map { events[$0] }
     }
 

@@ -4,7 +4,7 @@ import QuakeFetch
 import QuakeKit
 
 /// Where a served feed comes from.
-public enum FeedOrigin: Sendable, CustomStringConvertible {
+package enum FeedOrigin: Sendable, CustomStringConvertible {
     /// A local source, read once at start.
     case local(FeedSource)
     /// An http(s) URL, fetched at start and again every refresh interval.
@@ -15,7 +15,7 @@ public enum FeedOrigin: Sendable, CustomStringConvertible {
     case fdsn(FDSNQuery, cacheKey: String)
 
     /// The path or URL.
-    public var description: String {
+    package var description: String {
         switch self {
         case .local(let source): return source.displayName
         case .url(let url): return url
@@ -36,7 +36,7 @@ public enum FeedOrigin: Sendable, CustomStringConvertible {
 /// A feed with a header and no rows is a good feed with no events (a quiet
 /// day's `significant_day`): the server starts on it, and a refresh to it
 /// empties that feed's part of the catalogue.
-public actor CatalogueStore {
+package actor CatalogueStore {
     private let origins: [FeedOrigin]
     private let feed: FeedOptions
     private let filter: EventFilter
@@ -47,16 +47,16 @@ public actor CatalogueStore {
     private var lastGood: [Int: Feed] = [:]
     private var snapshot = Catalogue(events: [], generated: nil)
     /// Refreshes that failed since the start, for `/healthz`.
-    public private(set) var failedRefreshes = 0
+    package private(set) var failedRefreshes = 0
     /// When the last refresh of a URL failed, and why.
-    public private(set) var lastFailure: (date: Date, message: String)?
+    package private(set) var lastFailure: (date: Date, message: String)?
 
     /// A store for `origins`, keeping the events `filter` admits.
     ///
     /// - Parameters:
     ///   - cache: where each URL's last good body is kept between runs (as `quakemap render --url` keeps it).
     ///   - staleOk: when a URL cannot be fetched at start, serve its cached body instead of failing.
-    public init(origins: [FeedOrigin], feed: FeedOptions = FeedOptions(), filter: EventFilter = EventFilter(),
+    package init(origins: [FeedOrigin], feed: FeedOptions = FeedOptions(), filter: EventFilter = EventFilter(),
                 fetch: FetchOptions = FetchOptions(), cache: FeedCache? = nil, staleOk: Bool = false,
                 log: Logger = Logger(label: "quakemap-server")) {
         self.origins = origins
@@ -69,7 +69,7 @@ public actor CatalogueStore {
     }
 
     /// The catalogue now.
-    public var catalogue: Catalogue { snapshot }
+    package var catalogue: Catalogue { snapshot }
 
     /// One feed's last good state.
     private struct Feed: Sendable {
@@ -150,7 +150,7 @@ public actor CatalogueStore {
 
     /// Reads every feed. At start, any failure is thrown: a server must not come
     /// up with a feed missing (unless `staleOk` finds it in the cache).
-    public func load() async throws {
+    package func load() async throws {
         let reader = reader(staleOk: staleOk)
         for (index, origin) in origins.enumerated() {
             lastGood[index] = try await reader.read(origin, previous: nil).feed
@@ -161,7 +161,7 @@ public actor CatalogueStore {
     /// Fetches the URL feeds again; a failure keeps that feed's last good events.
     /// Returns whether the catalogue changed.
     @discardableResult
-    public func refresh() async -> Bool {
+    package func refresh() async -> Bool {
         let reader = reader(staleOk: false)
         var changed = false
         for (index, origin) in origins.enumerated() {
@@ -183,7 +183,7 @@ public actor CatalogueStore {
     }
 
     /// Refreshes every `interval` until the task is cancelled.
-    public func refreshForever(every interval: Duration) async {
+    package func refreshForever(every interval: Duration) async {
         while !Task.isCancelled {
             do { try await Task.sleep(for: interval) } catch { return }
             if await refresh() { log.info("catalogue refreshed: \(snapshot.events.count) events") }

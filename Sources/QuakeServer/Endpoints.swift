@@ -222,7 +222,7 @@ struct Endpoints: Sendable {
         _ = try FeatureQuery(FormQuery.parameters(of: request), allowed: ["f"], formats: ["png"])
         let land = self.land
         return try await png(request, tag: "\"land-\(land.tileSize)-\(id.zoom)-\(id.x)-\(id.y)\"",
-                             cacheControl: "public, max-age=86400") {
+                             cacheControl: "package, max-age=86400") {
             try MapRenderer().pngData(for: land.scene(for: id))
         }
     }

@@ -3,20 +3,20 @@ import Hummingbird
 
 /// An error answer with an `application/problem+json` body (RFC 9457) that
 /// says what was wrong and, for a bad query, which parameter.
-public struct Problem: HTTPResponseError, Equatable {
+package struct Problem: HTTPResponseError, Equatable {
     /// The HTTP status.
-    public let status: HTTPResponse.Status
+    package let status: HTTPResponse.Status
     /// What was wrong, in a sentence.
-    public let detail: String
+    package let detail: String
     /// The query parameter at fault, if one was.
-    public let parameter: String?
+    package let parameter: String?
     /// Seconds after which a retry may succeed (`Retry-After`), for `503`.
-    public let retryAfter: Int?
+    package let retryAfter: Int?
     /// The methods served (`Allow`), for `405`.
-    public let allow: String?
+    package let allow: String?
 
     /// A problem answer.
-    public init(_ status: HTTPResponse.Status, _ detail: String, parameter: String? = nil, retryAfter: Int? = nil,
+    package init(_ status: HTTPResponse.Status, _ detail: String, parameter: String? = nil, retryAfter: Int? = nil,
                 allow: String? = nil) {
         self.status = status
         self.detail = detail
@@ -31,7 +31,7 @@ public struct Problem: HTTPResponseError, Equatable {
     }
 
     /// The response.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var body: [String: Any] = ["type": "about:blank", "title": status.reasonPhrase, "status": status.code,
                                    "detail": detail]
         if let parameter { body["parameter"] = parameter }

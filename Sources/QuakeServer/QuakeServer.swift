@@ -5,34 +5,34 @@ import Logging
 import QuakeKit
 
 /// How the service draws and how much it takes on.
-public struct ServerOptions: Sendable {
+package struct ServerOptions: Sendable {
     /// The address to bind: loopback unless told otherwise.
-    public var host: String
+    package var host: String
     /// The port; 0 picks a free one (see the `onRunning` callback).
-    public var port: Int
+    package var port: Int
     /// Tiles and maps: circle sizes and what their colour tells (the
     /// initializer's `style` and `coloring`).
-    public var symbols: SymbolStyle
+    package var symbols: SymbolStyle
     /// Tiles: the per-tile feature limit (largest magnitudes kept); `nil` keeps all.
-    public var tileLimit: Int?
+    package var tileLimit: Int?
     /// Renders running at once (default: one per core).
-    public var concurrentRenders: Int
+    package var concurrentRenders: Int
     /// Renders waiting at most; beyond, requests get `503` at once.
-    public var queuedRenders: Int
+    package var queuedRenders: Int
     /// A request waits this long for its render, then gets `503`.
-    public var renderTimeout: Duration
+    package var renderTimeout: Duration
     /// Bytes of rendered tiles and maps kept for repeated requests.
-    public var cacheBytes: Int
+    package var cacheBytes: Int
     /// A connection with no request in progress is closed after this long:
     /// one whose request head has not arrived (a stalled or slow client) and an
     /// idle keep-alive connection alike.
-    public var idleTimeout: Duration
+    package var idleTimeout: Duration
     /// Connections open at most; beyond, new ones wait in the listen queue
     /// until one closes (see ``ServerLimits/connectionCap(descriptors:)``).
-    public var maximumConnections: Int
+    package var maximumConnections: Int
 
     /// Options with the defaults.
-    public init(host: String = "127.0.0.1", port: Int = 8080, style: MagnitudeStyle = MagnitudeStyle(),
+    package init(host: String = "127.0.0.1", port: Int = 8080, style: MagnitudeStyle = MagnitudeStyle(),
                 coloring: SymbolColoring = .magnitude, tileLimit: Int? = TileOptions.defaultTileLimit,
                 concurrentRenders: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
                 queuedRenders: Int = 64, renderTimeout: Duration = .seconds(10), cacheBytes: Int = 64 << 20,
@@ -53,21 +53,21 @@ public struct ServerOptions: Sendable {
 /// The HTTP service: OGC API – Features (Part 1 core, Part 3 CQL2 text
 /// filters) over the catalogue, XYZ tiles and plate carrée maps drawn on
 /// demand, `/healthz`, and one access-log line per request.
-public enum QuakeServer {
+package enum QuakeServer {
     /// The application, ready to run (`runService()` handles SIGTERM and SIGINT).
     ///
     /// - Parameters:
     ///   - logger: gets the access log (info) and problems; the framework's own
     ///     lines only from warnings up.
     ///   - onRunning: called with the bound port once the server listens.
-    public static func application(
+    package static func application(
         store: CatalogueStore, options: ServerOptions, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: AccessLog(logger: logger))
         // Outside the problem answers, so that errors carry the CORS headers too. The data is
-        // public and read-only: any page may use it, without credentials.
+        // open to all and read-only: any page may use it, without credentials.
         router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .ifNoneMatch, .contentType],
                                               allowMethods: [.get, .head, .options], maxAge: .hours(24)))
         router.add(middleware: ProblemAnswers(logger: logger))

@@ -7,7 +7,7 @@ import HummingbirdCore
 import Logging
 
 /// The process's descriptor limit and the connection cap derived from it.
-public enum ServerLimits {
+package enum ServerLimits {
     /// Descriptors kept back from connections: the listening socket, feeds
     /// being read, the log, and the runtime's own.
     static let reservedDescriptors = 64
@@ -16,7 +16,7 @@ public enum ServerLimits {
     /// the cap, not `EMFILE` in the middle of accepting, is what bounds
     /// connections. Returns the soft limit in force afterwards.
     @discardableResult
-    public static func raiseDescriptorLimit() -> Int {
+    package static func raiseDescriptorLimit() -> Int {
         guard var limit = current() else { return 1024 }
         if limit.rlim_cur < limit.rlim_max {
             var raised = limit
@@ -27,7 +27,7 @@ public enum ServerLimits {
     }
 
     /// The soft limit on open descriptors now in force.
-    public static func descriptorLimit() -> Int {
+    package static func descriptorLimit() -> Int {
         current().map { count($0.rlim_cur) } ?? 1024
     }
 
@@ -43,7 +43,7 @@ public enum ServerLimits {
 
     /// Connections a process with `descriptors` open files may hold, keeping
     /// ``reservedDescriptors`` for everything else (at least 16).
-    public static func connectionCap(descriptors: Int = descriptorLimit()) -> Int {
+    package static func connectionCap(descriptors: Int = descriptorLimit()) -> Int {
         max(16, descriptors - reservedDescriptors)
     }
 }

@@ -34,7 +34,7 @@ struct ServerCommand: AsyncParsableCommand {
             problem naming the parameter; unknown paths 404. Images carry an ETag
             and answer 304 to If-None-Match; when drawing is saturated or slower
             than --render-timeout, 503 with Retry-After. Every answer allows any
-            origin (CORS: the data is public and read-only). A connection idle for
+            origin (CORS: the data is package and read-only). A connection idle for
             --idle-timeout, or whose request head has not arrived by then, is closed.
 
             Several feeds (the input, --url, --fdsn, and each --feed) are served as

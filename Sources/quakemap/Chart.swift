@@ -101,17 +101,15 @@ extension Quakemap {
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let events = loaded.selection.events
                 let builder = ChartBuilder(options: chartOptions)
-                let scene: MapScene
-                switch kind {
-                case .magnitudeTime: scene = builder.magnitudeTime(events)
-                case .cumulative: scene = builder.cumulative(events)
-                case .rate: scene = builder.rate(events)
-                case .depth: scene = builder.depthHistogram(events)
-                case .fmd:
-                    scene = builder.frequencyMagnitude(events, binning: try magnitudeStatistics.binning(),
-                                                       method: magnitudeStatistics.completeness)
-                case .crossSection: scene = builder.crossSection(events, profile: try profileOptions.crossSection()!)
+                let chart: ChartKind = switch kind {
+                case .magnitudeTime: .magnitudeTime
+                case .cumulative: .cumulative
+                case .rate: .rate
+                case .depth: .depth
+                case .fmd: .frequencyMagnitude(binning: try magnitudeStatistics.binning(), completeness: magnitudeStatistics.completeness)
+                case .crossSection: .crossSection(try profileOptions.crossSection()!)
                 }
+                let scene = builder.scene(chart, for: events)
                 let output = outputPath
                 let bytes = try MapRenderer().data(for: scene, format: try OutputFormat.resolve(output: output, format: format))
                 if output == "-" {

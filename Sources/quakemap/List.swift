@@ -36,7 +36,7 @@ extension Quakemap {
                 if selection.limit == nil, EventListSpool.spools(format) {
                     let format = format
                     guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
-                        try QuakeMap.spoolList(from: source, feed: feed, selection: selection, format: format)
+                        try QuakeMap.list(from: source, feed: feed, selection: selection, format: format)
                     }) else { return }
                     let spool = loaded.selection.events[0]
                     try spool.write { try AtomicFileWriter.writeAll($0, to: STDOUT_FILENO, path: "<stdout>") }

@@ -41,7 +41,7 @@ extension Quakemap {
         @Option(help: ArgumentHelp("Page 2's map: a box W,S,E,N in degrees (default: the box the events occupy).", valueName: "W,S,E,N"))
         var region: String?
 
-        @Option(help: ArgumentHelp("Rows in the table of the largest events (1…25).", valueName: "N"))
+        @Option(help: ArgumentHelp("Rows in the table of the largest events (\(ReportOptions.largestEventsRange.lowerBound)…\(ReportOptions.largestEventsRange.upperBound)).", valueName: "N"))
         var largest: Int = 10
 
         @OptionGroup(title: "Cross-section") var profileOptions: ProfileOptions
@@ -50,7 +50,13 @@ extension Quakemap {
         func validate() throws {
             try SelectionOptions.check(limit: limit)
             _ = try regionBox()
-            guard (1...25).contains(largest) else { throw ValidationError("--largest must be 1…25, not \(largest)") }
+            do {
+                try ReportOptions(largestEvents: largest).validate()
+            } catch {
+                switch error {
+                case .largestEvents: throw ValidationError("--largest: \(error.message)")
+                }
+            }
         }
 
         private func regionBox() throws -> GeoBox? {
@@ -82,7 +88,7 @@ extension Quakemap {
                 let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let pages = SeismicityReport.pages(for: loaded.selection, options: options)
-                let pdf = try MapRenderer().pdfData(for: pages, title: options.title ?? "Seismicity report")
+                let pdf = try MapRenderer().pdfData(for: pages, title: options.title ?? ReportLayout.defaultTitle)
                 try AtomicFileWriter.write(pdf, to: output)
                 let count = loaded.selection.events.count
                 Reporting.finish(loaded, loader: loader, outcome: "reported",

@@ -66,7 +66,7 @@ struct MapOptionsCLITests {
         let image = try RasterImage(png: result.stdout)
         #expect(image.width == 1000 && image.height == 500)
         let selected = try QuakeMap.select(from: .file(QuakemapProcess.repositoryRoot.appendingPathComponent(sample).path))
-        let library = try QuakeMap.mapData(for: selected, options: MapOptions(
+        let library = try QuakeMap.render(selected, options: MapOptions(
             width: 500, centerLongitude: 150, showsLegend: false, graticuleSpacing: 30, scale: 2))
         #expect(try RasterImage(png: library) == image)
     }
@@ -79,7 +79,7 @@ struct MapOptionsCLITests {
             let result = try QuakemapProcess.run(["render", sample, "-o", "-", "--width", "700", "--quiet"] + arguments)
             #expect(result.status == 0, "\(result.stderr)")
             let selected = try QuakeMap.select(from: .file(path), selection: EventSelection(limit: limit))
-            let library = try QuakeMap.mapData(for: selected, options: MapOptions(width: 700, labelCount: labels))
+            let library = try QuakeMap.render(selected, options: MapOptions(width: 700, labelCount: labels))
             #expect(try RasterImage(png: library) == RasterImage(png: result.stdout), "\(arguments)")
         }
         let none = try QuakemapProcess.run(["render", sample, "-o", "-", "--width", "700", "--quiet", "--labels", "0"])

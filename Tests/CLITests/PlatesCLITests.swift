@@ -30,8 +30,8 @@ struct PlatesCLITests {
         let pacific = try GeoBox(west: 120, south: -60, east: -60, north: 60)
         let selected = try QuakeMap.select(from: .file(QuakemapProcess.repositoryRoot.appendingPathComponent(sample).path),
                                            selection: EventSelection(region: pacific))
-        let library = try QuakeMap.mapData(for: selected, options: MapOptions(width: 700, region: pacific))
-        let without = try QuakeMap.mapData(for: selected, options: MapOptions(width: 700, region: pacific, plateBoundaries: nil))
+        let library = try QuakeMap.render(selected, options: MapOptions(width: 700, region: pacific))
+        let without = try QuakeMap.render(selected, options: MapOptions(width: 700, region: pacific, plateBoundaries: nil))
         #expect(try RasterImage(png: library) == RasterImage(png: result.stdout))
         #expect(try RasterImage(png: without) != RasterImage(png: result.stdout))
     }

@@ -190,12 +190,12 @@ struct AnimationTests {
         let day = try QuakeMap.select(from: .file(root.appendingPathComponent("Data/synthetic_all_day.csv").path),
                                       selection: EventSelection(limit: nil))
         let options = AnimationOptions(map: MapOptions(width: 300), duration: 1, fps: 5, fade: 3600)
-        try QuakeMap.writeAnimation(for: day, options: options, to: path)
+        try QuakeMap.animate(for: day, options: options, to: path)
         let file = try APNGFile(Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(file.chunks[1].type == "acTL" && file.chunks[1].uint32(at: 0) == 5)
         let other = folder.appendingPathComponent("refused.png").path
         #expect(throws: AnimationOptionsError.fpsOutOfRange(0)) {
-            try QuakeMap.writeAnimation(for: day, options: AnimationOptions(fps: 0), to: other)
+            try QuakeMap.animate(for: day, options: AnimationOptions(fps: 0), to: other)
         }
         #expect(!FileManager.default.fileExists(atPath: other))
     }

@@ -6,7 +6,7 @@ import QuakeKit
 func animateMonth(feed: FeedSource, to path: String) throws {
     let month = try QuakeMap.select(from: feed, selection: EventSelection(limit: nil))
     let options = AnimationOptions(map: MapOptions(width: 1024), duration: 10, fps: 10, fade: 3 * 86_400)
-    try QuakeMap.writeAnimation(for: month, options: options, to: path)
+    try QuakeMap.animate(for: month, options: options, to: path)
 }
 // END EXAMPLE
 

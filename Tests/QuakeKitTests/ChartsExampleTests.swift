@@ -6,12 +6,12 @@ import QuakeKit
 func sequenceFigures(events: [SeismicEvent]) throws -> (page: Data, section: Data) {
     let charts = ChartBuilder(options: ChartOptions(width: 800, height: 500))
     let page = ReportPage.a4(maps: [
-        PlacedMap(scene: charts.magnitudeTime(events), frame: PixelRect(x: 40, y: 60, width: 515, height: 322)),
-        PlacedMap(scene: charts.frequencyMagnitude(events), frame: PixelRect(x: 40, y: 400, width: 515, height: 322)),
+        PlacedMap(scene: charts.scene(.magnitudeTime, for: events), frame: PixelRect(x: 40, y: 60, width: 515, height: 322)),
+        PlacedMap(scene: charts.scene(.frequencyMagnitude(), for: events), frame: PixelRect(x: 40, y: 400, width: 515, height: 322)),
     ])
     let profile = try CrossSectionProfile(start: GeoPoint(longitude: -118.0, latitude: 35.4),
                                           end: GeoPoint(longitude: -117.0, latitude: 36.2), halfWidth: 30)
-    let section = try MapRenderer().data(for: charts.crossSection(events, profile: profile), format: .svg)
+    let section = try MapRenderer().data(for: charts.scene(.crossSection(profile), for: events), format: .svg)
     return (try MapRenderer().pdfData(for: [page]), section)
 }
 // END EXAMPLE

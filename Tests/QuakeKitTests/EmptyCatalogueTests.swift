@@ -142,10 +142,10 @@ struct EmptyCatalogueTests {
         #expect(busy.overlay.texts.first?.text == "1 earthquake, 2026-11-21 10:00 – 2026-11-21 10:00 UTC")
 
         for format in [ImageFormat.png, .pdf, .svg] {
-            let data = try QuakeMap.mapData(for: selection, options: MapOptions(width: 400), format: format)
+            let data = try QuakeMap.render(selection, options: MapOptions(width: 400), format: format)
             #expect(data.count > 1000, "\(format)")
         }
-        let image = try RasterImage(png: QuakeMap.mapData(for: selection, options: MapOptions(width: 400)))
+        let image = try RasterImage(png: QuakeMap.render(selection, options: MapOptions(width: 400)))
         #expect(image.width == 400 && image.height == 200)
     }
 

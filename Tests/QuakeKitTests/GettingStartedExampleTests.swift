@@ -11,26 +11,26 @@ func drawNightlyMap(feedPath: String, mapPath: String) throws -> FeedSummary {
     for rejection in selected.summary.rejections {
         print("skipped", rejection.message)
     }
-    try QuakeMap.writePNG(
-        for: selected.events,
-        to: mapPath,
+    let png = try QuakeMap.render(
+        selected,
         options: MapOptions(width: 2048, style: MagnitudeStyle(symbolScale: 1, minimumDiameter: 2))
     )
+    try AtomicFileWriter.write(png, to: mapPath)
     return selected.summary
 }
 // END EXAMPLE 1
 
 // BEGIN EXAMPLE 2
-func pixelsForOneEvent() throws -> RasterImage {
+func mapOfOneEvent() throws -> Data {
     let event = SeismicEvent(
         id: "us7000abcd",
         time: Date(timeIntervalSince1970: 1_700_000_000),
         latitude: -17.7, longitude: 178.1, depth: 560, magnitude: 6.4
     )
-    let scene = SceneBuilder(options: MapOptions(width: 720, basemap: .none, showsLegend: false)).scene(for: [event])
     // The scene is resolved: centre, diameter (0.75 · 6.4² px) and colour are decided here.
-    assert(scene.circles.first?.diameter == 0.75 * 6.4 * 6.4)
-    return try MapRenderer().image(for: scene)
+    let scene = SceneBuilder(options: MapOptions(width: 720, basemap: .none, showsLegend: false)).scene(for: [event])
+    assert(scene.width == 720 && scene.height == 360)
+    return try MapRenderer().data(for: scene, format: .png)
 }
 // END EXAMPLE 2
 
@@ -68,7 +68,7 @@ struct GettingStartedExampleTests {
     }
 
     @Test func theOneEventExampleDrawsAtFiji() throws {
-        let image = try pixelsForOneEvent()
+        let image = try RasterImage(png: mapOfOneEvent())
         // x = (178.1 + 180) / 360 · 720 = 716.2, y = (90 + 17.7) / 180 · 360 = 215.4
         #expect(image.pixel(x: 716, y: 215).alpha > 0)
         #expect(image.pixel(x: 360, y: 180).alpha == 0)

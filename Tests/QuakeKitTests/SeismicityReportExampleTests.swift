@@ -10,7 +10,7 @@ func monthlyReport(feed: FeedSource, to path: String) throws -> GutenbergRichter
                                               halfWidth: 100)
     let options = ReportOptions(paper: .letter, title: "Seismicity this month",
                                 source: "USGS", profile: japanTrench)
-    try QuakeMap.writeReport(for: selected, options: options, to: path)
+    try AtomicFileWriter.write(try QuakeMap.report(for: selected, options: options), to: path)
     return try? GutenbergRichterFit(magnitudes: selected.events.compactMap(\.magnitude))
 }
 // END EXAMPLE

@@ -8,7 +8,7 @@ import QuakeQuery
 /// A polygon: the first ring is the outline, any further rings are holes.
 public struct GeoPolygon: Sendable, Hashable {
     /// Closed rings of positions.
-    public var rings: [[GeoPoint]]
+    package var rings: [[GeoPoint]]
 
     /// Creates a polygon from its rings.
     public init(rings: [[GeoPoint]]) {
@@ -19,7 +19,7 @@ public struct GeoPolygon: Sendable, Hashable {
 /// The land drawn under the events.
 public struct Basemap: Sendable, Hashable {
     /// Land polygons in longitude/latitude.
-    public var land: [GeoPolygon]
+    package var land: [GeoPolygon]
 
     /// Creates a basemap from land polygons.
     public init(land: [GeoPolygon]) {
@@ -28,11 +28,11 @@ public struct Basemap: Sendable, Hashable {
 
     /// Natural Earth's 1:110m land (public domain), built into the library so
     /// that no file needs to be found at run time.
-    public static let naturalEarth110m = Basemap(builtIn: EmbeddedLand.land110m, name: "1:110m")
+    package static let naturalEarth110m = Basemap(builtIn: EmbeddedLand.land110m, name: "1:110m")
 
     /// Natural Earth's 1:10m land, simplified to 0.05° (public domain): the
     /// detail for regions and large images, also built into the library.
-    public static let naturalEarthDetailed = Basemap(builtIn: EmbeddedLand.land10m, name: "1:10m")
+    package static let naturalEarthDetailed = Basemap(builtIn: EmbeddedLand.land10m, name: "1:10m")
 
     /// Decodes compiled-in land. Damaged bytes mean a broken build, not bad input:
     /// stop with the reason instead of quietly drawing a map without land.
@@ -46,7 +46,7 @@ public struct Basemap: Sendable, Hashable {
 
     /// The built-in land at the detail a map of `pixelsPerDegree` (along the
     /// equator) needs: 1:110m below 10 pixels a degree, the simplified 1:10m from there.
-    public static func naturalEarth(pixelsPerDegree: Double) -> Basemap {
+    package static func naturalEarth(pixelsPerDegree: Double) -> Basemap {
         pixelsPerDegree >= 10 ? naturalEarthDetailed : naturalEarth110m
     }
 

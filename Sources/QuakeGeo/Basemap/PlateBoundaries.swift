@@ -5,9 +5,9 @@ import QuakeQuery
 
 /// One line of a plate boundary model: the boundary between two plates, digitised
 /// in one direction, with the plate on each side as seen walking along it.
-public struct PlateBoundary: Sendable, Hashable {
+package struct PlateBoundary: Sendable, Hashable {
     /// A side of the line, as seen walking from its first point towards its last.
-    public enum Side: Sendable, Hashable {
+    package enum Side: Sendable, Hashable {
         /// To the left of the digitised direction.
         case left
         /// To the right of the digitised direction.
@@ -15,19 +15,19 @@ public struct PlateBoundary: Sendable, Hashable {
     }
 
     /// The model's name for the line, e.g. `PA\OK` (the Japan Trench in Bird 2003).
-    public var name: String
+    package var name: String
     /// The code of the plate on the left, e.g. `PA`.
-    public var leftPlate: String
+    package var leftPlate: String
     /// The code of the plate on the right, e.g. `OK`.
-    public var rightPlate: String
+    package var rightPlate: String
     /// The line, in the digitised direction.
-    public var points: [GeoPoint]
+    package var points: [GeoPoint]
     /// For a subduction zone, the side of the overriding plate (where a map draws the
     /// teeth); `nil` for every other kind of boundary.
-    public var overridingSide: Side?
+    package var overridingSide: Side?
 
     /// Creates a boundary.
-    public init(name: String, leftPlate: String, rightPlate: String, points: [GeoPoint], overridingSide: Side? = nil) {
+    package init(name: String, leftPlate: String, rightPlate: String, points: [GeoPoint], overridingSide: Side? = nil) {
         self.name = name
         self.leftPlate = leftPlate
         self.rightPlate = rightPlate
@@ -36,10 +36,10 @@ public struct PlateBoundary: Sendable, Hashable {
     }
 
     /// Whether the boundary is a subduction zone.
-    public var isSubduction: Bool { overridingSide != nil }
+    package var isSubduction: Bool { overridingSide != nil }
 
     /// The code of the overriding plate of a subduction zone; `nil` for other boundaries.
-    public var overridingPlate: String? {
+    package var overridingPlate: String? {
         overridingSide.map { $0 == .left ? leftPlate : rightPlate }
     }
 }
@@ -47,13 +47,13 @@ public struct PlateBoundary: Sendable, Hashable {
 /// A set of plate boundary lines drawn on maps, with the credit their source asks for.
 public struct PlateBoundaries: Sendable, Hashable {
     /// The lines.
-    public var boundaries: [PlateBoundary]
+    package var boundaries: [PlateBoundary]
     /// What a map showing them credits in its footer, e.g. `Plate boundaries: Bird (2003)`;
     /// `nil` credits nothing.
-    public var credit: String?
+    package var credit: String?
 
     /// Creates a set of boundaries.
-    public init(boundaries: [PlateBoundary], credit: String? = nil) {
+    package init(boundaries: [PlateBoundary], credit: String? = nil) {
         self.boundaries = boundaries
         self.credit = credit
     }

@@ -13,12 +13,12 @@ import QuakeQuery
 /// latitude θ, sin θ = (√3/2) sin φ,
 /// y = A1 θ + A2 θ³ + A3 θ⁷ + A4 θ⁹ and
 /// x = 2√3 λ cos θ / (3 (A1 + 3 A2 θ² + 7 A3 θ⁶ + 9 A4 θ⁸)).
-public struct EqualEarth: Sendable, Hashable {
+package struct EqualEarth: Sendable, Hashable {
     /// The meridian drawn straight down the middle, in degrees.
-    public var centerLongitude: Double
+    package var centerLongitude: Double
 
     /// The projection centred on `centerLongitude`.
-    public init(centerLongitude: Double = 0) {
+    package init(centerLongitude: Double = 0) {
         self.centerLongitude = centerLongitude
     }
 
@@ -28,7 +28,7 @@ public struct EqualEarth: Sendable, Hashable {
 
     /// x east and y north on the unit sphere; the longitude is taken within
     /// 180° of the centre, so the map ends at the antimeridian of its centre.
-    public func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+    package func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
         Self.project(latitude: latitude, offset: MapProjection.offset(longitude: longitude, from: centerLongitude))
     }
 
@@ -43,7 +43,7 @@ public struct EqualEarth: Sendable, Hashable {
     }
 
     /// Half the length of the equator on the map (the antimeridian's x).
-    public static let halfWidth = project(latitude: 0, offset: 180).x
+    package static let halfWidth = project(latitude: 0, offset: 180).x
     /// The pole line's y.
-    public static let halfHeight = project(latitude: 90, offset: 0).y
+    package static let halfHeight = project(latitude: 90, offset: 0).y
 }

@@ -25,27 +25,27 @@ public struct PixelPoint: Sendable, Hashable, Codable {
 /// The whole world (the default) puts longitude −180 at the left pixel edge and
 /// +180 at the right one; a box may cross the antimeridian, and a world map may
 /// be centred on any meridian.
-public struct PlateCarree: Sendable, Hashable {
+package struct PlateCarree: Sendable, Hashable {
     /// Image width in pixels.
-    public let width: Double
+    package let width: Double
     /// Image height in pixels.
-    public let height: Double
+    package let height: Double
     /// The longitude at the left edge.
-    public let west: Double
+    package let west: Double
     /// Degrees of longitude across the image (360 for a world map).
-    public let longitudeSpan: Double
+    package let longitudeSpan: Double
     /// The latitude at the top edge.
-    public let north: Double
+    package let north: Double
     /// The latitude at the bottom edge.
-    public let south: Double
+    package let south: Double
 
     /// The whole world, −180 at the left edge.
-    public init(width: Double, height: Double) {
+    package init(width: Double, height: Double) {
         self.init(region: .world, width: width, height: height)
     }
 
     /// The box `region` stretched over the image.
-    public init(region: GeoBox, width: Double, height: Double) {
+    package init(region: GeoBox, width: Double, height: Double) {
         self.width = width
         self.height = height
         self.west = region.west
@@ -55,7 +55,7 @@ public struct PlateCarree: Sendable, Hashable {
     }
 
     /// The whole world centred on `centerLongitude` (e.g. 150 for the Pacific).
-    public init(centerLongitude: Double, width: Double, height: Double) {
+    package init(centerLongitude: Double, width: Double, height: Double) {
         self.width = width
         self.height = height
         self.west = centerLongitude - 180
@@ -65,11 +65,11 @@ public struct PlateCarree: Sendable, Hashable {
     }
 
     /// Whether the image spans the whole turn of longitude, so that the world wraps.
-    public var wraps: Bool { longitudeSpan >= 360 }
+    package var wraps: Bool { longitudeSpan >= 360 }
 
     /// The pixel position of a geographic point. The longitude is taken modulo
     /// 360 east of the left edge, so a box across the antimeridian is continuous.
-    public func project(latitude: Double, longitude: Double) -> PixelPoint {
+    package func project(latitude: Double, longitude: Double) -> PixelPoint {
         // A remainder, not a loop: a loop never ends on a huge or infinite longitude.
         var offset = (longitude - west).truncatingRemainder(dividingBy: 360)
         if offset < 0 { offset += 360 }
@@ -84,5 +84,5 @@ public struct PlateCarree: Sendable, Hashable {
     }
 
     /// The horizontal pixel distance of a full turn of longitude.
-    public var wrapWidth: Double { 360 / longitudeSpan * width }
+    package var wrapWidth: Double { 360 / longitudeSpan * width }
 }

@@ -20,18 +20,18 @@ import QuakeModel
 import QuakeParse
 import QuakeQuery
 
-public struct Robinson: Sendable, Hashable {
+package struct Robinson: Sendable, Hashable {
     /// The meridian drawn straight down the middle, in degrees.
-    public var centerLongitude: Double
+    package var centerLongitude: Double
 
     /// The projection centred on `centerLongitude`.
-    public init(centerLongitude: Double = 0) {
+    package init(centerLongitude: Double = 0) {
         self.centerLongitude = centerLongitude
     }
 
     /// x east and y north on the unit sphere; the longitude is taken within
     /// 180° of the centre, so the map ends at the antimeridian of its centre.
-    public func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+    package func project(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
         Self.project(latitude: latitude, offset: MapProjection.offset(longitude: longitude, from: centerLongitude))
     }
 
@@ -42,9 +42,9 @@ public struct Robinson: Sendable, Hashable {
     }
 
     /// Half the length of the equator on the map (the antimeridian's x).
-    public static let halfWidth = project(latitude: 0, offset: 180).x
+    package static let halfWidth = project(latitude: 0, offset: 180).x
     /// The pole line's y.
-    public static let halfHeight = project(latitude: 90, offset: 0).y
+    package static let halfHeight = project(latitude: 90, offset: 0).y
 
     // Robinson's table, 0°, 5°, … 90°, as Snyder & Voxland (1989) and PROJ print it.
     private static let plenTable: [Double] = [

@@ -17,19 +17,19 @@ import QuakeWrite
 /// Reading encodes each admitted event at once into a spool (a few MiB in
 /// memory, then an unlinked temporary file) and keeps 20 bytes of it in
 /// memory: its time, its version in the revision ledger and where its line
-/// starts. Repeated ids are then settled (``RevisionPolicy``, over every
+/// starts. Repeated ids are then settled (`RevisionPolicy`, over every
 /// row, before the filters), the rest sorted
 /// by time (radix, stable: equal times keep file order), and
 /// ``write(_:)`` copies the lines in that order from the mapped spool.
-/// The bytes are those ``EventListEncoder`` writes for the selection's
+/// The bytes are those `EventListEncoder` writes for the selection's
 /// events.
 public final class EventListSpool: @unchecked Sendable, Hashable {
     /// The format the lines are in.
     public let format: EventListFormat
     /// Counts and rejections from reading the feed.
-    public var summary: FeedSummary { spool.summary }
+    package var summary: FeedSummary { spool.summary }
     /// Rows that repeated an event id; only the latest version of each is listed.
-    public var duplicates: Int { spool.duplicates }
+    package var duplicates: Int { spool.duplicates }
     /// How many events are listed.
     public var count: Int { spool.count }
 
@@ -39,7 +39,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
 
     /// Whether `format` can be spooled (CSV, FDSN text, JSON, GeoJSON, a
     /// table); QuakeML is written whole by ``EventListEncoder``.
-    public static func spools(_ format: EventListFormat) -> Bool {
+    package static func spools(_ format: EventListFormat) -> Bool {
         EventLineEncoder.streams(format) || format == .table
     }
 
@@ -49,7 +49,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     ///
     /// - Throws: ``FeedError`` as ``FeedReader`` does; ``WriteError`` when
     ///   the temporary file cannot be written.
-    public init(from source: FeedSource, feed: FeedOptions = FeedOptions(), selection: EventSelection = EventSelection(limit: nil),
+    package init(from source: FeedSource, feed: FeedOptions = FeedOptions(), selection: EventSelection = EventSelection(limit: nil),
                 format: EventListFormat) throws {
         precondition(Self.spools(format), "\(format) is not spooled")
         self.format = format
@@ -184,7 +184,7 @@ package struct EventSpool {
     /// Rows that repeated an event id; only the latest version of each is kept.
     package let duplicates: Int
     /// How many events there are.
-    package var count: Int { order.count }
+    public var count: Int { order.count }
 
     private let storage: SpoolStorage
     /// Whether the spool went to a temporary file.

@@ -1,4 +1,4 @@
-// QuakeKit is the one library programs import: it brings every stage's public API with it.
+// QuakeKit is the one library programs import: it brings every stage's API with it.
 @_exported import QuakeModel
 @_exported import QuakeParse
 @_exported import QuakeQuery

@@ -16,7 +16,7 @@ extension QuakeMap {
     }
 
     /// A selection of map events as a time-lapse.
-    public static func animation(for selection: MapSelection, options: AnimationOptions = AnimationOptions()) -> Animation {
+    package static func animation(for selection: MapSelection, options: AnimationOptions = AnimationOptions()) -> Animation {
         Animation(events: selection.events, options: options, feedGenerated: selection.summary.generated,
                   feedTitle: selection.summary.title)
     }
@@ -26,7 +26,7 @@ extension QuakeMap {
     ///
     /// - Throws: ``AnimationOptionsError`` for options out of range, before
     ///   anything is drawn; ``WriteError`` or ``RenderError``.
-    public static func writeAnimation(for selection: FeedSelection, options: AnimationOptions = AnimationOptions(),
+    public static func animate(for selection: FeedSelection, options: AnimationOptions = AnimationOptions(),
                                       to path: String) throws {
         try options.validate()
         try animation(for: selection, options: options).writeAPNG(to: path)

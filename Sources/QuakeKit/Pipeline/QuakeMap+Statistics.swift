@@ -10,15 +10,15 @@ import QuakeWrite
 extension QuakeMap {
     /// Reads `source` and summarizes every event `selection` admits
     /// (``CatalogStatistics``), with memory bounded independent of the
-    /// feed's size: the events are spooled as small records (``EventSpool``,
-    /// repeated ids settled by ``RevisionPolicy``, before the filters) and folded in
+    /// feed's size: the events are spooled as small records (`EventSpool`,
+    /// repeated ids settled by `RevisionPolicy`, before the filters) and folded in
     /// the selection's order, so the figures are those of
     /// ``CatalogStatistics/init(_:binning:completeness:)`` over
     /// ``select(from:feed:selection:)``'s events. In memory stay 12 bytes an
     /// event for the spool and 8 for its magnitude (16 while the fit bins them).
     /// The one element of `events` is the summary.
     ///
-    /// - Throws: ``FeedError`` as ``FeedReader`` does; ``WriteError`` when
+    /// - Throws: ``FeedError`` as `FeedReader` does; ``WriteError`` when
     ///   the temporary file cannot be written.
     public static func statistics(
         from source: FeedSource,
@@ -79,5 +79,17 @@ private struct StatisticsRecord {
         append(event.depth ?? 0)
         var type = CatalogStatistics.typeKey(event.eventType)
         type.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+}
+
+extension QuakeMap {
+    /// Draws the chart `kind` of a selection in `format` (see ``ChartKind``).
+    ///
+    /// - Throws: ``ChartOptionsError`` for options out of range, before anything
+    ///   is drawn; ``RenderError``.
+    public static func chart(_ kind: ChartKind, for selection: FeedSelection, options: ChartOptions = ChartOptions(),
+                             format: ImageFormat = .png) throws -> Data {
+        try options.validate()
+        return try MapRenderer().data(for: ChartBuilder(options: options).scene(kind, for: selection.events), format: format)
     }
 }

@@ -25,10 +25,10 @@ public struct SelectedEvents<Event: Sendable & Hashable>: Sendable, Hashable {
     /// ``MapEvent`` has no place, and keeping one for each of a million
     /// events would cost more than the events. Empty for whole events, which
     /// carry their places.
-    public var places: [String: String]
+    package var places: [String: String]
 
     /// Creates a selection result.
-    public init(events: [Event], summary: FeedSummary, duplicates: Int = 0, places: [String: String] = [:]) {
+    package init(events: [Event], summary: FeedSummary, duplicates: Int = 0, places: [String: String] = [:]) {
         self.events = events
         self.summary = summary
         self.duplicates = duplicates
@@ -42,10 +42,23 @@ public typealias FeedSelection = SelectedEvents<SeismicEvent>
 /// Selected events reduced to what a map draws (``QuakeMap/select(from:feed:selection:as:)`` with ``MapEvent``).
 public typealias MapSelection = SelectedEvents<MapEvent>
 
-/// The whole pipeline in a few calls: feed → selection → scene → PNG.
+/// One call per job, each the documented way in for an embedding program:
 ///
-/// Each stage is also public on its own (``FeedReader``, ``EventSelection``,
-/// ``SceneBuilder``, ``MapRenderer``, ``AtomicFileWriter``).
+/// | job | call |
+/// |---|---|
+/// | select | ``select(from:feed:selection:)`` (``select(from:feed:selection:as:)`` for ``MapEvent``) |
+/// | render a map | ``render(_:options:format:)-(FeedSelection,_,_)`` |
+/// | export a list | ``list(from:feed:selection:format:)`` |
+/// | statistics | ``statistics(from:feed:selection:binning:completeness:)`` |
+/// | chart | ``chart(_:for:options:format:)`` |
+/// | report | ``report(for:options:)`` |
+/// | animate | ``animate(for:options:to:)`` |
+/// | tiles | ``tiles(for:zooms:options:to:)`` |
+///
+/// Each returns bytes or writes a file atomically; ``AtomicFileWriter`` writes
+/// returned bytes the same way. To put several maps and charts on one page,
+/// build scenes (``SceneBuilder``, ``ChartBuilder``) and lay them out with
+/// ``ReportPage`` (see <doc:MapsInReports>).
 public enum QuakeMap {
     /// The version of quakemap, the one that the programs' `--version` and the server's
     /// OpenAPI document give.
@@ -71,13 +84,13 @@ public enum QuakeMap {
         selection: EventSelection = EventSelection(),
         as type: Event.Type
     ) throws -> SelectedEvents<Event> {
-        try Event.selectEvents(from: source, reader: FeedReader(options: feed), selection: selection)
+        try Event.selectEvents(from: source, feed: feed, selection: selection)
     }
 
-    /// Reads `source` and spools the selected events as `format`
+    /// Reads `source` and lists the selected events as `format`, spooled
     /// (``EventListSpool``): memory bounded independent of the feed's size,
     /// whatever the limit. The one element of `events` writes the list.
-    public static func spoolList(
+    public static func list(
         from source: FeedSource,
         feed: FeedOptions = FeedOptions(),
         selection: EventSelection = EventSelection(limit: nil),
@@ -89,27 +102,41 @@ public enum QuakeMap {
 
     /// A time as the USGS feeds write it: ISO 8601, UTC, with milliseconds
     /// (`2020-06-11T15:27:04.123Z`).
-    public static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         CivilTime.iso8601(date)
     }
 
     /// Draws `events` as a PNG map.
-    public static func pngData(for events: [SeismicEvent], options: MapOptions = MapOptions()) throws -> Data {
-        try MapRenderer().pngData(for: SceneBuilder(options: options).scene(for: events))
+    package static func pngData(for events: [SeismicEvent], options: MapOptions = MapOptions()) throws -> Data {
+        try MapRenderer().data(for: SceneBuilder(options: options).scene(for: events), format: .png)
     }
 
     /// Draws a selection as a map in `format`; the feed's generation time goes
     /// in the footer. An empty selection (a quiet day's feed) is a map too,
     /// titled with the feed's own title when it has one.
-    public static func mapData(for selection: FeedSelection, options: MapOptions = MapOptions(),
-                               format: ImageFormat = .png) throws -> Data {
+    ///
+    /// - Throws: ``MapOptionsError`` for options out of range, before anything
+    ///   is drawn; ``RenderError``.
+    public static func render(_ selection: FeedSelection, options: MapOptions = MapOptions(),
+                              format: ImageFormat = .png) throws -> Data {
+        try options.validate()
         let scene = SceneBuilder(options: options).scene(for: selection.events, feedGenerated: selection.summary.generated,
                                                          feedTitle: selection.summary.title)
         return try MapRenderer().data(for: scene, format: format)
     }
 
+    /// A selection of map events (``select(from:feed:selection:as:)``) drawn
+    /// as a map in `format`: the way to draw a million events.
+    public static func render(_ selection: MapSelection, options: MapOptions = MapOptions(),
+                              format: ImageFormat = .png) throws -> Data {
+        try options.validate()
+        let scene = SceneBuilder(options: options).scene(for: selection.events, feedGenerated: selection.summary.generated,
+                                                         feedTitle: selection.summary.title, places: selection.places)
+        return try MapRenderer().data(for: scene, format: format)
+    }
+
     /// Draws `events` and writes the PNG atomically to `path`, creating folders.
-    public static func writePNG(
+    package static func writePNG(
         for events: [SeismicEvent],
         to path: String,
         options: MapOptions = MapOptions()
@@ -121,22 +148,22 @@ public enum QuakeMap {
 /// What a selection can keep of each event: the whole ``SeismicEvent``, or
 /// the ``MapEvent`` a map draws (see ``QuakeMap/select(from:feed:selection:as:)``).
 public protocol SelectableEvent: Sendable, Hashable {
-    /// Reads `source` with `reader` and keeps the events `selection` selects, as this type.
-    static func selectEvents(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> SelectedEvents<Self>
+    /// Reads `source` and keeps the events `selection` selects, as this type.
+    static func selectEvents(from source: FeedSource, feed: FeedOptions, selection: EventSelection) throws -> SelectedEvents<Self>
 }
 
 extension SeismicEvent: SelectableEvent {
     /// Keeps the most recent events while streaming (see ``QuakeMap/select(from:feed:selection:)``).
-    public static func selectEvents(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> FeedSelection {
-        try MostRecentAccumulator.readSelection(from: source, reader: reader, selection: selection)
+    public static func selectEvents(from source: FeedSource, feed: FeedOptions, selection: EventSelection) throws -> FeedSelection {
+        try MostRecentAccumulator.readSelection(from: source, reader: FeedReader(options: feed), selection: selection)
     }
 }
 
 extension MapEvent: SelectableEvent {
     /// Without a limit, every admitted row straight into compact map events,
     /// with no whole event in between; with one, the most recent, reduced.
-    public static func selectEvents(from source: FeedSource, reader: FeedReader, selection: EventSelection) throws -> MapSelection {
-        var reader = reader
+    public static func selectEvents(from source: FeedSource, feed: FeedOptions, selection: EventSelection) throws -> MapSelection {
+        var reader = FeedReader(options: feed)
         reader.decodesDescriptions = selection.filter.readsDescriptions
         guard selection.limit == nil else {
             // The selected few keep their places, for the labels.

@@ -15,7 +15,7 @@ public enum PaperSize: String, Sendable, Hashable, CaseIterable {
     case letter
 
     /// Width and height in PDF points (1/72 in).
-    public var points: (width: Double, height: Double) {
+    package var points: (width: Double, height: Double) {
         switch self {
         case .a4: (595.28, 841.89)
         case .letter: (612, 792)
@@ -27,24 +27,24 @@ public enum PaperSize: String, Sendable, Hashable, CaseIterable {
 /// is what `quakemap report` uses.
 public struct ReportOptions: Sendable, Hashable {
     /// The paper. Default A4.
-    public var paper: PaperSize
+    package var paper: PaperSize
     /// The heading of page 1; default `Seismicity report`.
-    public var title: String?
+    package var title: String?
     /// Where the events came from (a file name, a URL, a service), named under the title.
-    public var source: String?
+    package var source: String?
     /// The region of page 2's map; default the box the events occupy (the world
     /// when they spread over more than 300° of longitude).
-    public var region: GeoBox?
+    package var region: GeoBox?
     /// The profile of page 3's cross-section; without one there is no page 3.
-    public var profile: CrossSectionProfile?
+    package var profile: CrossSectionProfile?
     /// How magnitudes are binned for the frequency–magnitude chart. Default Δm = 0.1.
-    public var binning: MagnitudeBinning
+    package var binning: MagnitudeBinning
     /// How Mc is found. Default maximum curvature + 0.2.
-    public var completeness: CompletenessMethod
+    package var completeness: CompletenessMethod
     /// Rows of page 1's table of the largest events (1…25). Default 10.
-    public var largestEvents: Int
+    package var largestEvents: Int
     /// Plate boundaries on the maps. Default ``PlateBoundaries/bird2003``.
-    public var plateBoundaries: PlateBoundaries?
+    package var plateBoundaries: PlateBoundaries?
 
     /// Creates options.
     public init(paper: PaperSize = .a4, title: String? = nil, source: String? = nil, region: GeoBox? = nil,
@@ -61,6 +61,31 @@ public struct ReportOptions: Sendable, Hashable {
         self.largestEvents = largestEvents
         self.plateBoundaries = plateBoundaries
     }
+
+    /// How many rows the table of the largest events may have: one page's room.
+    public static let largestEventsRange = 1...25
+
+    /// Checks every limit, so a report is refused before anything is read or drawn.
+    ///
+    /// - Throws: ``ReportOptionsError`` naming the limit.
+    public func validate() throws(ReportOptionsError) {
+        guard Self.largestEventsRange.contains(largestEvents) else {
+            throw .largestEvents(largestEvents, allowed: Self.largestEventsRange)
+        }
+    }
+}
+
+/// Report options out of range (``ReportOptions/validate()``).
+public enum ReportOptionsError: QuakeKitError, Equatable {
+    /// Rows of the largest-events table outside `allowed`.
+    case largestEvents(Int, allowed: ClosedRange<Int>)
+
+    public var message: String {
+        switch self {
+        case .largestEvents(let rows, let allowed):
+            "the table of the largest events takes \(allowed.lowerBound)…\(allowed.upperBound) rows, not \(rows)"
+        }
+    }
 }
 
 /// A seismicity report as PDF pages, from a selection of events:
@@ -69,7 +94,7 @@ public struct ReportOptions: Sendable, Hashable {
 ///    events (time, magnitude, depth, place) and the events per hour, day or week;
 /// 2. a map of the region the events occupy coloured by depth, magnitude
 ///    against time, and the frequency–magnitude distribution with Mc and b;
-/// 3. with a ``ReportOptions/profile``: the profile's map, the depth
+/// 3. with a `profile`: the profile's map, the depth
 ///    cross-section along it and the depths of the events in its band.
 ///
 /// Every page carries the credits and its number. Text stays text (fonts
@@ -85,17 +110,27 @@ public enum SeismicityReport {
     }
 
     /// The report as a PDF.
-    public static func pdfData(for selection: FeedSelection, options: ReportOptions = ReportOptions()) throws -> Data {
+    package static func pdfData(for selection: FeedSelection, options: ReportOptions = ReportOptions()) throws -> Data {
         try MapRenderer().pdfData(for: pages(for: selection, options: options), title: options.title ?? ReportLayout.defaultTitle)
     }
 }
 
 extension QuakeMap {
+    /// The seismicity report of a selection as a PDF (see ``SeismicityReport``):
+    /// an overview page, maps and charts of the region, and a cross-section
+    /// when the options have a profile.
+    ///
+    /// - Throws: ``ReportOptionsError`` for options out of range; ``RenderError``.
+    public static func report(for selection: FeedSelection, options: ReportOptions = ReportOptions()) throws -> Data {
+        try options.validate()
+        return try SeismicityReport.pdfData(for: selection, options: options)
+    }
+
     /// Writes the seismicity report of a selection as a PDF, atomically, to `path`
     /// (see ``SeismicityReport``).
-    public static func writeReport(for selection: FeedSelection, options: ReportOptions = ReportOptions(),
+    package static func writeReport(for selection: FeedSelection, options: ReportOptions = ReportOptions(),
                                    to path: String) throws {
-        try AtomicFileWriter.write(try SeismicityReport.pdfData(for: selection, options: options), to: path)
+        try AtomicFileWriter.write(try report(for: selection, options: options), to: path)
     }
 }
 
@@ -244,7 +279,9 @@ package struct ReportLayout {
     }
 
     /// Rows of the table of the largest events.
-    private var tableRows: Int { max(1, min(options.largestEvents, 25)) }
+    private var tableRows: Int {
+        min(max(options.largestEvents, ReportOptions.largestEventsRange.lowerBound), ReportOptions.largestEventsRange.upperBound)
+    }
 
     private func chart(height: Double, title: String? = nil) -> ChartBuilder {
         ChartBuilder(options: ChartOptions(width: Int(contentWidth.rounded()), height: Int(height.rounded()), title: title))

@@ -12,9 +12,9 @@ import QuakeWrite
 /// ``TileID`` order, so the same events always give the same pyramid.
 public struct TilePyramid: Sendable {
     /// The zoom levels drawn.
-    public var zooms: ClosedRange<Int>
+    package var zooms: ClosedRange<Int>
     /// How the tiles look.
-    public var options: TileOptions
+    package var options: TileOptions
 
     /// Where a pyramid's drawing has got to.
     public struct Progress: Sendable, Hashable {
@@ -46,6 +46,7 @@ public struct TilePyramid: Sendable {
     /// Draws the tiles of `events` and hands each to `write`.
     ///
     /// - Parameters:
+    ///   - events: the events, drawn at every zoom.
     ///   - feedGenerated: the feed's own time, "now" of the age colouring.
     ///   - progress: called after each batch of tiles, on the calling thread.
     ///   - write: receives each non-empty tile's PNG, in order; what it throws ends the run.
@@ -90,6 +91,30 @@ public struct TilePyramid: Sendable {
                 progress(Progress(zoom: zoom, done: min(start + batch, tiles.count), total: tiles.count))
             }
         }
+        return summary
+    }
+}
+
+extension QuakeMap {
+    /// Draws a selection's tiles for `zooms` into the folder `path`, as
+    /// `z/x/y.png` with a TileJSON `tilejson.json`, for a web map to show over
+    /// its own base layer. The folder is written beside and moved into place
+    /// when complete, so a previous good set stays until the new one is whole.
+    ///
+    /// For another store (an MBTiles file, object storage), hand
+    /// ``TilePyramid/render(_:feedGenerated:progress:write:)`` the tiles' destination.
+    ///
+    /// - Throws: ``TileError``, ``WriteError`` or ``RenderError``.
+    public static func tiles(for selection: MapSelection, zooms: ClosedRange<Int>, options: TileOptions,
+                             to path: String) throws -> TilePyramid.Summary {
+        guard zooms.lowerBound >= 0, zooms.upperBound <= TileID.maximumZoom else {
+            throw TileError.invalidZoomRange("\(zooms.lowerBound)-\(zooms.upperBound)", limit: TileID.maximumZoom)
+        }
+        let writer = try TileDirectoryWriter(path: path)
+        let summary = try TilePyramid(zooms: zooms, options: options)
+            .render(selection.events, feedGenerated: selection.summary.generated) { try writer.write($1, for: $0) }
+        try writer.commit(TileSetMetadata(name: "quakemap", description: "Earthquakes: \(selection.events.count) events",
+                                          zooms: zooms, tileSize: options.tileSize))
         return summary
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Event types as USGS spells them today.
-public enum EventType {
+package enum EventType {
     /// Lowercased, `_` as a space, and the old spellings `quarry` and
     /// `quarry_blast` as today's `quarry blast`, so that filters and counts
     /// treat every era's feed alike.
-    public static func normalized(_ type: String) -> String {
+    package static func normalized(_ type: String) -> String {
         let spelled = type.lowercased().replacingOccurrences(of: "_", with: " ")
             .split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         switch spelled {
@@ -29,7 +29,7 @@ public enum EventType {
 
     /// `type` as a QuakeML event type: itself or its normalized spelling
     /// (``normalized(_:)``) when QuakeML's list has it, else `other event`.
-    public static func quakeML(_ type: String) -> String {
+    package static func quakeML(_ type: String) -> String {
         if quakeMLTypes.contains(type) { return type }
         let normalized = EventType.normalized(type)
         return quakeMLTypes.contains(normalized) ? normalized : "other event"
@@ -37,7 +37,7 @@ public enum EventType {
 
     /// Whether `type` normalizes to `earthquake` (``normalized(_:)``), without
     /// making strings: a map asks this of every event.
-    public static func isEarthquake(_ type: String) -> Bool {
+    package static func isEarthquake(_ type: String) -> Bool {
         if type == "earthquake" { return true }
         var type = type
         if let answer = type.withUTF8({ isEarthquake(ascii: UnsafeRawBufferPointer($0)) }) { return answer }

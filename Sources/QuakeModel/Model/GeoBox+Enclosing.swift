@@ -5,7 +5,7 @@ extension GeoBox {
     /// box across the antimeridian, not one round the world. `nil` without
     /// points, or when they spread over more than 300° of longitude (the world
     /// shows them better).
-    public static func enclosing(_ points: [GeoPoint], margin: Double = 0.1, minimumMargin: Double = 1) -> GeoBox? {
+    package static func enclosing(_ points: [GeoPoint], margin: Double = 0.1, minimumMargin: Double = 1) -> GeoBox? {
         let latitudes = points.map(\.latitude), longitudes = points.map(\.longitude).sorted()
         guard let south = latitudes.min(), let north = latitudes.max(), let first = longitudes.first,
               let last = longitudes.last else { return nil }

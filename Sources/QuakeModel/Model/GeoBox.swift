@@ -14,7 +14,7 @@ public struct GeoBox: Sendable, Hashable {
     public let north: Double
 
     /// The whole world.
-    public static let world = GeoBox(uncheckedWest: -180, south: -90, east: 180, north: 90)
+    package static let world = GeoBox(uncheckedWest: -180, south: -90, east: 180, north: 90)
 
     /// Creates a box, checking its edges.
     ///
@@ -60,16 +60,16 @@ public struct GeoBox: Sendable, Hashable {
     }
 
     /// Whether the box crosses the antimeridian.
-    public var crossesAntimeridian: Bool { west > east }
+    package var crossesAntimeridian: Bool { west > east }
 
     /// Degrees of longitude covered, 0…360.
-    public var longitudeSpan: Double { crossesAntimeridian ? east - west + 360 : east - west }
+    package var longitudeSpan: Double { crossesAntimeridian ? east - west + 360 : east - west }
 
     /// Degrees of latitude covered.
-    public var latitudeSpan: Double { north - south }
+    package var latitudeSpan: Double { north - south }
 
     /// Whether a position lies inside (edges included).
-    public func contains(latitude: Double, longitude: Double) -> Bool {
+    package func contains(latitude: Double, longitude: Double) -> Bool {
         guard latitude >= south, latitude <= north else { return false }
         if longitudeSpan >= 360 { return true }
         return crossesAntimeridian ? (longitude >= west || longitude <= east) : (longitude >= west && longitude <= east)

@@ -21,7 +21,7 @@ public struct MapEvent: Sendable, Hashable {
     /// gives `earthquake`: an empty type or `eq` too); quarry blasts,
     /// explosions, ice quakes and the like are not, and are drawn with their
     /// own symbol. Kept in the padding after the depth: the stride stays 56 bytes.
-    public var isEarthquake: Bool
+    package var isEarthquake: Bool
 
     /// Depth in km, if known (kept to Float precision: far finer than any feed gives it).
     public var depth: Double? {
@@ -30,7 +30,7 @@ public struct MapEvent: Sendable, Hashable {
     }
 
     /// Creates a map event; an earthquake unless `isEarthquake` says otherwise.
-    public init(id: String, time: Date, latitude: Double, longitude: Double, magnitude: Double, depth: Double? = nil,
+    package init(id: String, time: Date, latitude: Double, longitude: Double, magnitude: Double, depth: Double? = nil,
                 isEarthquake: Bool = true) {
         self.id = id
         self.time = time

@@ -14,7 +14,7 @@ public enum FeedError: QuakeKitError, Equatable {
     ///
     /// A header with no rows, or a `FeatureCollection` with no features, is
     /// not an error but an empty catalogue (USGS's `significant_day` on a
-    /// quiet day): ``FeedReader`` reads it to a summary of no rows.
+    /// quiet day): `FeedReader` reads it to a summary of no rows.
     case empty(source: String)
     /// Columns the feed needs are not in the header.
     case missingColumns(source: String, missing: [String], header: [String])

@@ -11,9 +11,9 @@ import QuakeModel
 /// var events: [SeismicEvent] = []
 /// let summary = try FeedReader().read(.file("all_day.csv")) { events.append($0) }
 /// ```
-public struct FeedReader: Sendable {
+package struct FeedReader: Sendable {
     /// How rows are judged.
-    public var options: FeedOptions
+    package var options: FeedOptions
 
     /// Whether events get their descriptive text (see `EventDecoder`); maps
     /// whose filters read no text turn it off.
@@ -23,7 +23,7 @@ public struct FeedReader: Sendable {
     package var decodesPlaces = false
 
     /// Creates a reader.
-    public init(options: FeedOptions = FeedOptions()) {
+    package init(options: FeedOptions = FeedOptions()) {
         self.options = options
     }
 
@@ -38,7 +38,7 @@ public struct FeedReader: Sendable {
     /// - Throws: ``FeedError`` when the feed cannot be read at all, or, in
     ///   strict mode, at the first rejected row; whatever `body` throws.
     /// - Returns: the counts, and the first rejections.
-    public func read(
+    package func read(
         _ source: FeedSource,
         _ body: (SeismicEvent) throws -> Void
     ) throws -> FeedSummary {

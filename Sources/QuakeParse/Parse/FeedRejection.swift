@@ -1,7 +1,7 @@
 /// Where in a feed a record stands.
 import QuakeModel
 
-public enum FeedLocation: Sendable, Hashable {
+package enum FeedLocation: Sendable, Hashable {
     /// A CSV row, by the physical line (1-based; the header is line 1) on which it starts.
     case line(Int)
     /// A GeoJSON feature, by its 1-based position in `features`, with its id if it has one.
@@ -16,7 +16,7 @@ public struct FeedRejection: Sendable, Hashable, QuakeKitError {
     /// The source's display name (a path, `<stdin>`…).
     public var source: String
     /// Where the record is.
-    public var location: FeedLocation
+    package var location: FeedLocation
     /// The column (CSV), property (GeoJSON) or element path (QuakeML) the problem is in; `nil` for a whole-record problem.
     public var column: String?
     /// The offending value as written, if any.
@@ -25,7 +25,7 @@ public struct FeedRejection: Sendable, Hashable, QuakeKitError {
     public var reason: String
 
     /// Creates a rejection.
-    public init(source: String, location: FeedLocation, column: String?, value: String?, reason: String) {
+    package init(source: String, location: FeedLocation, column: String?, value: String?, reason: String) {
         self.source = source
         self.location = location
         self.column = column
@@ -34,7 +34,7 @@ public struct FeedRejection: Sendable, Hashable, QuakeKitError {
     }
 
     /// Creates the rejection of a CSV row starting on `line`.
-    public init(source: String, line: Int, column: String?, value: String?, reason: String) {
+    package init(source: String, line: Int, column: String?, value: String?, reason: String) {
         self.init(source: source, location: .line(line), column: column, value: value, reason: reason)
     }
 

@@ -24,7 +24,7 @@ public enum FeedSource: Sendable, Hashable {
     }
 
     /// The name that messages use for this source: the path, `<stdin>`, or the given name.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .file(let path): return path
         case .standardInput: return "<stdin>"

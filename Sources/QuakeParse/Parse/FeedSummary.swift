@@ -11,22 +11,22 @@ public struct FeedSummary: Sendable, Hashable {
     public var withoutMagnitude = 0
     /// Rows rejected (see ``rejections``).
     public var rejected = 0
-    /// The first rejections, up to ``FeedOptions/maximumReportedRejections``;
+    /// The first rejections, up to `maximumReportedRejections`;
     /// ``rejected`` counts them all.
     public var rejections: [FeedRejection] = []
     /// When the feed says it was generated (GeoJSON `metadata.generated`), if it says.
     public var generated: Date?
     /// What the feed calls itself (GeoJSON `metadata.title`, e.g. "USGS
     /// Significant Earthquakes, Past Day"), if it says: blanks and control
-    /// characters each made one space, cut to ``maximumTitleLength`` characters.
+    /// characters each made one space, cut to `maximumTitleLength` characters.
     public var title: String?
 
     /// The longest ``title`` kept: a title is drawn on a map, so a feed cannot
     /// make the overlay's fitting measure megabytes of text.
-    public static let maximumTitleLength = 160
+    package static let maximumTitleLength = 160
 
     /// Creates a summary; all counts default to zero.
-    public init(rows: Int = 0, events: Int = 0, withoutMagnitude: Int = 0, rejected: Int = 0,
+    package init(rows: Int = 0, events: Int = 0, withoutMagnitude: Int = 0, rejected: Int = 0,
                 rejections: [FeedRejection] = []) {
         self.rows = rows
         self.events = events

@@ -8,12 +8,12 @@ import QuakeParse
 /// with the column (1-based, in characters) where the problem is.
 public struct CQLError: QuakeKitError, Equatable {
     /// Where in the expression, counted in characters from 1.
-    public let column: Int
+    package let column: Int
     /// What is wrong there.
-    public let reason: String
+    package let reason: String
 
     /// Creates an error.
-    public init(column: Int, reason: String) {
+    package init(column: Int, reason: String) {
         self.column = column
         self.reason = reason
     }

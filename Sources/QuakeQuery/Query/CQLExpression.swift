@@ -3,7 +3,7 @@ import QuakeModel
 import QuakeParse
 
 /// The event properties a CQL2 filter can name.
-public enum CQLProperty: String, Sendable, Hashable, CaseIterable {
+package enum CQLProperty: String, Sendable, Hashable, CaseIterable {
     case mag, depth, time, type, magType, net, status, place, id, latitude, longitude
 
     /// The property's CQL2 data type.
@@ -31,7 +31,7 @@ package enum CQLValueType: String {
 }
 
 /// A scalar operand of a CQL2 predicate.
-public indirect enum CQLValue: Sendable, Hashable {
+package indirect enum CQLValue: Sendable, Hashable {
     /// An event property.
     case property(CQLProperty)
     /// A number literal.
@@ -53,7 +53,7 @@ public indirect enum CQLValue: Sendable, Hashable {
 }
 
 /// The spatial comparisons of an event's point with a box.
-public enum CQLSpatialOperator: String, Sendable, Hashable {
+package enum CQLSpatialOperator: String, Sendable, Hashable {
     /// `S_INTERSECTS`: the point lies in the box (edges included).
     case intersects = "S_INTERSECTS"
     /// `S_WITHIN`: the point lies in the box (edges included; a point has no interior to spare).
@@ -64,7 +64,7 @@ public enum CQLSpatialOperator: String, Sendable, Hashable {
 
 /// A parsed CQL2 text expression: a value, so it can be stored, compared and
 /// shared between threads, and composed with the other filters.
-public indirect enum CQLExpression: Sendable, Hashable {
+package indirect enum CQLExpression: Sendable, Hashable {
     /// Both hold.
     case and(CQLExpression, CQLExpression)
     /// Either holds.
@@ -88,7 +88,7 @@ public indirect enum CQLExpression: Sendable, Hashable {
 }
 
 /// A geometry literal of a spatial predicate.
-public enum CQLGeometry: Sendable, Hashable {
+package enum CQLGeometry: Sendable, Hashable {
     /// `BBOX(W,S,E,N)`; W > E crosses the antimeridian.
     case box(GeoBox)
     /// `POINT(lon lat)`.

@@ -13,7 +13,7 @@ public struct CQLFilter: Sendable, Hashable {
     /// The text as given.
     public let text: String
     /// The parsed expression.
-    public let expression: CQLExpression
+    package let expression: CQLExpression
 
     /// Parses `text`.
     ///
@@ -24,13 +24,13 @@ public struct CQLFilter: Sendable, Hashable {
     }
 
     /// Wraps an expression built in code.
-    public init(expression: CQLExpression) {
+    package init(expression: CQLExpression) {
         self.text = ""
         self.expression = expression
     }
 
     /// Whether the filter is true for `event` (unknown counts as no).
-    public func matches(_ event: SeismicEvent) -> Bool {
+    package func matches(_ event: SeismicEvent) -> Bool {
         CQLEvaluator.evaluate(expression, event) == true
     }
 }

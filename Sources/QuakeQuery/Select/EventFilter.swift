@@ -11,29 +11,29 @@ import QuakeParse
 /// magnitude, no depth) does not pass it.
 public struct EventFilter: Sendable, Hashable {
     /// Only events inside this box (W > E crosses the antimeridian).
-    public var bbox: GeoBox?
+    package var bbox: GeoBox?
     /// Only events at or after this time.
-    public var since: Date?
+    package var since: Date?
     /// Only events at or before this time.
-    public var until: Date?
+    package var until: Date?
     /// Only events of this magnitude or more.
-    public var minimumMagnitude: Double?
+    package var minimumMagnitude: Double?
     /// Only events of this magnitude or less.
-    public var maximumMagnitude: Double?
+    package var maximumMagnitude: Double?
     /// Only events this deep or deeper, in km (negative: above sea level).
-    public var minimumDepth: Double?
+    package var minimumDepth: Double?
     /// Only events this deep or shallower, in km.
-    public var maximumDepth: Double?
+    package var maximumDepth: Double?
     /// Only these types (see ``EventType/normalized(_:)``); empty keeps every type.
-    public var types: Set<String> {
+    package var types: Set<String> {
         didSet { types = Set(types.map(EventType.normalized)) }
     }
     /// Never these types.
-    public var excludedTypes: Set<String> {
+    package var excludedTypes: Set<String> {
         didSet { excludedTypes = Set(excludedTypes.map(EventType.normalized)) }
     }
     /// A CQL2 expression that must be true.
-    public var cql: CQLFilter?
+    package var cql: CQLFilter?
 
     /// Creates a filter; by default everything passes. Type names are normalized.
     public init(bbox: GeoBox? = nil, since: Date? = nil, until: Date? = nil,
@@ -58,7 +58,7 @@ public struct EventFilter: Sendable, Hashable {
     }
 
     /// Whether `event` passes every part of the filter.
-    public func matches(_ event: SeismicEvent) -> Bool {
+    package func matches(_ event: SeismicEvent) -> Bool {
         NumericAdmission(self).admits(event) && matchesTypesAndExpression(event)
     }
 
@@ -94,10 +94,10 @@ extension NumericAdmission {
 /// A date is the whole UTC day on every path: as a lower bound its first
 /// instant, as an upper bound its last millisecond (the feeds' resolution),
 /// so `--since 2020-06-05 --until 2020-06-05` is that day.
-public enum TimeBound {
+package enum TimeBound {
     /// Which end of a range a time bounds; a date stands for its day's first
     /// instant as a lower bound and its last millisecond as an upper one.
-    public enum End: Sendable {
+    package enum End: Sendable {
         /// A lower bound (`--since`, an interval's start).
         case lower
         /// An upper bound (`--until`, an interval's end).
@@ -105,13 +105,13 @@ public enum TimeBound {
     }
 
     /// An ISO 8601 instant (`2024-05-01T12:00:00Z`), or `nil`; no dates, no durations.
-    public static func instant(_ text: String) -> Date? {
+    package static func instant(_ text: String) -> Date? {
         TimeParser.parse(ArraySlice(text.trimmingCharacters(in: .whitespaces).utf8))
     }
 
     /// The seconds a duration (`90m`, `24h`, `7d`) reaches back, or `nil`
     /// when `text` is not a duration.
-    public static func age(_ text: String) -> TimeInterval? {
+    package static func age(_ text: String) -> TimeInterval? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let unit = trimmed.last, let amount = Double(trimmed.dropLast()), amount.isFinite, amount >= 0,
               let seconds: Double = ["s": 1, "m": 60, "h": 3600, "d": 86_400, "w": 604_800][String(unit)] else { return nil }
@@ -120,7 +120,7 @@ public enum TimeBound {
 
     /// The first and last millisecond `text` covers: a date (`YYYY-MM-DD`)
     /// its UTC day, an instant itself; `nil` for anything else (durations included).
-    public static func span(_ text: String) -> ClosedRange<Date>? {
+    package static func span(_ text: String) -> ClosedRange<Date>? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let isDay = trimmed.utf8.count == 10 && trimmed.utf8.enumerated().allSatisfy { index, byte in
             index == 4 || index == 7 ? byte == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
@@ -133,7 +133,7 @@ public enum TimeBound {
     }
 
     /// The instant `text` names as the `end` of a range (``End``).
-    public static func parse(_ text: String, now: Date, as end: End = .lower) throws -> Date {
+    package static func parse(_ text: String, now: Date, as end: End = .lower) throws -> Date {
         if let age = age(text) { return now.addingTimeInterval(-age) }
         if let span = span(text) { return end == .lower ? span.lowerBound : span.upperBound }
         throw TimeBoundError(message: "'\(text)' is not a time: use 2024-05-01, 2024-05-01T12:00Z, or a duration back from now such as 90m, 24h, 7d")
@@ -141,7 +141,7 @@ public enum TimeBound {
 }
 
 /// Why a time bound could not be read.
-public struct TimeBoundError: QuakeKitError, Equatable {
+package struct TimeBoundError: QuakeKitError, Equatable {
     /// The message.
-    public let message: String
+    package let message: String
 }

@@ -11,7 +11,7 @@ import QuakeParse
 /// The index only narrows the candidates: each is still tested with
 /// ``EventFilter/matches(_:)``, so the answer is exactly a scan's, in the
 /// same order (ascending positions).
-public struct EventIndex: Sendable {
+package struct EventIndex: Sendable {
     /// Cells are this many degrees on a side: 180 × 90 cells, small enough
     /// that a regional box visits few events outside it, few enough that a
     /// continental one visits its cells quickly.
@@ -20,7 +20,7 @@ public struct EventIndex: Sendable {
     package static let rows = 90
 
     /// The events indexed, in their given order.
-    public let events: [SeismicEvent]
+    package let events: [SeismicEvent]
     /// Each event's time (seconds since the reference date, as `Date` compares them).
     private let times: [Double]
     /// Each event's latitude and longitude, side by side: a scan of a big box
@@ -36,7 +36,7 @@ public struct EventIndex: Sendable {
 
     /// Indexes `events`, which should be newest first (as a catalogue keeps
     /// them) for the time search to help; any order gives the right answers.
-    public init(_ events: [SeismicEvent]) {
+    package init(_ events: [SeismicEvent]) {
         self.events = events
         let times = events.map(\.time.timeIntervalSinceReferenceDate)
         self.times = times
@@ -63,7 +63,7 @@ public struct EventIndex: Sendable {
     }
 
     /// The positions of the events `filter` admits, ascending.
-    public func positions(matching filter: EventFilter) -> [Int] {
+    package func positions(matching filter: EventFilter) -> [Int] {
         var positions: [Int] = []
         forEachMatch(filter) { positions.append($0) }
         return positions
@@ -71,7 +71,7 @@ public struct EventIndex: Sendable {
 
     /// One page of the events `filter` admits: how many match in all, and
     /// the positions of the `limit` after the first `offset`.
-    public func page(matching filter: EventFilter, offset: Int, limit: Int) -> (matched: Int, positions: [Int]) {
+    package func page(matching filter: EventFilter, offset: Int, limit: Int) -> (matched: Int, positions: [Int]) {
         var matched = 0
         var positions: [Int] = []
         positions.reserveCapacity(min(limit, 1024))

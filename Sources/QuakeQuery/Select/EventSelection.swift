@@ -9,11 +9,11 @@ public struct EventSelection: Sendable, Hashable {
     public static let defaultLimit = 300
 
     /// How many events to keep; `nil` keeps all.
-    public var limit: Int?
+    package var limit: Int?
     /// Only events inside this box count (before the limit); `nil` takes the whole world.
-    public var region: GeoBox?
+    package var region: GeoBox?
     /// Only events that pass this filter count (before the limit).
-    public var filter: EventFilter
+    package var filter: EventFilter
 
     /// Creates a selection keeping at most `limit` events (`nil`: all), inside
     /// `region`, that pass `filter`.
@@ -25,7 +25,7 @@ public struct EventSelection: Sendable, Hashable {
 
     /// The selected events, most recent first; among equal times, file order.
     /// Events without a magnitude cannot be drawn and are never selected.
-    public func select<S: Sequence>(_ events: S) -> [SeismicEvent] where S.Element == SeismicEvent {
+    package func select<S: Sequence>(_ events: S) -> [SeismicEvent] where S.Element == SeismicEvent {
         // Events in memory can be offered again: with a reserve as large as the input, never short.
         let events = Array(events)
         var accumulator = MostRecentAccumulator(selection: self, reserve: events.count, expectedRows: events.count)

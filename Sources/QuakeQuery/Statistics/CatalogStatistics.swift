@@ -144,7 +144,7 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
     }
 
     /// Aligned text for a terminal.
-    public var text: String {
+    package var text: String {
         func format(_ range: ClosedRange<Double>?, _ unit: String) -> String {
             range.map { String(format: "%.2f … %.2f", $0.lowerBound, $0.upperBound) + unit } ?? "—"
         }

@@ -12,14 +12,14 @@ import QuakeParse
 /// the short way).
 public struct CrossSectionProfile: Sendable, Hashable {
     /// The Earth's mean radius in km (IUGG).
-    public static let earthRadius = 6371.0
+    package static let earthRadius = 6371.0
 
     /// Where the profile starts (A), as longitude and latitude in degrees.
-    public let start: GeoPoint
+    package let start: GeoPoint
     /// Where it ends (B).
-    public let end: GeoPoint
+    package let end: GeoPoint
     /// The band's half-width in km: events at most this far from the segment are shown.
-    public let halfWidth: Double
+    package let halfWidth: Double
     /// The segment's length in km.
     public let length: Double
 
@@ -60,7 +60,7 @@ public struct CrossSectionProfile: Sendable, Hashable {
     /// from A along the segment (0…``length``), `across` the signed distance in
     /// km from the great circle (positive to the right, looking from A to B).
     /// `nil` when the point is beyond A or B, or farther than ``halfWidth``.
-    public func locate(longitude: Double, latitude: Double) -> (along: Double, across: Double)? {
+    package func locate(longitude: Double, latitude: Double) -> (along: Double, across: Double)? {
         let point = Vector(longitude: longitude, latitude: latitude)
         // Right of A→B is the side A × B points away from.
         let across = -asin(max(-1, min(1, point.dot(pole)))) * Self.earthRadius
@@ -78,13 +78,13 @@ public struct CrossSectionProfile: Sendable, Hashable {
 
     /// The point `distance` km from A along the great circle towards B
     /// (longitude −180…180), for drawing the profile on a map.
-    public func point(atDistance distance: Double) -> GeoPoint {
+    package func point(atDistance distance: Double) -> GeoPoint {
         point(atDistance: distance, across: 0)
     }
 
     /// The point `distance` km from A along the profile and `across` km to its
     /// right (negative: left), for drawing the band's edges.
-    public func point(atDistance distance: Double, across: Double) -> GeoPoint {
+    package func point(atDistance distance: Double, across: Double) -> GeoPoint {
         let angle = distance / Self.earthRadius, offset = -across / Self.earthRadius
         let onLine = startVector.scaled(cos(angle)).plus(pole.cross(startVector).scaled(sin(angle)))
         return onLine.scaled(cos(offset)).plus(pole.scaled(sin(offset))).coordinates
@@ -92,7 +92,7 @@ public struct CrossSectionProfile: Sendable, Hashable {
 
     /// Points along the segment at most `spacing` km apart, A and B included;
     /// with `across`, along the parallel line that far to the right.
-    public func points(spacing: Double = 50, across: Double = 0) -> [GeoPoint] {
+    package func points(spacing: Double = 50, across: Double = 0) -> [GeoPoint] {
         let steps = max(1, Int((length / max(spacing, 1)).rounded(.up)))
         return (0...steps).map { point(atDistance: length * Double($0) / Double(steps), across: across) }
     }

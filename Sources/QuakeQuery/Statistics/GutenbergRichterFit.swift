@@ -16,7 +16,7 @@ public enum CompletenessMethod: Sendable, Hashable {
     public static let standard = CompletenessMethod.maximumCurvature(correction: 0.2)
 
     /// How it is written in reports: `maximum curvature + 0.2`, or `fixed`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .maximumCurvature(let correction):
             return correction == 0 ? "maximum curvature"
@@ -41,9 +41,9 @@ public enum CompletenessMethod: Sendable, Hashable {
 /// `UtsuBValueEstimator` and `shi_bolt_confidence`, which the tests compare with.
 public struct GutenbergRichterFit: Sendable, Hashable {
     /// How magnitudes were binned.
-    public var binning: MagnitudeBinning
+    package var binning: MagnitudeBinning
     /// How Mc was found.
-    public var method: CompletenessMethod
+    package var method: CompletenessMethod
     /// The completeness magnitude Mc, a bin centre.
     public var completeness: Double
     /// Events in the bins at and above Mc: the ones b is estimated from.
@@ -113,7 +113,7 @@ public struct GutenbergRichterFit: Sendable, Hashable {
     }
 
     /// The number of events of magnitude ≥ `magnitude` the fitted law predicts.
-    public func expectedCount(atOrAbove magnitude: Double) -> Double {
+    package func expectedCount(atOrAbove magnitude: Double) -> Double {
         pow(10, a - b * magnitude)
     }
 }

@@ -29,24 +29,24 @@ public struct MagnitudeBinning: Sendable, Hashable {
     }
 
     /// The bin of `magnitude`, counted in widths from 0 (`1.25` → 13 with width 0.1).
-    public func index(of magnitude: Double) -> Int {
+    package func index(of magnitude: Double) -> Int {
         // The slack absorbs binary representation: 1.25 / 0.1 is 12.499999999999998.
         Int((magnitude / width + 0.5 + 1e-9).rounded(.down))
     }
 
     /// The centre of bin `index`, rounded to the decimals the width has, so
     /// that bin 12 of 0.1 prints as `1.2`, not `1.2000000000000002`.
-    public func magnitude(ofBin index: Int) -> Double {
+    package func magnitude(ofBin index: Int) -> Double {
         (Double(index) * width * 1e9).rounded() / 1e9
     }
 
     /// `magnitude` rounded to its bin's centre.
-    public func binned(_ magnitude: Double) -> Double {
+    package func binned(_ magnitude: Double) -> Double {
         self.magnitude(ofBin: index(of: magnitude))
     }
 
     /// How many decimals a bin centre needs (0.1 → 1, 0.05 → 2, 0.5 → 1, 1 → 0).
-    public var decimals: Int {
+    package var decimals: Int {
         var decimals = 0
         var scaled = width
         while decimals < 3, abs(scaled - scaled.rounded()) > 1e-9 {
@@ -72,13 +72,13 @@ public struct FrequencyMagnitudeDistribution: Sendable, Hashable {
     }
 
     /// How magnitudes were binned.
-    public var binning: MagnitudeBinning
+    package var binning: MagnitudeBinning
     /// Every bin from the lowest to the highest magnitude, empty ones included;
     /// no bins for no magnitudes.
     public var bins: [Bin]
 
     /// How many magnitudes were counted.
-    public var total: Int { bins.first?.cumulativeCount ?? 0 }
+    package var total: Int { bins.first?.cumulativeCount ?? 0 }
 
     /// Counts `magnitudes` (NaN and infinities are left out).
     public init(magnitudes: some Sequence<Double>, binning: MagnitudeBinning = .tenth) {
@@ -105,7 +105,7 @@ public struct FrequencyMagnitudeDistribution: Sendable, Hashable {
     /// The centre of the bin holding the most magnitudes (the lowest such bin
     /// on a tie): the maximum-curvature estimate of completeness before its
     /// correction. `nil` without magnitudes.
-    public var mostPopulatedBin: Double? {
+    package var mostPopulatedBin: Double? {
         var best: Bin?
         for bin in bins where bin.count > (best?.count ?? 0) { best = bin }
         return best?.magnitude

@@ -14,7 +14,7 @@ extension Animation {
     /// - Parameters:
     ///   - feedGenerated: the feed's own time, for the footer and the age colouring.
     ///   - feedTitle: named in the title of an animation with no events.
-    public init(events: [MapEvent], options: AnimationOptions = AnimationOptions(), feedGenerated: Date? = nil,
+    package init(events: [MapEvent], options: AnimationOptions = AnimationOptions(), feedGenerated: Date? = nil,
                 feedTitle: String? = nil) {
         self.init(events: events, options: options, builder: SceneBuilder(options: options.map),
                   feedGenerated: feedGenerated, feedTitle: feedTitle)

@@ -23,7 +23,7 @@ public struct MapRenderer: Sendable {
     }
 
     /// The scene as pixels.
-    public func image(for scene: MapScene) throws -> RasterImage {
+    package func image(for scene: MapScene) throws -> RasterImage {
         let surface = try rasterize(scene)
         return RasterImage(width: surface.width, height: surface.height, rgba: surface.rgbaBytes())
     }

@@ -7,23 +7,23 @@ import QuakeGeo
 import QuakeScene
 
 /// Decoded pixels: straight-alpha RGBA, 8 bits a channel, row by row.
-public struct RasterImage: Sendable, Hashable {
+package struct RasterImage: Sendable, Hashable {
     /// Width in pixels.
-    public var width: Int
+    package var width: Int
     /// Height in pixels.
-    public var height: Int
+    package var height: Int
     /// `width × height × 4` bytes: red, green, blue, alpha.
-    public var rgba: [UInt8]
+    package var rgba: [UInt8]
 
     /// Creates an image from its pixels.
-    public init(width: Int, height: Int, rgba: [UInt8]) {
+    package init(width: Int, height: Int, rgba: [UInt8]) {
         self.width = width
         self.height = height
         self.rgba = rgba
     }
 
     /// Decodes a PNG file's bytes.
-    public init(png: Data) throws {
+    package init(png: Data) throws {
         let source = ByteSource(png)
         let surface = withExtendedLifetime(source) {
             cairo_image_surface_create_from_png_stream({ closure, buffer, length in
@@ -48,7 +48,7 @@ public struct RasterImage: Sendable, Hashable {
     }
 
     /// The RGBA bytes of the pixel at (`x`, `y`).
-    public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
+    package func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
         let offset = (y * width + x) * 4
         return (rgba[offset], rgba[offset + 1], rgba[offset + 2], rgba[offset + 3])
     }

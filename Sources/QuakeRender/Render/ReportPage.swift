@@ -7,13 +7,13 @@ import QuakeScene
 
 public struct PixelRect: Sendable, Hashable {
     /// Left edge.
-    public var x: Double
+    package var x: Double
     /// Top edge.
-    public var y: Double
+    package var y: Double
     /// Width.
-    public var width: Double
+    package var width: Double
     /// Height.
-    public var height: Double
+    package var height: Double
 
     /// Creates a rectangle.
     public init(x: Double, y: Double, width: Double, height: Double) {
@@ -27,9 +27,9 @@ public struct PixelRect: Sendable, Hashable {
 /// A map scene placed in a frame of a page; the scene is scaled to fill the frame.
 public struct PlacedMap: Sendable, Hashable {
     /// The map.
-    public var scene: MapScene
+    package var scene: MapScene
     /// Where it goes on the page, in points.
-    public var frame: PixelRect
+    package var frame: PixelRect
 
     /// Places `scene` in `frame`.
     public init(scene: MapScene, frame: PixelRect) {
@@ -39,18 +39,18 @@ public struct PlacedMap: Sendable, Hashable {
 }
 
 /// One page of a report: maps in frames, and text of the caller's own, in PDF
-/// points (1/72 inch; A4 is 595 × 842). Rendered by ``MapRenderer/pdfData(for:)``.
+/// points (1/72 inch; A4 is 595 × 842). Rendered by `pdfData(for:)`.
 public struct ReportPage: Sendable, Hashable {
     /// Page width in points.
-    public var width: Double
+    package var width: Double
     /// Page height in points.
-    public var height: Double
+    package var height: Double
     /// The maps, drawn in order, each clipped to its frame.
-    public var maps: [PlacedMap]
+    package var maps: [PlacedMap]
     /// Text drawn on the page itself (headings, captions), over the maps.
-    public var texts: [SceneText]
+    package var texts: [SceneText]
     /// Lines drawn on the page itself (a table's rules), under the maps and text.
-    public var lines: [SceneLine]
+    package var lines: [SceneLine]
 
     /// Creates a page.
     public init(width: Double, height: Double, maps: [PlacedMap] = [], texts: [SceneText] = [], lines: [SceneLine] = []) {

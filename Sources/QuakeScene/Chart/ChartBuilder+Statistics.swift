@@ -11,7 +11,7 @@ extension ChartBuilder {
     /// vertical line, the Gutenberg–Richter law log10 N = a − b·M drawn from Mc up, and a box
     /// with Mc, b ± σ and the count at or above Mc (``GutenbergRichterFit``, with `binning` and
     /// `method`). With too few events for a fit the counts are drawn and the box says why.
-    public func frequencyMagnitude(_ events: [SeismicEvent], binning: MagnitudeBinning = .tenth,
+    package func frequencyMagnitude(_ events: [SeismicEvent], binning: MagnitudeBinning = .tenth,
                                    method: CompletenessMethod = .standard) -> MapScene {
         let magnitudes = events.compactMap(\.magnitude).filter(\.isFinite)
         let distribution = FrequencyMagnitudeDistribution(magnitudes: magnitudes, binning: binning)
@@ -78,7 +78,7 @@ extension ChartBuilder {
     /// Events within `profile`'s half-width of the great-circle segment A → B, at their distance
     /// along it (km) against depth (km, growing downwards), each the symbol it has on a map.
     /// Events without a depth or magnitude are left out.
-    public func crossSection(_ events: [SeismicEvent], profile: CrossSectionProfile) -> MapScene {
+    package func crossSection(_ events: [SeismicEvent], profile: CrossSectionProfile) -> MapScene {
         var located: [(event: MapEvent, along: Double, depth: Double)] = []
         var withoutDepth = 0
         for event in events {

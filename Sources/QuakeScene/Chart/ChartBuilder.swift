@@ -11,7 +11,7 @@ import QuakeGeo
 /// chart with a "No events" note when none can be shown.
 public struct ChartBuilder: Sendable {
     /// The options every chart of this builder uses.
-    public let options: ChartOptions
+    package let options: ChartOptions
     package let textMetrics: @Sendable () -> any TextMetrics
 
     /// A builder whose labels are measured by what `textMetrics` makes.
@@ -22,7 +22,7 @@ public struct ChartBuilder: Sendable {
 
     /// The bin of ``rate(_:)``, chosen from the span of the events: hours up to 2 days,
     /// days up to 120 days, weeks (from Monday 00:00 UTC) beyond.
-    public enum RateBin: String, Sendable, Hashable {
+    package enum RateBin: String, Sendable, Hashable {
         /// One hour.
         case hour
         /// One UTC day.
@@ -31,12 +31,12 @@ public struct ChartBuilder: Sendable {
         case week
 
         /// The bin for events spanning `span` seconds.
-        public init(span: TimeInterval) {
+        package init(span: TimeInterval) {
             if span <= 2 * 86_400 { self = .hour } else if span <= 120 * 86_400 { self = .day } else { self = .week }
         }
 
         /// The bin's length in seconds.
-        public var seconds: Double {
+        package var seconds: Double {
             switch self {
             case .hour: 3600
             case .day: 86_400
@@ -60,7 +60,7 @@ public struct ChartBuilder: Sendable {
     /// colour from ``ChartOptions/symbols``, a diamond when it is not an earthquake), with a thin
     /// outline so that pale symbols read on white. Events without a magnitude are left out,
     /// and counted in a note.
-    public func magnitudeTime(_ events: [SeismicEvent]) -> MapScene {
+    package func magnitudeTime(_ events: [SeismicEvent]) -> MapScene {
         let drawn = events.compactMap { MapEvent($0) }.filter { $0.magnitude.isFinite }
         let missing = events.count - drawn.count
         let times = drawn.map(\.time.timeIntervalSince1970)
@@ -81,7 +81,7 @@ public struct ChartBuilder: Sendable {
     }
 
     /// The number of events up to each moment, as a step line rising by one at each event's time.
-    public func cumulative(_ events: [SeismicEvent]) -> MapScene {
+    package func cumulative(_ events: [SeismicEvent]) -> MapScene {
         let times = events.map(\.time.timeIntervalSince1970).sorted()
         let range = TimeTicks.range(first: times.first ?? 0, last: times.last ?? 3600)
         let frame = ChartFrame(
@@ -109,7 +109,7 @@ public struct ChartBuilder: Sendable {
     }
 
     /// The number of events per hour, day or week (``RateBin``, chosen from the span), as bars.
-    public func rate(_ events: [SeismicEvent]) -> MapScene {
+    package func rate(_ events: [SeismicEvent]) -> MapScene {
         let times = events.map(\.time.timeIntervalSince1970)
         let first = times.min() ?? 0, last = times.max() ?? 0
         let bin = RateBin(span: last - first)
@@ -137,7 +137,7 @@ public struct ChartBuilder: Sendable {
     /// How many events lie at each depth: horizontal bars, depth growing downwards from 0, bins of
     /// a nice width (1, 2, 5 × 10^k km, about 40 over the deepest depth). Depths above sea level
     /// (negative) count in the top bin; events without a depth are left out and counted in a note.
-    public func depthHistogram(_ events: [SeismicEvent]) -> MapScene {
+    package func depthHistogram(_ events: [SeismicEvent]) -> MapScene {
         let depths = events.compactMap(\.depth).filter(\.isFinite)
         let missing = events.count - depths.count
         let high = max(depths.max() ?? 10, 1)

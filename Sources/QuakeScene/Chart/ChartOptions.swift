@@ -7,17 +7,17 @@ import QuakeGeo
 /// How a chart is drawn. Every default suits a chart on its own or a half page of a report.
 public struct ChartOptions: Sendable, Hashable {
     /// Width in pixels before ``scale``. Default 800.
-    public var width: Int
+    package var width: Int
     /// Height in pixels before ``scale``. Default 500.
-    public var height: Int
+    package var height: Int
     /// Multiplies the pixel size of everything (2 for HiDPI). Default 1.
-    public var scale: Double
+    package var scale: Double
     /// The title above the chart; `nil` (the default) gives the chart's own (`Magnitude over time`,
     /// …); an empty string draws none.
-    public var title: String?
+    package var title: String?
     /// Sizes and colours of event symbols, the same as a map's (``MapOptions/symbols``), so an
     /// event looks the same beside its map. Default: sized and coloured by magnitude.
-    public var symbols: SymbolStyle
+    package var symbols: SymbolStyle
 
     /// The smallest chart side in pixels before scaling: below it axes, labels and titles no longer fit.
     public static let minimumSide = 200
@@ -33,9 +33,9 @@ public struct ChartOptions: Sendable, Hashable {
     }
 
     /// The image width in pixels (width × scale).
-    public var pixelWidth: Int { Int((Double(width) * scale).rounded()) }
+    package var pixelWidth: Int { Int((Double(width) * scale).rounded()) }
     /// The image height in pixels (height × scale).
-    public var pixelHeight: Int { Int((Double(height) * scale).rounded()) }
+    package var pixelHeight: Int { Int((Double(height) * scale).rounded()) }
 
     /// Checks the sides (``minimumSide``…``MapOptions/maximumSide``), the scale (above 0, at most ``MapOptions/maximumScale``)
     /// and the scaled size (within the limits a map has).

@@ -5,10 +5,10 @@ import QuakeQuery
 import QuakeGeo
 
 /// A time-lapse of a selection resolved into scenes: the map under the events
-/// (``base``), every event's circle in time order, and the scene of any
+/// (`base`), every event's circle in time order, and the scene of any
 /// moment (``scene(at:)``). Time runs linearly from the first event to the
 /// last; an event appears at its time with its map symbol, fades to a remnant
-/// over ``AnimationOptions/fade`` and stays, so the last frame shows the whole
+/// over `fade` and stays, so the last frame shows the whole
 /// sequence. Circles are drawn oldest first, so a new event sits on top.
 ///
 /// The title, legend and footer are those of the map of all the events, placed
@@ -16,19 +16,19 @@ import QuakeGeo
 /// hides the fewest and touches no panel.
 public struct Animation: Sendable, Hashable {
     /// The options it was made with.
-    public let options: AnimationOptions
+    package let options: AnimationOptions
     /// The first event's time (`nil` without events).
-    public let start: Date?
+    package let start: Date?
     /// The last event's time (`nil` without events).
-    public let end: Date?
-    /// Frames from ``start`` to ``end``: ``AnimationOptions/frameCount``, or 1
+    package let end: Date?
+    /// Frames from `start` to `end`: `frameCount`, or 1
     /// when there is no span (no events, or all at one time).
     public let frameCount: Int
     /// The fade in catalogue seconds, the default applied.
-    public let fade: TimeInterval
+    package let fade: TimeInterval
     /// What lies under the events: background, land, graticule, plates, no
     /// circles and no overlay. Drawn once for all frames.
-    public let base: MapScene
+    package let base: MapScene
     /// Every circle (wrap copies included), oldest event first.
     package let circles: CircleLayer
     /// For each circle, its event's time (seconds since 1970), ascending.
@@ -91,7 +91,7 @@ public struct Animation: Sendable, Hashable {
 
     /// The moment frame `index` (0 ..< ``frameCount``) shows: linear from
     /// ``start`` to ``end``.
-    public func time(ofFrame index: Int) -> Date? {
+    package func time(ofFrame index: Int) -> Date? {
         guard let start, let end else { return nil }
         guard frameCount > 1 else { return end }
         let fraction = Double(min(max(index, 0), frameCount - 1)) / Double(frameCount - 1)
@@ -100,13 +100,13 @@ public struct Animation: Sendable, Hashable {
 
     /// How long frame `index` stays on screen, in seconds: 1 / fps, and the
     /// last frame the hold more.
-    public func delay(ofFrame index: Int) -> Double {
+    package func delay(ofFrame index: Int) -> Double {
         let step = 1 / Double(options.fps)
         return index == frameCount - 1 ? step + options.hold : step
     }
 
     /// The scene of frame `index`: ``scene(at:)`` of its time.
-    public func scene(ofFrame index: Int) -> MapScene {
+    package func scene(ofFrame index: Int) -> MapScene {
         scene(at: time(ofFrame: index))
     }
 

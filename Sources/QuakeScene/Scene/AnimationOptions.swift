@@ -10,27 +10,27 @@ public struct AnimationOptions: Sendable, Hashable {
     /// The map every frame draws: size, region, projection, centre, plates,
     /// colouring, legend. Its ``MapOptions/labelCount`` is not used: a label
     /// would name an event before it happens, so an animation has none.
-    public var map: MapOptions
+    package var map: MapOptions
     /// Seconds of playback from the first event to the last, the hold not
     /// counted. Default 10.
-    public var duration: Double
+    package var duration: Double
     /// Frames a second. Default 10. With ``duration``, the number of frames
     /// (``frameCount``), at most ``maximumFrames``.
-    public var fps: Int
+    package var fps: Int
     /// Catalogue seconds an event takes to fade from its map colour to the
     /// remnant (``remnant``), which stays to the end, so the last frame shows
     /// the whole sequence. `nil` (the default) is a tenth of the selection's
     /// span: at the default duration an event fades over one second of playback.
     /// 0 shows an event at full colour only on the frames at its exact time.
-    public var fade: TimeInterval?
+    package var fade: TimeInterval?
     /// What is left of an event's opacity once it has faded: 0…1, default 0.25.
-    public var remnant: Double
+    package var remnant: Double
     /// Seconds the last frame stays on screen beyond its own frame time,
     /// before the animation loops. Default 2.
-    public var hold: Double
+    package var hold: Double
     /// Draw the frame's UTC time in a corner (in a panel placed clear of the
     /// events and of the title, legend and footer). Default `true`.
-    public var showsClock: Bool
+    package var showsClock: Bool
 
     /// The most frames an animation may have (six minutes at 10 frames a second).
     public static let maximumFrames = 3_600
@@ -53,7 +53,7 @@ public struct AnimationOptions: Sendable, Hashable {
 
     /// Frames from the first event to the last: `duration × fps`, rounded, at least 1.
     /// A selection with no span (no events, or all at one time) has one frame only.
-    public var frameCount: Int {
+    package var frameCount: Int {
         guard duration.isFinite, duration > 0, fps > 0 else { return 1 }
         return max(1, Int(min(duration * Double(fps), Double(Self.maximumFrames + 1)).rounded()))
     }

@@ -8,7 +8,7 @@ import QuakeParse
 import QuakeQuery
 import QuakeGeo
 
-public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
+package struct CircleLayer: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
     package private(set) var xs: [Double] = []
     package private(set) var ys: [Double] = []
     package private(set) var diameters: [Double] = []
@@ -22,7 +22,7 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
     package var palette: [RGBA] { fills.colors }
 
     /// An empty layer.
-    public init() {}
+    package init() {}
 
     /// A layer of these columns, which must be equally long.
     package init(xs: [Double], ys: [Double], diameters: [Double], fillIndices: [UInt32], shapes: [UInt8], fills: FillPalette,
@@ -39,17 +39,17 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
     }
 
     /// A layer of `circles`, in order.
-    public init<S: Sequence>(_ circles: S) where S.Element == SceneCircle {
+    package init<S: Sequence>(_ circles: S) where S.Element == SceneCircle {
         for circle in circles { append(circle) }
     }
 
     /// A layer of the listed circles.
-    public init(arrayLiteral circles: SceneCircle...) {
+    package init(arrayLiteral circles: SceneCircle...) {
         self.init(circles)
     }
 
     /// Adds a circle on top.
-    public mutating func append(_ circle: SceneCircle) {
+    package mutating func append(_ circle: SceneCircle) {
         xs.append(circle.center.x)
         ys.append(circle.center.y)
         diameters.append(circle.diameter)
@@ -59,7 +59,7 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
     }
 
     /// Makes room for `count` circles.
-    public mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         xs.reserveCapacity(count)
         ys.reserveCapacity(count)
         diameters.reserveCapacity(count)
@@ -69,22 +69,22 @@ public struct CircleLayer: RandomAccessCollection, Sendable, Hashable, Expressib
     }
 
     /// The first position.
-    public var startIndex: Int { 0 }
+    package var startIndex: Int { 0 }
     /// One past the last position.
-    public var endIndex: Int { xs.count }
+    package var endIndex: Int { xs.count }
 
     /// The circle at `index`.
-    public subscript(index: Int) -> SceneCircle {
+    package subscript(index: Int) -> SceneCircle {
         SceneCircle(center: PixelPoint(x: xs[index], y: ys[index]), diameter: diameters[index],
                     fill: fills.colors[Int(fillIndices[index])], eventID: ids[index],
                     shape: SymbolShape(rawValue: shapes[index]) ?? .circle)
     }
 
-    public static func == (lhs: CircleLayer, rhs: CircleLayer) -> Bool {
+    package static func == (lhs: CircleLayer, rhs: CircleLayer) -> Bool {
         lhs.elementsEqual(rhs)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for circle in self { hasher.combine(circle) }
     }

@@ -17,42 +17,42 @@ public enum BasemapChoice: Sendable, Hashable {
 /// Everything that decides how a map looks, with the command line's defaults.
 public struct MapOptions: Sendable, Hashable {
     /// Image width in pixels at scale 1. Default 2048.
-    public var width: Int
+    package var width: Int
     /// Image height in pixels at scale 1. Default: the box's aspect ratio (half the width for the world),
     /// or the globe's for Equal Earth and Robinson.
-    public var height: Int
+    package var height: Int
     /// The box shown; `nil` is the whole world.
-    public var region: GeoBox?
+    package var region: GeoBox?
     /// For a world map: the meridian at the centre (default 0). Ignored with a region.
-    public var centerLongitude: Double
+    package var centerLongitude: Double
     /// How the globe is laid out (default plate carrée). Equal Earth and Robinson
     /// draw the whole world only: ``validate()`` refuses them with a region.
-    public var mapProjection: MapProjection
+    package var mapProjection: MapProjection
     /// Circle sizes and what their colour tells: the initializer's `style` and `coloring`.
-    public var symbols: SymbolStyle
+    package var symbols: SymbolStyle
     /// The land under the events.
-    public var basemap: BasemapChoice
+    package var basemap: BasemapChoice
     /// Ocean, land, coastline and overlay colours.
-    public var palette: MapPalette
+    package var palette: MapPalette
     /// Draw the legend, the title and the footer. Default `true`.
-    public var showsLegend: Bool
+    package var showsLegend: Bool
     /// The title; `nil` makes one: `N earthquakes, <first> – <last> UTC`.
-    public var title: String?
+    package var title: String?
     /// Degrees between graticule lines; `nil` draws none.
-    public var graticuleSpacing: Double?
+    package var graticuleSpacing: Double?
     /// Multiplies the pixel size of everything (2 for HiDPI). Default 1.
-    public var scale: Double
+    package var scale: Double
     /// The plate boundaries drawn over the land, subduction zones with teeth on the
     /// overriding side; default ``PlateBoundaries/bird2003``, `nil` draws none. A map
     /// without a basemap (``BasemapChoice/none``) draws none whatever this is.
-    public var plateBoundaries: PlateBoundaries?
+    package var plateBoundaries: PlateBoundaries?
     /// How many of the largest events carry a label (magnitude, place, time); 0 for none.
     /// Default 3. A map without a basemap (``BasemapChoice/none``), a bare overlay of
     /// the events, carries none whatever this is; ``showsLegend`` does not change it.
-    public var labelCount: Int
+    package var labelCount: Int
     /// A cross-section's profile to draw over the events: the line A→B, its
     /// band's edges and the letters A and B. `nil` (the default) draws none.
-    public var profile: CrossSectionProfile?
+    package var profile: CrossSectionProfile?
 
     /// Creates options. Without `height`, the height follows the box's aspect ratio.
     public init(
@@ -96,7 +96,7 @@ public struct MapOptions: Sendable, Hashable {
     /// The most pixels a map may have, scale applied: 100 million (about 400 MB
     /// of pixels while it is drawn).
     public static let maximumPixels = 100_000_000
-    /// The most labels a map takes (``labelCount``; more are not drawn): past a
+    /// The most labels a map takes (`labelCount`; more are not drawn): past a
     /// few dozen they hide the map they name.
     public static let maximumLabelCount = 50
     /// The longest side in pixels, scale applied: Cairo's limit for an image.
@@ -135,14 +135,14 @@ public struct MapOptions: Sendable, Hashable {
     }
 
     /// The image width in pixels, scale applied.
-    public var pixelWidth: Int { max(1, Int((Double(width) * scale).rounded())) }
+    package var pixelWidth: Int { max(1, Int((Double(width) * scale).rounded())) }
     /// The image height in pixels, scale applied.
-    public var pixelHeight: Int { max(1, Int((Double(height) * scale).rounded())) }
+    package var pixelHeight: Int { max(1, Int((Double(height) * scale).rounded())) }
 
     /// The plate carrée projection of this map's box onto its pixels: what a
     /// plate carrée map (``MapProjection/plateCarree``, the default) draws
     /// with. An Equal Earth or Robinson map is not drawn with it.
-    public var projection: PlateCarree {
+    package var projection: PlateCarree {
         if let region {
             return PlateCarree(region: region, width: Double(pixelWidth), height: Double(pixelHeight))
         }
@@ -153,19 +153,19 @@ public struct MapOptions: Sendable, Hashable {
 /// The colours of the map under and over the events.
 public struct MapPalette: Sendable, Hashable {
     /// The sea, and the background where there is a basemap.
-    public var ocean: RGBA
+    package var ocean: RGBA
     /// Land.
-    public var land: RGBA
+    package var land: RGBA
     /// The coastline stroke.
-    public var coastline: RGBA
+    package var coastline: RGBA
     /// Graticule lines.
-    public var graticule: RGBA
+    package var graticule: RGBA
     /// Panels behind the legend and labels.
-    public var panel: RGBA
+    package var panel: RGBA
     /// Text.
-    public var text: RGBA
+    package var text: RGBA
     /// Plate boundary lines and their subduction teeth.
-    public var plateBoundary: RGBA
+    package var plateBoundary: RGBA
 
     /// Creates a palette.
     public init(ocean: RGBA, land: RGBA, coastline: RGBA, graticule: RGBA, panel: RGBA, text: RGBA,

@@ -12,20 +12,20 @@ public struct MapScene: Sendable, Hashable {
     /// Image height in pixels.
     public var height: Int
     /// The colour under everything; `nil` leaves the image transparent.
-    public var background: RGBA?
+    package var background: RGBA?
     /// Filled polygons (land), drawn first, in order.
-    public var polygons: [ScenePolygon]
+    package var polygons: [ScenePolygon]
     /// Stroked lines (graticule, coastline, plate boundaries), drawn over the polygons.
-    public var lines: [SceneLine]
+    package var lines: [SceneLine]
     /// Filled shapes that belong to the lines (a subduction zone's teeth), drawn over them.
-    public var lineMarks: [ScenePolygon]
+    package var lineMarks: [ScenePolygon]
     /// Circles (events), in order: the first is drawn first, at the bottom.
-    public var circles: CircleLayer
+    package var circles: CircleLayer
     /// Panels, circles and text of the legend, title and footer, drawn last.
-    public var overlay: SceneOverlay
+    package var overlay: SceneOverlay
 
     /// Creates a scene.
-    public init(width: Int, height: Int, background: RGBA?, polygons: [ScenePolygon],
+    package init(width: Int, height: Int, background: RGBA?, polygons: [ScenePolygon],
                 lines: [SceneLine] = [], lineMarks: [ScenePolygon] = [], circles: [SceneCircle],
                 overlay: SceneOverlay = SceneOverlay()) {
         self.init(width: width, height: height, background: background, polygons: polygons, lines: lines,
@@ -33,7 +33,7 @@ public struct MapScene: Sendable, Hashable {
     }
 
     /// Creates a scene whose circles are already a layer.
-    public init(width: Int, height: Int, background: RGBA?, polygons: [ScenePolygon],
+    package init(width: Int, height: Int, background: RGBA?, polygons: [ScenePolygon],
                 lines: [SceneLine] = [], lineMarks: [ScenePolygon] = [], circleLayer: CircleLayer,
                 overlay: SceneOverlay = SceneOverlay()) {
         self.width = width
@@ -49,22 +49,22 @@ public struct MapScene: Sendable, Hashable {
 
 /// What is drawn on top of the map: leader lines, panels, the events under
 /// panels again, the legend's circles, then text.
-public struct SceneOverlay: Sendable, Hashable {
+package struct SceneOverlay: Sendable, Hashable {
     /// Thin lines from an event to a label set further away.
-    public var lines: [SceneLine]
+    package var lines: [SceneLine]
     /// Filled rectangles or shapes behind the legend and labels.
-    public var panels: [ScenePolygon]
+    package var panels: [ScenePolygon]
     /// Event circles that a panel covers, drawn again over the panels (in the
     /// circles' drawing order, and only inside the panels) so that no
     /// selected event is hidden.
-    public var eventCircles: [SceneCircle]
+    package var eventCircles: [SceneCircle]
     /// The legend's sample circles.
-    public var circles: [SceneCircle]
+    package var circles: [SceneCircle]
     /// Labels.
-    public var texts: [SceneText]
+    package var texts: [SceneText]
 
     /// Creates an overlay; empty by default.
-    public init(lines: [SceneLine] = [], panels: [ScenePolygon] = [], eventCircles: [SceneCircle] = [],
+    package init(lines: [SceneLine] = [], panels: [ScenePolygon] = [], eventCircles: [SceneCircle] = [],
                 circles: [SceneCircle] = [], texts: [SceneText] = []) {
         self.lines = lines
         self.panels = panels
@@ -75,20 +75,20 @@ public struct SceneOverlay: Sendable, Hashable {
 }
 
 /// A filled circle in pixels, or the diamond of the same area (``shape``).
-public struct SceneCircle: Sendable, Hashable {
+package struct SceneCircle: Sendable, Hashable {
     /// The centre.
-    public var center: PixelPoint
+    package var center: PixelPoint
     /// The diameter in pixels.
-    public var diameter: Double
+    package var diameter: Double
     /// The fill colour.
-    public var fill: RGBA
+    package var fill: RGBA
     /// The event it stands for (empty for a legend sample).
-    public var eventID: String
+    package var eventID: String
     /// Its outline: a circle, or a diamond of the circle's area.
-    public var shape: SymbolShape
+    package var shape: SymbolShape
 
     /// Creates a circle (or, with `shape`, a diamond of its area).
-    public init(center: PixelPoint, diameter: Double, fill: RGBA, eventID: String, shape: SymbolShape = .circle) {
+    package init(center: PixelPoint, diameter: Double, fill: RGBA, eventID: String, shape: SymbolShape = .circle) {
         self.center = center
         self.diameter = diameter
         self.fill = fill
@@ -99,14 +99,14 @@ public struct SceneCircle: Sendable, Hashable {
 
 /// A filled shape in pixels: its rings are filled together with the non-zero
 /// winding rule, so outlines and holes must run in opposite directions.
-public struct ScenePolygon: Sendable, Hashable {
+package struct ScenePolygon: Sendable, Hashable {
     /// Closed rings of pixel positions.
-    public var rings: [[PixelPoint]]
+    package var rings: [[PixelPoint]]
     /// The fill colour.
-    public var fill: RGBA
+    package var fill: RGBA
 
     /// Creates a shape.
-    public init(rings: [[PixelPoint]], fill: RGBA) {
+    package init(rings: [[PixelPoint]], fill: RGBA) {
         self.rings = rings
         self.fill = fill
     }
@@ -115,9 +115,9 @@ public struct ScenePolygon: Sendable, Hashable {
 /// An open polyline, stroked.
 public struct SceneLine: Sendable, Hashable {
     /// The points, in order.
-    public var points: [PixelPoint]
+    package var points: [PixelPoint]
     /// The stroke colour.
-    public var stroke: RGBA
+    package var stroke: RGBA
     /// The stroke width in pixels.
     public var width: Double
 
@@ -136,17 +136,17 @@ public struct SceneText: Sendable, Hashable {
     public enum Alignment: Sendable, Hashable { case left, center, right }
 
     /// The text.
-    public var text: String
+    package var text: String
     /// The anchor on the baseline.
-    public var position: PixelPoint
+    package var position: PixelPoint
     /// The font size in pixels.
-    public var size: Double
+    package var size: Double
     /// Bold or regular.
-    public var bold: Bool
+    package var bold: Bool
     /// The colour.
-    public var color: RGBA
+    package var color: RGBA
     /// The alignment on `position`.
-    public var alignment: Alignment
+    package var alignment: Alignment
 
     /// Creates a label.
     public init(text: String, position: PixelPoint, size: Double, bold: Bool = false,

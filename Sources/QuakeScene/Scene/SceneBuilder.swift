@@ -7,13 +7,13 @@ import QuakeGeo
 /// Resolves events and a basemap into a ``MapScene``.
 public struct SceneBuilder: Sendable {
     /// The look of the map.
-    public var options: MapOptions
+    package var options: MapOptions
     /// Makes what measures the overlay's labels, once for each scene: a
     /// measurer may hold drawing state, which one thread at a time may use.
     package let textMetrics: @Sendable () -> any TextMetrics
 
     /// A builder whose labels are measured by what `textMetrics` makes (the
-    /// public initializer passes the renderer's).
+    /// renderer stage's `init(options:)` passes Cairo's).
     package init(options: MapOptions, textMetrics: @escaping @Sendable () -> any TextMetrics) {
         self.options = options
         self.textMetrics = textMetrics
@@ -52,7 +52,7 @@ public struct SceneBuilder: Sendable {
     ///   for the events that may be labelled, the largest
     ///   (``SelectedEvents/places``); a labelled event missing from it is
     ///   labelled without a place.
-    public func scene(for events: consuming [MapEvent], feedGenerated: Date? = nil,
+    package func scene(for events: consuming [MapEvent], feedGenerated: Date? = nil,
                       feedTitle: String? = nil, places: [String: String] = [:]) -> MapScene {
         let projection = options.projection
         let box = options.region ?? .world

@@ -11,27 +11,27 @@ import QuakeGeo
 /// A diamond has the area of the circle it stands in for, so its size still
 /// reads as the magnitude: a square turned 45°, its diagonal
 /// ``diamondDiagonal(diameter:)`` = D·√(π/2) for a circle of diameter D.
-public enum SymbolShape: UInt8, Sendable, Hashable, CaseIterable {
+package enum SymbolShape: UInt8, Sendable, Hashable, CaseIterable {
     /// An earthquake.
     case circle
     /// Any other event type.
     case diamond
 
     /// The shape `event` is drawn with.
-    public init(_ event: MapEvent) {
+    package init(_ event: MapEvent) {
         self = event.isEarthquake ? .circle : .diamond
     }
 
     /// The diagonal of the diamond whose area is that of a circle of
     /// `diameter`: πD²/4 = d²/2.
-    public static func diamondDiagonal(diameter: Double) -> Double {
+    package static func diamondDiagonal(diameter: Double) -> Double {
         diameter * (Double.pi / 2).squareRoot()
     }
 
     /// How far the shape of a circle of `diameter` reaches from its centre
     /// along x or y: half its bounding box's side. A diamond reaches
     /// √(π/2) ≈ 1.25 times as far as the circle, at its corners.
-    public func reach(diameter: Double) -> Double {
+    package func reach(diameter: Double) -> Double {
         switch self {
         case .circle: diameter / 2
         case .diamond: Self.diamondDiagonal(diameter: diameter) / 2

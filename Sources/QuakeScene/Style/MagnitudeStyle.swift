@@ -10,7 +10,7 @@ import QuakeGeo
 /// edge cases decided.
 ///
 /// With m = max(magnitude, 0):
-/// - diameter = max(0.75 · m² · ``symbolScale``, ``minimumDiameter``) pixels;
+/// - diameter = max(0.75 · m² · `symbolScale`, `minimumDiameter`) pixels;
 /// - fill = RGBA(1, clamp(1 − 0.015 · m², 0, 1), 0.211, 0.6): yellow for small
 ///   events, red from about M8.2 up; no stroke.
 ///
@@ -18,10 +18,10 @@ import QuakeGeo
 /// Sizes do not depend on the catalogue, so two maps can be compared.
 public struct MagnitudeStyle: Sendable, Hashable {
     /// Multiplies every diameter. Default 1.
-    public var symbolScale: Double
+    package var symbolScale: Double
     /// The smallest diameter in pixels, so every selected event leaves a mark.
     /// Default 2; 0 gives the seed's formula exactly.
-    public var minimumDiameter: Double
+    package var minimumDiameter: Double
 
     /// Creates a style.
     public init(symbolScale: Double = 1, minimumDiameter: Double = 2) {
@@ -30,13 +30,13 @@ public struct MagnitudeStyle: Sendable, Hashable {
     }
 
     /// The circle's diameter in pixels for a magnitude.
-    public func diameter(magnitude: Double) -> Double {
+    package func diameter(magnitude: Double) -> Double {
         let m = Self.drawnMagnitude(magnitude)
         return max(0.75 * m * m * symbolScale, minimumDiameter)
     }
 
     /// The circle's fill for a magnitude.
-    public func fill(magnitude: Double) -> RGBA {
+    package func fill(magnitude: Double) -> RGBA {
         let m = Self.drawnMagnitude(magnitude)
         return RGBA(red: 1, green: 1 - 0.015 * m * m, blue: 0.211, alpha: 0.6)
     }

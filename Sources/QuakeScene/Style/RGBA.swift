@@ -6,13 +6,13 @@ import QuakeGeo
 
 public struct RGBA: Sendable, Hashable, Codable {
     /// Red, 0…1.
-    public var red: Double
+    package var red: Double
     /// Green, 0…1.
-    public var green: Double
+    package var green: Double
     /// Blue, 0…1.
-    public var blue: Double
+    package var blue: Double
     /// Opacity, 0…1.
-    public var alpha: Double
+    package var alpha: Double
 
     /// Creates a colour; each channel is clamped to 0…1.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {

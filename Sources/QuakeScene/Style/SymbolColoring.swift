@@ -6,7 +6,7 @@ import QuakeGeo
 
 /// What a circle's colour tells; its size always tells the magnitude.
 public enum SymbolColoring: Sendable, Hashable {
-    /// Yellow for small events to red from about M8.2 (``MagnitudeStyle/fill(magnitude:)``).
+    /// Yellow for small events to red from about M8.2 (`fill(magnitude:)`).
     case magnitude
     /// Depth bands, shallow to deep: red, orange, yellow, green, blue, purple — the
     /// long-standing USGS convention.
@@ -17,13 +17,13 @@ public enum SymbolColoring: Sendable, Hashable {
     case age(reference: Date?)
 
     /// One band of a colour scale: what it covers, and its colour.
-    public struct Band: Sendable, Hashable {
+    package struct Band: Sendable, Hashable {
         /// The legend's text, e.g. `0–33 km` or `past hour`.
-        public var label: String
+        package var label: String
         /// The fill.
-        public var fill: RGBA
+        package var fill: RGBA
         /// The band holds values up to (not including) this bound.
-        public var upperBound: Double
+        package var upperBound: Double
     }
 
     package static let opacity = 0.75
@@ -31,7 +31,7 @@ public enum SymbolColoring: Sendable, Hashable {
     /// The colouring a name gives, as `--color` and the server's `color` take it:
     /// `magnitude`, `depth`, or `age` (relative to the feed's own time, so a
     /// redraw gives the same picture); `nil` for any other name.
-    public init?(named name: String) {
+    package init?(named name: String) {
         switch name {
         case "magnitude": self = .magnitude
         case "depth": self = .depth
@@ -41,10 +41,10 @@ public enum SymbolColoring: Sendable, Hashable {
     }
 
     /// The names ``init(named:)`` takes.
-    public static let names = ["magnitude", "depth", "age"]
+    package static let names = ["magnitude", "depth", "age"]
 
     /// Depth bands in kilometres; a negative depth (above sea level) is shallow.
-    public static let depthBands: [Band] = [
+    package static let depthBands: [Band] = [
         Band(label: "0–33 km", fill: RGBA(hex: 0xE8402B, alpha: opacity), upperBound: 33),
         Band(label: "33–70 km", fill: RGBA(hex: 0xF39322, alpha: opacity), upperBound: 70),
         Band(label: "70–150 km", fill: RGBA(hex: 0xF5D63D, alpha: opacity), upperBound: 150),
@@ -54,7 +54,7 @@ public enum SymbolColoring: Sendable, Hashable {
     ]
 
     /// Age bands in seconds before the reference time.
-    public static let ageBands: [Band] = [
+    package static let ageBands: [Band] = [
         Band(label: "past hour", fill: RGBA(hex: 0xE31A1C, alpha: opacity), upperBound: 3600),
         Band(label: "past day", fill: RGBA(hex: 0xFD8D3C, alpha: opacity), upperBound: 86_400),
         Band(label: "past week", fill: RGBA(hex: 0xFED976, alpha: opacity), upperBound: 7 * 86_400),

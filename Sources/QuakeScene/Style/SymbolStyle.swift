@@ -12,9 +12,9 @@ import QuakeGeo
 /// same events draw the same circles.
 public struct SymbolStyle: Sendable, Hashable {
     /// Circle sizes by magnitude (and the colours of ``SymbolColoring/magnitude``).
-    public var sizes: MagnitudeStyle
+    package var sizes: MagnitudeStyle
     /// What the circles' colour tells. Default ``SymbolColoring/magnitude``.
-    public var coloring: SymbolColoring
+    package var coloring: SymbolColoring
 
     /// Creates a symbol style: by default the command line's (``MagnitudeStyle``'s
     /// default sizes, coloured by magnitude).

@@ -13,17 +13,17 @@ import QuakeGeo
 /// scale would use; it is simplified to 0.05°, so zooms past
 /// ``maximumZoom`` would add nothing but cost (a client scales the
 /// deepest tiles up instead).
-public struct BasemapTiles: Sendable {
+package struct BasemapTiles: Sendable {
     /// The deepest zoom drawn: the detailed land's 0.05° is about 2 pixels here.
-    public static let maximumZoom = 8
+    package static let maximumZoom = 8
 
     /// Pixels along a tile's side.
-    public let tileSize: Int
+    package let tileSize: Int
     /// Sea, land and coastline colours.
-    public let palette: MapPalette
+    package let palette: MapPalette
 
     /// Tiles of `tileSize` pixels in `palette`'s colours.
-    public init(tileSize: Int = 256, palette: MapPalette = .standard) {
+    package init(tileSize: Int = 256, palette: MapPalette = .standard) {
         precondition(tileSize > 0, "a positive tile size")
         self.tileSize = tileSize
         self.palette = palette
@@ -32,7 +32,7 @@ public struct BasemapTiles: Sendable {
     /// The tile as a scene: the sea as background, the land polygons that
     /// reach the tile, and their coasts (not Natural Earth's cuts at ±180°
     /// and −90°, as on maps).
-    public func scene(for tile: TileID) -> MapScene {
+    package func scene(for tile: TileID) -> MapScene {
         precondition(tile.zoom <= Self.maximumZoom, "a zoom level 0…\(Self.maximumZoom)")
         let projection = WebMercator(zoom: tile.zoom, tileSize: tileSize)
         let size = Double(tileSize)

@@ -34,7 +34,7 @@ public struct TileID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public static let maximumZoom = 30
 
     /// The row counted from the south, as MBTiles and TMS store it.
-    public var tmsRow: Int { (1 << zoom) - 1 - y }
+    package var tmsRow: Int { (1 << zoom) - 1 - y }
 
     /// `z/x/y`.
     public var description: String { "\(zoom)/\(x)/\(y)" }

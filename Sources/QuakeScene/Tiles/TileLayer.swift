@@ -12,13 +12,13 @@ import QuakeGeo
 /// its neighbours included, so no circle is cut at a tile seam and two
 /// neighbouring tiles always agree on which circles exist. Circles are stacked
 /// as on maps: largest first, newest first among equal sizes.
-public struct TileLayer: Sendable {
+package struct TileLayer: Sendable {
     /// The zoom level.
-    public let zoom: Int
+    package let zoom: Int
     /// How the tiles look.
-    public let options: TileOptions
+    package let options: TileOptions
     /// Events whose centre tile was over the limit and which were left out.
-    public let droppedByLimit: Int
+    package let droppedByLimit: Int
 
     private let projection: WebMercator
     // The kept circles in drawing order, in whole-world pixels, resolved as a
@@ -40,7 +40,7 @@ public struct TileLayer: Sendable {
     ///   - feedGenerated: the feed's own time, "now" of the age colouring.
     ///   - around: when only this tile will be drawn: events are read only from
     ///     the tiles near it whose circles could reach it, for on-demand tiles.
-    public init(events: [MapEvent], zoom: Int, options: TileOptions, feedGenerated: Date? = nil, around: TileID? = nil) {
+    package init(events: [MapEvent], zoom: Int, options: TileOptions, feedGenerated: Date? = nil, around: TileID? = nil) {
         self.init(events: events, zoom: zoom, options: options, feedGenerated: feedGenerated, around: around, ranking: nil)
     }
 
@@ -152,16 +152,16 @@ public struct TileLayer: Sendable {
     }
 
     /// The tiles with at least one circle on them, in order.
-    public var tiles: [TileID] {
+    package var tiles: [TileID] {
         placements.keys.map { TileID(unchecked: zoom, Int($0 >> 32), Int($0 & 0xFFFF_FFFF)) }.sorted()
     }
 
     /// How many circles are kept at this zoom.
-    public var keptEvents: Int { circles.count }
+    package var keptEvents: Int { circles.count }
 
     /// The tile as a scene: its circles, moved into the tile's pixels, on a
     /// transparent background (tiles are an overlay on the client's base map).
-    public func scene(for tile: TileID) -> MapScene {
+    package func scene(for tile: TileID) -> MapScene {
         precondition(tile.zoom == zoom, "a tile of this layer's zoom")
         let size = Double(options.tileSize)
         var layer = CircleLayer()

@@ -11,12 +11,12 @@ public struct TileOptions: Sendable, Hashable {
 
     /// Pixels along a tile's side: 256, or 512 for high-density screens (the
     /// same ground as a 256-pixel tile at twice the pixels, circles twice as large).
-    public var tileSize: Int
+    package var tileSize: Int
     /// At most this many events whose centre lies in a tile, keeping the largest
     /// magnitudes; `nil` keeps all.
-    public var tileLimit: Int?
+    package var tileLimit: Int?
     /// Circle sizes and what their colour tells, as on maps: the initializer's `style` and `coloring`.
-    public var symbols: SymbolStyle
+    package var symbols: SymbolStyle
 
     /// Creates options, checked.
     ///

@@ -8,13 +8,13 @@ import QuakeGeo
 /// `metadata` table of an MBTiles file.
 public struct TileSetMetadata: Sendable, Hashable {
     /// A short name.
-    public var name: String
+    package var name: String
     /// One line on what the tiles show.
-    public var description: String
+    package var description: String
     /// The zoom levels written.
-    public var zooms: ClosedRange<Int>
+    package var zooms: ClosedRange<Int>
     /// Pixels along a tile's side.
-    public var tileSize: Int
+    package var tileSize: Int
 
     /// Creates metadata.
     public init(name: String, description: String, zooms: ClosedRange<Int>, tileSize: Int) {
@@ -25,12 +25,12 @@ public struct TileSetMetadata: Sendable, Hashable {
     }
 
     /// The area covered: the whole Web Mercator world, W,S,E,N.
-    public var bounds: [Double] {
+    package var bounds: [Double] {
         [-180, -WebMercator.maximumLatitude, 180, WebMercator.maximumLatitude]
     }
 
     /// TileJSON 3.0.0 for a folder of `{z}/{x}/{y}.png` tiles, with the tile URL relative to the file.
-    public func tileJSON() -> Data {
+    package func tileJSON() -> Data {
         let object: [String: Any] = [
             "tilejson": "3.0.0",
             "name": name,

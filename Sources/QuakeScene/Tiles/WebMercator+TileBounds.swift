@@ -8,7 +8,7 @@ import QuakeGeo
 // projection (an earlier stage) does not need to know it.
 extension WebMercator {
     /// The longitude and latitude box a tile covers.
-    public static func bounds(of tile: TileID) -> GeoBox {
+    package static func bounds(of tile: TileID) -> GeoBox {
         let side = Double(1 << tile.zoom)
         func latitude(_ row: Int) -> Double { atan(sinh(.pi * (1 - 2 * Double(row) / side))) * 180 / .pi }
         return GeoBox(uncheckedWest: Double(tile.x) / side * 360 - 180, south: latitude(tile.y + 1),

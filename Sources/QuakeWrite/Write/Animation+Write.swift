@@ -39,11 +39,11 @@ extension Animation {
     }
 
     /// The name of frame `index` (from 0) in a frames folder: `frame-00001.png` for the first.
-    public static func frameFileName(_ index: Int) -> String {
+    package static func frameFileName(_ index: Int) -> String {
         "frame-" + String(repeating: "0", count: max(0, 5 - String(index + 1).count)) + String(index + 1) + ".png"
     }
 
-    /// Writes every frame as its own PNG (``frameFileName(_:)``) into the
+    /// Writes every frame as its own PNG (`frameFileName(_:)`) into the
     /// folder `path`, for a video encoder (ffmpeg). The folder is filled under
     /// a temporary name and put in place of any previous one at the end
     /// (see ``AtomicFileWriter``). The hold is not in the files: a video

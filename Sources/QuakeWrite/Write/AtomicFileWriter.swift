@@ -21,7 +21,7 @@ import QuakeRender
 /// Temporary files are named `.NAME.tmp-PID-XXXXXX`. A writer killed outright
 /// (`kill -9`) cannot remove its own; the next write to the same path removes
 /// those whose process is gone, so they never pile up. A program that wants
-/// its temporary files removed on `SIGTERM` calls ``removeFilesInProgress()``
+/// its temporary files removed on `SIGTERM` calls `removeFilesInProgress()`
 /// from its signal handling.
 public enum AtomicFileWriter {
     /// Writes `data` to `path`, creating missing folders.
@@ -72,7 +72,7 @@ public enum AtomicFileWriter {
 
     /// Removes the temporary files and folders of writes still in progress in
     /// this process (for a `SIGTERM` handler that is about to exit).
-    public static func removeFilesInProgress() {
+    package static func removeFilesInProgress() {
         StagedOutput.removeAllInProgress()
     }
 }

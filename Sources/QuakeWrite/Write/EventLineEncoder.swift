@@ -473,26 +473,26 @@ package struct EventLineEncoder: Sendable {
 /// for documents other than `list`'s (the server's feature pages): the
 /// bytes `JSONEncoder` (without escaping slashes) writes for the same
 /// value, and times as ``QuakeMap/timestamp(_:)`` writes them.
-public enum JSONBytes {
+package enum JSONBytes {
     /// Appends `text` as a JSON string, `nil` as `null`.
-    public static func appendString(_ text: String?, to out: inout [UInt8]) {
+    package static func appendString(_ text: String?, to out: inout [UInt8]) {
         EventLineEncoder.appendJSONString(text, to: &out)
     }
 
     /// Appends `value` as `JSONEncoder` writes a `Double` (shortest round-trip
     /// digits, no `.0`), `nil` as `null`.
-    public static func appendNumber(_ value: Double?, to out: inout [UInt8]) {
+    package static func appendNumber(_ value: Double?, to out: inout [UInt8]) {
         EventLineEncoder.appendJSONNumber(value, to: &out)
     }
 
     /// Appends a whole number.
-    public static func appendInteger(_ value: Int, to out: inout [UInt8]) {
+    package static func appendInteger(_ value: Int, to out: inout [UInt8]) {
         EventLineEncoder.appendInteger(Int64(value), to: &out)
     }
 
     /// Appends `date` as a JSON string in ``QuakeMap/timestamp(_:)``'s ISO 8601
     /// form (`"2020-06-11T15:27:04.123Z"`), `nil` as `null`.
-    public static func appendTimestamp(_ date: Date?, to out: inout [UInt8]) {
+    package static func appendTimestamp(_ date: Date?, to out: inout [UInt8]) {
         guard let date else { return out.append(contentsOf: "null".utf8) }
         out.append(UInt8(ascii: "\""))
         EventLineEncoder.appendISO8601(date, to: &out)

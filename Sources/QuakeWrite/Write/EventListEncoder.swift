@@ -8,38 +8,38 @@ import QuakeRender
 
 /// The formats in which a list of events can be written.
 public enum EventListFormat: String, Sendable, CaseIterable {
-    /// Comma-separated, with the header ``EventListEncoder/csvHeader``.
+    /// Comma-separated, with the header `csvHeader`.
     case csv
     /// A JSON array of objects with the CSV's keys, missing values as `null`.
     case json
     /// An RFC 7946 FeatureCollection in the USGS summary feed's layout, which
-    /// ``FeedReader`` reads back to the same events.
+    /// `FeedReader` reads back to the same events.
     case geojson
     /// Aligned columns for reading in a terminal.
     case table
-    /// A QuakeML 1.2 (BED) document, which ``FeedReader`` reads back to the
+    /// A QuakeML 1.2 (BED) document, which `FeedReader` reads back to the
     /// same events (the review status aside).
     case quakeml
-    /// The FDSN event text format, with the header ``EventListEncoder/fdsnTextHeader``,
-    /// which ``FeedReader`` (and other FDSN clients) read back to the same events.
+    /// The FDSN event text format, with the header `fdsnTextHeader`,
+    /// which `FeedReader` (and other FDSN clients) read back to the same events.
     case text
 }
 
 /// Writes events as CSV, FDSN text, JSON, GeoJSON, a table or QuakeML, one
 /// row, object or element per event, in the order given.
-public struct EventListEncoder: Sendable {
+package struct EventListEncoder: Sendable {
     /// The CSV header; scripts may rely on it.
-    public static let csvHeader = "id,time,latitude,longitude,depth,mag,magType,place,type"
+    package static let csvHeader = "id,time,latitude,longitude,depth,mag,magType,place,type"
 
     /// The FDSN event text header, with the optional `EventType` column.
-    public static let fdsnTextHeader =
+    package static let fdsnTextHeader =
         "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType"
 
     /// Creates an encoder.
-    public init() {}
+    package init() {}
 
     /// The events in `format`, UTF-8, ending with a newline.
-    public func encode(_ events: [SeismicEvent], as format: EventListFormat) throws -> Data {
+    package func encode(_ events: [SeismicEvent], as format: EventListFormat) throws -> Data {
         switch format {
         case .csv, .text, .json, .geojson: return Data(EventLineEncoder(format: format).document(events))
         case .table: return Data(Self.table(events).utf8)

@@ -12,7 +12,7 @@ import QuakeRender
 
 extension MapRenderer {
     /// The scene as a PNG file's bytes.
-    public func pngData(for scene: MapScene) throws -> Data {
+    package func pngData(for scene: MapScene) throws -> Data {
         try rasterize(scene).pngData()
     }
 
@@ -25,7 +25,7 @@ extension MapRenderer {
 
 extension RasterImage {
     /// The image encoded as PNG.
-    public func pngData() throws -> Data {
+    package func pngData() throws -> Data {
         try CairoImageSurface(image: self).pngData()
     }
 }

@@ -19,9 +19,9 @@ import QuakeRender
 /// A `DIR` that exists must be empty or look like a pyramid this writer made
 /// (a `tilejson.json` and zoom-level folders, nothing else); any other folder
 /// is refused rather than replaced. Tiles may be written from several threads.
-public final class TileDirectoryWriter: TileSink {
+package final class TileDirectoryWriter: TileSink {
     /// The pyramid's folder.
-    public let path: String
+    package let path: String
     private let staged: StagedOutput
     /// The `z/x` folders made so far.
     private let folders = Locked<Set<String>>([])
@@ -33,7 +33,7 @@ public final class TileDirectoryWriter: TileSink {
     ///
     /// - Throws: ``WriteError``, e.g. ``WriteError/refusingToReplace(path:reason:)``
     ///   for a folder of other files.
-    public init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
@@ -52,7 +52,7 @@ public final class TileDirectoryWriter: TileSink {
     }
 
     /// Writes one tile.
-    public func write(_ data: Data, for tile: TileID) throws {
+    package func write(_ data: Data, for tile: TileID) throws {
         let folder = "\(staged.stagingPath)/\(tile.zoom)/\(tile.x)"
         try folders.withLock { (folders: inout Set<String>) throws(WriteError) in
             guard !folders.contains(folder) else { return }
@@ -67,7 +67,7 @@ public final class TileDirectoryWriter: TileSink {
     }
 
     /// Writes the TileJSON and puts the new pyramid in place of the old.
-    public func commit(_ metadata: TileSetMetadata) throws {
+    package func commit(_ metadata: TileSetMetadata) throws {
         try writeFile(metadata.tileJSON(), at: "\(staged.stagingPath)/\(Self.tileJSONName)", shownAs: "\(path)/\(Self.tileJSONName)")
         try staged.commit()
     }

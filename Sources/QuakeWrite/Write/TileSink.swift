@@ -10,7 +10,7 @@ import QuakeRender
 /// single file (the MBTiles writer of `QuakeMBTiles`). Nothing is visible at
 /// the destination until ``commit(_:)``; a sink dropped without it leaves the
 /// previous pyramid as it was. Sinks are `Sendable`: tiles may come from any thread.
-public protocol TileSink: AnyObject, Sendable {
+package protocol TileSink: AnyObject, Sendable {
     /// Adds one tile.
     func write(_ data: Data, for tile: TileID) throws
     /// Finishes the pyramid and puts it in place of the previous one.
