@@ -33,13 +33,13 @@ package enum Reporting {
         let summary = loaded.selection.summary
         var text: String
         if let fdsn = loaded.fdsn, loaded.staleFrom == nil {
-            text = "fetched \(summary.rows) rows from \(fdsn.requests == 1 ? fdsn.firstURL : fdsn.queryURL) in \(String(format: "%.1f", fdsn.seconds)) s"
+            text = "fetched \(summary.rows) rows from \(fdsn.requests == 1 ? fdsn.firstURL : fdsn.queryURL) in \(Formatted.fixed(fdsn.seconds, 1)) s"
                 + " (\(fdsn.format.rawValue), \(fdsn.requests) \(fdsn.requests == 1 ? "request" : "requests"), \(fdsn.slices) \(fdsn.slices == 1 ? "slice" : "slices"))"
         } else if let fetched = loaded.fetched, loaded.staleFrom == nil {
             var how = "\(fetched.status)"
             if fetched.fromCache { how += ", from cache" }
             if fetched.attempts > 1 { how += ", \(fetched.attempts) attempts" }
-            text = "fetched \(summary.rows) rows from \(fetched.url) in \(String(format: "%.1f", fetched.seconds)) s (\(how))"
+            text = "fetched \(summary.rows) rows from \(fetched.url) in \(Formatted.fixed(fetched.seconds, 1)) s (\(how))"
         } else if let stale = loaded.staleFrom {
             text = "read \(summary.rows) rows from the cached feed of \(QuakeMap.timestamp(stale))"
         } else {

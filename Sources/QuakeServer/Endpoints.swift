@@ -187,19 +187,24 @@ struct Endpoints: Sendable {
         }
     }
 
+    /// The sides `/map.png` draws, in pixels: a request may not ask a process for more.
+    static let mapSides = 64...4096
+    /// The width `/map.png` draws without `width`.
+    static let defaultMapWidth = 1024
+
     private func map(_ request: Request) async throws -> Response {
         let parameters = try FormQuery.parameters(of: request)
         let query = try FeatureQuery(parameters, allowed: Self.mapParameters, formats: ["png"], defaultLimit: EventSelection.defaultLimit,
                                      maximumLimit: Int.max)
-        let width = try Self.number(parameters, "width", default: 1024, range: 64...4096)
+        let width = try Self.number(parameters, "width", default: Self.defaultMapWidth, range: Self.mapSides)
         let name = parameters.first(where: { $0.name == "color" })?.value ?? "magnitude"
         guard let coloring = SymbolColoring(named: name) else {
             throw Problem.badParameter("color", "'\(name)' is not \(SymbolColoring.names.joined(separator: ", "))")
         }
         let region = query.filter.bbox
         let mapOptions = MapOptions(width: width, region: region, style: options.symbols.sizes, coloring: coloring)
-        guard mapOptions.height <= 4096 else {
-            throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over 4096 pixels tall)")
+        guard mapOptions.height <= Self.mapSides.upperBound else {
+            throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over \(Self.mapSides.upperBound) pixels tall)")
         }
         let catalogue = await store.catalogue
         return try await image(request, key: "map \(width) \(name) \(query.query(offset: 0))", catalogue: catalogue,

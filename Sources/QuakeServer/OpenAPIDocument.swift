@@ -66,7 +66,8 @@ enum OpenAPIDocument {
             "/map.png": get("A plate carrée map", image, parameters: [
                 query("bbox", "The region W,S,E,N", ["type": "array", "minItems": 4, "maxItems": 4, "items": ["type": "number"]],
                       explode: false),
-                query("width", "Pixels", ["type": "integer", "minimum": 64, "maximum": 4096, "default": 1024]),
+                query("width", "Pixels", ["type": "integer", "minimum": Endpoints.mapSides.lowerBound,
+                                          "maximum": Endpoints.mapSides.upperBound, "default": Endpoints.defaultMapWidth]),
                 query("limit", "The most recent events drawn", ["type": "integer", "minimum": 1, "default": EventSelection.defaultLimit]),
                 query("color", "What the colour tells", ["type": "string", "enum": ["magnitude", "depth", "age"]]),
                 query("filter", "A CQL2 text expression", ["type": "string"]),

@@ -76,12 +76,12 @@ extension Quakemap {
             do {
                 try chartOptions.validate()
             } catch {
-                switch error {
-                case .sideOutOfRange:
-                    throw ValidationError("--width and --height must be \(ChartOptions.minimumSide)…\(MapOptions.maximumSide) pixels")
-                case .scaleOutOfRange: throw ValidationError("--scale must be above 0 and at most \(Int(MapOptions.maximumScale))")
-                case .tooLarge: throw ValidationError(error.message)
+                let options = switch error {
+                case .sideOutOfRange: "--width, --height"
+                case .scaleOutOfRange: "--scale"
+                case .tooLarge: "--width, --height, --scale"
                 }
+                throw ValidationError("\(options): \(error.message)")
             }
             if kind == .crossSection {
                 guard try profileOptions.crossSection() != nil else {

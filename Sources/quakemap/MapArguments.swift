@@ -64,30 +64,29 @@ struct MapArguments: ParsableArguments {
     }
 
     func validate() throws {
-        guard (0...MapOptions.maximumLabelCount).contains(labels) else {
-            throw ValidationError("--labels must be 0…\(MapOptions.maximumLabelCount)")
-        }
         let box = try regionBox()
         // The library's check, worded with the options' names.
         do {
             try MapOptions(width: width, height: height, region: box, centerLongitude: centerLon,
-                           mapProjection: projection, graticuleSpacing: graticule, scale: scale).validate()
+                           mapProjection: projection, graticuleSpacing: graticule, scale: scale, labelCount: labels).validate()
         } catch {
             throw Self.validationError(error, projection: projection)
         }
     }
 
-    /// A refusal of the library's map check, worded with the options' names.
+    /// A refusal of the library's map check, under the options' names: the limits
+    /// and their wording are the library's.
     static func validationError(_ error: MapOptionsError, projection: MapProjection) -> ValidationError {
-        switch error {
-        case .sideOutOfRange: return ValidationError("--width and --height must be 1…\(MapOptions.maximumSide) pixels")
-        case .scaleOutOfRange: return ValidationError("--scale must be above 0 and at most \(Int(MapOptions.maximumScale))")
-        case .tooLarge: return ValidationError(error.message)
-        case .centerLongitudeOutOfRange: return ValidationError("--center-lon must be -180…180")
-        case .graticuleOutOfRange: return ValidationError("--graticule must be 1…90 degrees")
-        case .projectionNeedsWorld:
-            return ValidationError("--projection \(projection.rawValue) draws the whole world: it cannot be used with --region")
+        let options = switch error {
+        case .sideOutOfRange: "--width, --height"
+        case .scaleOutOfRange: "--scale"
+        case .tooLarge: "--width, --height, --scale"
+        case .centerLongitudeOutOfRange: "--center-lon"
+        case .graticuleOutOfRange: "--graticule"
+        case .labelCountOutOfRange: "--labels"
+        case .projectionNeedsWorld: "--projection, --region"
         }
+        return ValidationError("\(options): \(error.message)")
     }
 
     /// `--region` as a box; `nil` for the world.

@@ -43,13 +43,13 @@ struct MapOptionsCLITests {
         let cases: [([String], String)] = [
             (["--region", "10,20,30"], "--region: '10,20,30' is not W,S,E,N"),
             (["--region", "0,50,10,40"], "--region: south 50.0 must be below north 40.0"),
-            (["--center-lon", "200"], "--center-lon must be -180…180"),
-            (["--scale", "0"], "--scale must be above 0"),
-            (["--graticule", "0"], "--graticule must be 1…90 degrees"),
+            (["--center-lon", "200"], "--center-lon: centre longitude 200.0: must be -180…180"),
+            (["--scale", "0"], "--scale: scale 0.0: must be above 0"),
+            (["--graticule", "0"], "--graticule: graticule every 0.0°: must be 1…90 degrees"),
             (["--color", "rainbow"], "rainbow"),
             (["--width", "20000", "--scale", "4"], "more than 100 megapixels"),
-            (["--labels", "51"], "--labels must be 0…50"),
-            (["--labels=-1"], "--labels must be 0…50"),
+            (["--labels", "51"], "--labels: 51 labels: must be 0…50"),
+            (["--labels=-1"], "--labels: -1 labels: must be 0…50"),
         ]
         for (arguments, message) in cases {
             let result = try QuakemapProcess.run(["render", sample, "-o", "/dev/null"] + arguments)

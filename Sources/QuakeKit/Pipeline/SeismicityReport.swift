@@ -310,9 +310,9 @@ package struct ReportLayout {
         for event in largest {
             let cells = [
                 Self.tableTime(event.time),
-                String(format: "%.1f", event.magnitude!),
+                Formatted.fixed(event.magnitude!, 1),
                 event.magnitudeType ?? "",
-                event.depth.map { String(format: "%.1f", $0) } ?? "—",
+                event.depth.map { Formatted.fixed($0, 1) } ?? "—",
                 Self.fitted(event.place, width: placeWidth, size: size, bold: false, measure: measure),
             ]
             for (cell, column) in zip(cells, columns) {
@@ -380,10 +380,10 @@ package struct ReportLayout {
             .map { "\(number(Double($0.value))) \($0.value == 1 ? $0.key : plural($0.key))" }
         var parts = ["\(number(Double(statistics.count))) \(statistics.count == 1 ? "event" : "events"): " + types.joined(separator: ", ")]
         if let range = statistics.magnitudeRange {
-            parts.append(String(format: "magnitudes %.1f to %.1f", range.lowerBound, range.upperBound).replacingOccurrences(of: "-", with: "−"))
+            parts.append(Formatted.minusSigns("magnitudes \(Formatted.fixed(range.lowerBound, 1)) to \(Formatted.fixed(range.upperBound, 1))"))
         }
         if let range = statistics.depthRange {
-            parts.append(String(format: "depths %.0f to %.0f km", range.lowerBound, range.upperBound).replacingOccurrences(of: "-", with: "−"))
+            parts.append(Formatted.minusSigns("depths \(Formatted.fixed(range.lowerBound, 0)) to \(Formatted.fixed(range.upperBound, 0)) km"))
         }
         return parts.joined(separator: " · ")
     }
@@ -395,8 +395,8 @@ package struct ReportLayout {
     /// `A (142.0°E, 38.0°N) → B (145.0°E, 38.0°N) · 280 km long · 50 km each side · 1,234 events`.
     package static func profileCaption(_ profile: CrossSectionProfile, count: Int) -> String {
         func coordinate(_ point: GeoPoint) -> String {
-            String(format: "%.1f°%@, %.1f°%@", abs(point.longitude), point.longitude < 0 ? "W" : "E",
-                   abs(point.latitude), point.latitude < 0 ? "S" : "N")
+            "\(Formatted.fixed(abs(point.longitude), 1))°\(point.longitude < 0 ? "W" : "E"), "
+                + "\(Formatted.fixed(abs(point.latitude), 1))°\(point.latitude < 0 ? "S" : "N")"
         }
         return "A (\(coordinate(profile.start))) → B (\(coordinate(profile.end))) · \(number(profile.length.rounded())) km long · "
             + "\(number(profile.halfWidth)) km each side · \(number(Double(count))) \(count == 1 ? "event" : "events")"
@@ -404,19 +404,11 @@ package struct ReportLayout {
 
     /// `2020-06-03 07:35:21`.
     package static func tableTime(_ time: Date) -> String {
-        let stamp = CivilTime.iso8601(time)
-        return String(stamp.prefix(10)) + " " + String(stamp.dropFirst(11).prefix(8))
+        Formatted.time(time, .seconds)
     }
 
     /// A whole number with thousands separated by commas (`19,813`), or a short decimal.
     package static func number(_ value: Double) -> String {
-        guard value == value.rounded(), abs(value) < 1e15 else { return String(format: "%g", value) }
-        let digits = String(Int(abs(value)))
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { grouped += "," }
-            grouped.append(digit)
-        }
-        return (value < 0 ? "−" : "") + grouped
+        Formatted.grouped(value)
     }
 }

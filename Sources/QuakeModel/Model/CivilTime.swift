@@ -38,24 +38,34 @@ package enum CivilTime {
         }
     }
 
-    /// `2020-06-11T15:27:04.123Z`: UTC, always with milliseconds, as USGS writes it.
-    package static func iso8601(_ date: Date) -> String {
-        // Readers keep times within the years 0001…9999; a date built elsewhere may not be.
+    /// An instant's UTC calendar fields, to the millisecond.
+    package struct Fields: Sendable, Hashable {
+        package var year, month, day, hour, minute, second, millisecond: Int
+    }
+
+    /// The UTC fields of `date` (rounded to the millisecond); `nil` far outside
+    /// the years any catalogue holds, where the arithmetic would overflow.
+    package static func fields(_ date: Date) -> Fields? {
         guard let totalMilliseconds = Int(exactly: (date.timeIntervalSince1970 * 1000).rounded()),
-              abs(totalMilliseconds) < 1 << 52 else { return "(a time out of range)" }
+              abs(totalMilliseconds) < 1 << 52 else { return nil }
         var days = totalMilliseconds / 86_400_000
         var millisecondOfDay = totalMilliseconds % 86_400_000
         if millisecondOfDay < 0 { days -= 1; millisecondOfDay += 86_400_000 }
         let (year, month, day) = Self.date(daysSinceEpoch: days)
-        let hour = millisecondOfDay / 3_600_000
-        let minute = millisecondOfDay / 60_000 % 60
-        let second = millisecondOfDay / 1000 % 60
-        let millisecond = millisecondOfDay % 1000
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-            + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) + "." + pad(millisecond, 3) + "Z"
+        return Fields(year: year, month: month, day: day, hour: millisecondOfDay / 3_600_000,
+                      minute: millisecondOfDay / 60_000 % 60, second: millisecondOfDay / 1000 % 60,
+                      millisecond: millisecondOfDay % 1000)
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
+    /// `2020-06-11T15:27:04.123Z`: UTC, always with milliseconds, as USGS writes it.
+    package static func iso8601(_ date: Date) -> String {
+        // Readers keep times within the years 0001…9999; a date built elsewhere may not be.
+        guard let f = fields(date) else { return Formatted.outOfRange }
+        return pad(f.year, 4) + "-" + pad(f.month, 2) + "-" + pad(f.day, 2) + "T"
+            + pad(f.hour, 2) + ":" + pad(f.minute, 2) + ":" + pad(f.second, 2) + "." + pad(f.millisecond, 3) + "Z"
+    }
+
+    package static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(abs(value))
         let padded = String(repeating: "0", count: max(0, width - digits.count)) + digits
         return value < 0 ? "-" + padded : padded

@@ -146,7 +146,7 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
     /// Aligned text for a terminal.
     package var text: String {
         func format(_ range: ClosedRange<Double>?, _ unit: String) -> String {
-            range.map { String(format: "%.2f … %.2f", $0.lowerBound, $0.upperBound) + unit } ?? "—"
+            range.map { Formatted.fixed($0.lowerBound, 2) + " … " + Formatted.fixed($0.upperBound, 2) + unit } ?? "—"
         }
         var lines = [
             "events     \(count)",
@@ -158,13 +158,13 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
         switch gutenbergRichter {
         case .success(let fit):
             let decimals = fit.binning.decimals
-            lines.append("Mc         " + String(format: "%.\(decimals)f", fit.completeness)
-                         + " (\(fit.method.name), bins of " + String(format: "%.\(decimals)f", fit.binning.width) + ")")
+            lines.append("Mc         " + Formatted.fixed(fit.completeness, decimals)
+                         + " (\(fit.method.name), bins of " + Formatted.fixed(fit.binning.width, decimals) + ")")
             // A large catalogue's σ is below 0.01: a third decimal keeps it from printing as ± 0.00.
             let bDecimals = fit.bUncertainty < 0.01 ? 3 : 2
-            lines.append("b          " + String(format: "%.\(bDecimals)f ± %.\(bDecimals)f", fit.b, fit.bUncertainty)
+            lines.append("b          " + Formatted.fixed(fit.b, bDecimals) + " ± " + Formatted.fixed(fit.bUncertainty, bDecimals)
                          + " (Aki–Utsu, Shi & Bolt; \(fit.countAboveCompleteness) events ≥ Mc)")
-            lines.append("a          " + String(format: "%.2f", fit.a))
+            lines.append("a          " + Formatted.fixed(fit.a, 2))
         case .failure(let error):
             lines.append("Mc, b      " + error.message)
         }

@@ -98,7 +98,7 @@ public struct CrossSectionProfile: Sendable, Hashable {
     }
 
     private static func kilometres(_ value: Double) -> String {
-        String(format: "%.3f km", value)
+        Formatted.fixed(value, 3) + " km"
     }
 }
 

@@ -159,8 +159,7 @@ public struct Animation: Sendable, Hashable {
 
     /// `2020-06-14 03:27:05 UTC`.
     package static func clockText(_ date: Date) -> String {
-        let stamp = CivilTime.iso8601(date)
-        return String(stamp.prefix(10)) + " " + String(stamp.dropFirst(11).prefix(8)) + " UTC"
+        Formatted.time(date, .seconds) + " UTC"
     }
 
     /// The corner for the clock: clear of the title, legend and footer, and

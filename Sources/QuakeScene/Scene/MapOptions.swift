@@ -104,6 +104,10 @@ public struct MapOptions: Sendable, Hashable {
     /// The largest scale (pixels per map unit) of a map or chart: 8, print resolution for a
     /// map of a few inches; larger scales draw a small map's symbols and text blurrily large.
     public static let maximumScale = 8.0
+    /// The longitudes a map may be centred on.
+    public static let centerLongitudeRange = -180.0...180.0
+    /// Graticule spacings in degrees: finer is unreadable, coarser draws nothing.
+    public static let graticuleRange = 1.0...90.0
 
     /// Checks that the map can be drawn: its sides, its pixel count and its
     /// scale, the centre longitude, the graticule spacing, and that a
@@ -120,11 +124,14 @@ public struct MapOptions: Sendable, Hashable {
         guard Self.fits(width: Double(width) * scale, height: Double(height) * scale) else {
             throw .tooLarge(width: width, height: height, scale: scale)
         }
-        guard centerLongitude.isFinite, abs(centerLongitude) <= 180 else { throw .centerLongitudeOutOfRange(centerLongitude) }
-        if let graticuleSpacing, !(graticuleSpacing.isFinite && graticuleSpacing >= 1 && graticuleSpacing <= 90) {
+        guard centerLongitude.isFinite, Self.centerLongitudeRange.contains(centerLongitude) else {
+            throw .centerLongitudeOutOfRange(centerLongitude)
+        }
+        if let graticuleSpacing, !(graticuleSpacing.isFinite && Self.graticuleRange.contains(graticuleSpacing)) {
             throw .graticuleOutOfRange(graticuleSpacing)
         }
         if let region, mapProjection != .plateCarree { throw .projectionNeedsWorld(mapProjection, region: region) }
+        guard (0...Self.maximumLabelCount).contains(labelCount) else { throw .labelCountOutOfRange(labelCount) }
     }
 
     /// Whether an image of these pixel sides is within ``maximumSide`` and ``maximumPixels``.
@@ -200,10 +207,12 @@ public enum MapOptionsError: QuakeKitError, Equatable {
     case scaleOutOfRange(Double)
     /// Over ``MapOptions/maximumPixels`` or ``MapOptions/maximumSide`` once scaled.
     case tooLarge(width: Int, height: Int, scale: Double)
-    /// A centre longitude outside −180…180.
+    /// A centre longitude outside ``MapOptions/centerLongitudeRange``.
     case centerLongitudeOutOfRange(Double)
-    /// A graticule spacing outside 1…90 degrees.
+    /// A graticule spacing outside ``MapOptions/graticuleRange``.
     case graticuleOutOfRange(Double)
+    /// More labels than ``MapOptions/maximumLabelCount``, or fewer than none.
+    case labelCountOutOfRange(Int)
     /// A region with a projection that draws only the whole world.
     case projectionNeedsWorld(MapProjection, region: GeoBox)
 
@@ -217,9 +226,11 @@ public enum MapOptionsError: QuakeKitError, Equatable {
         case let .tooLarge(width, height, scale):
             return "\(width)×\(height) at scale \(scale) is more than \(MapOptions.maximumPixels / 1_000_000) megapixels or \(MapOptions.maximumSide) pixels a side"
         case let .centerLongitudeOutOfRange(longitude):
-            return "centre longitude \(longitude): must be -180…180"
+            return "centre longitude \(longitude): must be \(Int(MapOptions.centerLongitudeRange.lowerBound))…\(Int(MapOptions.centerLongitudeRange.upperBound))"
         case let .graticuleOutOfRange(spacing):
-            return "graticule every \(spacing)°: must be 1…90 degrees"
+            return "graticule every \(spacing)°: must be \(Int(MapOptions.graticuleRange.lowerBound))…\(Int(MapOptions.graticuleRange.upperBound)) degrees"
+        case let .labelCountOutOfRange(count):
+            return "\(count) labels: must be 0…\(MapOptions.maximumLabelCount)"
         case let .projectionNeedsWorld(projection, region):
             return "the \(projection.rawValue) projection draws the whole world: it cannot crop to the region \(region.west),\(region.south),\(region.east),\(region.north); use plate-carree for a region"
         }

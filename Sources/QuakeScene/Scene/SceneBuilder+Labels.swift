@@ -24,7 +24,7 @@ extension SceneBuilder {
     /// UTC day, month and time; with the year when `withYear` (the map's
     /// events span more than one calendar year). Without a place, it is left out.
     package static func labelText(magnitude: Double, time: Date, place: String?, withYear: Bool) -> String {
-        var parts = ["M " + String(format: "%.1f", magnitude)]
+        var parts = ["M " + Formatted.fixed(magnitude, 1)]
         if let place, !place.trimmingCharacters(in: .whitespaces).isEmpty { parts.append(shortenedPlace(place)) }
         parts.append(labelDate(time, withYear: withYear) + " UTC")
         return parts.joined(separator: " · ")
@@ -32,11 +32,7 @@ extension SceneBuilder {
 
     /// `31 Mar 23:52`, or `31 Mar 2020 23:52`.
     package static func labelDate(_ time: Date, withYear: Bool) -> String {
-        let stamp = Array(CivilTime.iso8601(time))  // 2020-03-31T23:52:00.000Z
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let year = String(stamp[0..<4]), month = months[(Int(String(stamp[5..<7])) ?? 1) - 1]
-        let day = String(Int(String(stamp[8..<10])) ?? 1), clock = String(stamp[11..<16])
-        return withYear ? "\(day) \(month) \(year) \(clock)" : "\(day) \(month) \(clock)"
+        Formatted.dayAndTime(time, withYear: withYear)
     }
 
     /// `place` when it is at most ``placeLengthLimit`` characters; otherwise
@@ -75,7 +71,7 @@ extension SceneBuilder {
             earliest = min(earliest, event.time)
             latest = max(latest, event.time)
         }
-        let withYear = CivilTime.iso8601(earliest).prefix(4) != CivilTime.iso8601(latest).prefix(4)
+        let withYear = Formatted.year(earliest) != Formatted.year(latest)
 
         let measure = textMetrics()
         let s = overlayScale

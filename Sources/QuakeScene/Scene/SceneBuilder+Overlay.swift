@@ -213,8 +213,7 @@ extension SceneBuilder {
 
     /// `2026-11-21 23:56`.
     package static func minutes(_ date: Date) -> String {
-        let stamp = CivilTime.iso8601(date)
-        return String(stamp.prefix(10)) + " " + String(stamp.dropFirst(11).prefix(5))
+        Formatted.time(date, .minutes)
     }
 }
 

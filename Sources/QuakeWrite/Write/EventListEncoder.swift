@@ -62,12 +62,12 @@ package struct EventListEncoder: Sendable {
     package static func tableCells(_ event: SeismicEvent) -> [String] {
         let place = oneLine(event.place.count > 48 ? String(event.place.prefix(47)) + "…" : event.place)
         return [
-            String(CivilTime.iso8601(event.time).prefix(19)).replacingOccurrences(of: "T", with: " "),
-            event.magnitude.map { String(format: "%.1f", $0) } ?? "",
+            Formatted.time(event.time, .seconds),
+            event.magnitude.map { Formatted.fixed($0, 1) } ?? "",
             (event.magnitudeType ?? ""),
-            event.depth.map { String(format: "%.1f", $0) } ?? "",
-            String(format: "%.3f", event.latitude),
-            String(format: "%.3f", event.longitude),
+            event.depth.map { Formatted.fixed($0, 1) } ?? "",
+            Formatted.fixed(event.latitude, 3),
+            Formatted.fixed(event.longitude, 3),
             place,
             oneLine(event.id),
         ]
