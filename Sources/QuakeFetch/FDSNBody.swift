@@ -1,19 +1,21 @@
 import Foundation
+import QuakeKit
 
-/// What the client needs of a response body without parsing it: how many
+/// What the client needs of a response body before it is read: how many
 /// events it holds (a full page means truncated), and one body made of many.
 enum FDSNBody {
     /// The USGS CSV header alone: an empty catalogue every reader takes.
     static let emptyCatalogue = Data("time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type\n".utf8)
 
-    /// The events in `body`: CSV records after the header (quotes may hold
-    /// line breaks), text lines not starting with `#`, or QuakeML `<event` elements.
-    static func eventCount(_ body: Data, format: FDSNFormat) -> Int {
-        switch format {
-        case .csv: return records(body) - (body.isEmpty ? 0 : 1)
-        case .text: return lines(body).filter { $0.first != UInt8(ascii: "#") }.count
-        case .xml: return eventRanges(body).count
-        }
+    /// The events in `body`, as the feed reader counts them (every record or
+    /// `event` element, rejected ones too): the page is judged by the reader
+    /// that will read it, so a quoted line break, a comment or a namespace
+    /// prefix counts the same here as there. `nil` for a body the reader
+    /// cannot take at all: reading it later says why.
+    static func eventCount(_ body: Data, format: FDSNFormat) -> Int? {
+        guard !body.isEmpty else { return 0 }
+        let reader = FeedReader(options: FeedOptions(maximumReportedRejections: 0))
+        return (try? reader.read(.bytes(body, name: "an FDSN page")) { _ in })?.rows
     }
 
     /// One body holding every event of `bodies` (empty ones skipped): the
@@ -23,7 +25,10 @@ enum FDSNBody {
         // One answer goes through as it came: the readers judge it, whatever it holds.
         let answered = bodies.filter { !$0.isEmpty }
         if answered.count == 1 { return answered[0] }
-        let nonEmpty = answered.filter { eventCount($0, format: format) > 0 }
+        let counts = answered.map { eventCount($0, format: format) }
+        // A page the reader cannot take is what the read must see, to say why.
+        if let unreadable = counts.firstIndex(of: nil) { return answered[unreadable] }
+        let nonEmpty = zip(answered, counts).filter { $0.1! > 0 }.map(\.0)
         guard var merged = nonEmpty.first else { return answered.first ?? emptyCatalogue }
         switch format {
         case .csv, .text:
@@ -58,24 +63,6 @@ enum FDSNBody {
     private static func lines(_ body: Data) -> [Data.SubSequence] {
         body.split(separator: UInt8(ascii: "\n")).map { $0.last == UInt8(ascii: "\r") ? $0.dropLast() : $0 }
             .filter { !$0.allSatisfy { $0 == UInt8(ascii: " ") } }
-    }
-
-    /// Non-empty CSV records, quotes respected.
-    private static func records(_ body: Data) -> Int {
-        var count = 0
-        var quoted = false
-        var filled = false
-        for byte in body {
-            switch byte {
-            case UInt8(ascii: "\""): quoted.toggle(); filled = true
-            case UInt8(ascii: "\n") where !quoted:
-                if filled { count += 1 }
-                filled = false
-            case UInt8(ascii: "\r"), UInt8(ascii: " "): break
-            default: filled = true
-            }
-        }
-        return count + (filled ? 1 : 0)
     }
 
     /// The byte ranges of the `event` elements, `<event …>…</event>` or with a

@@ -95,30 +95,45 @@ struct FDSNClientTests {
         #expect(String(decoding: merged, as: UTF8.self).components(separatedBy: "time,latitude").count == 2)
         #expect(try Self.ids(FDSNBody.merge([Data(), Data()], format: .text)).isEmpty)
 
-        let text = "#EventID|Time|Latitude\nx1|2026|1\n\n"
+        let textHeader = "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|"
+            + "MagAuthor|EventLocationName|EventType\n"
+        let textRow = { (id: String) in "\(id)|2026-11-01T00:00:00|1|2|3|||||ml|4.5||Somewhere|earthquake\n" }
+        let text = textHeader + textRow("x1") + "\n"
         #expect(FDSNBody.eventCount(Data(text.utf8), format: .text) == 1)
-        let texts = String(decoding: FDSNBody.merge([Data(text.utf8), Data("#EventID|Time|Latitude\nx2|2026|2\n".utf8)], format: .text),
+        let texts = String(decoding: FDSNBody.merge([Data(text.utf8), Data((textHeader + textRow("x2")).utf8)], format: .text),
                            as: UTF8.self)
-        #expect(texts == "#EventID|Time|Latitude\nx1|2026|1\n\nx2|2026|2\n")
+        #expect(texts == textHeader + textRow("x1") + "\n" + textRow("x2"))
 
+        // QuakeML as services write it: a default namespace, or a prefix on every element.
+        let origin = "<origin publicID=\"smi:o\"><time><value>2026-11-01T00:00:00Z</value></time>"
+            + "<latitude><value>1</value></latitude><longitude><value>2</value></longitude></origin>"
+            + "<magnitude publicID=\"smi:m\"><mag><value>4.5</value></mag></magnitude>"
         let xml = { (id: String) in
-            "<q:quakeml xmlns=\"http://quakeml.org/xmlns/bed/1.2\"><eventParameters><event publicID=\"\(id)\"><type>earthquake</type></event></eventParameters></q:quakeml>"
+            "<q:quakeml xmlns:q=\"http://quakeml.org/xmlns/quakeml/1.2\" xmlns=\"http://quakeml.org/xmlns/bed/1.2\">"
+                + "<eventParameters publicID=\"smi:p\"><event publicID=\"smi:\(id)\">\(origin)<type>earthquake</type></event>"
+                + "</eventParameters></q:quakeml>"
         }
         let quakeML = FDSNBody.merge([Data(xml("e1").utf8), Data(xml("e2").utf8)], format: .xml)
         #expect(FDSNBody.eventCount(quakeML, format: .xml) == 2)
-        #expect(String(decoding: quakeML, as: UTF8.self).hasSuffix("\"e2\"><type>earthquake</type></event></eventParameters></q:quakeml>"))
+        #expect(try Self.ids(quakeML).sorted() == ["smi:e1", "smi:e2"])
 
         // Elements with a prefix are events too; one answer passes through untouched.
+        let bedOrigin = origin.replacingOccurrences(of: "<", with: "<bed:").replacingOccurrences(of: "<bed:/", with: "</bed:")
         let prefixed = { (id: String) in
-            "<q:quakeml xmlns:bed=\"http://quakeml.org/xmlns/bed/1.2\"><bed:eventParameters><bed:event publicID=\"\(id)\">"
+            "<q:quakeml xmlns:q=\"http://quakeml.org/xmlns/quakeml/1.2\" xmlns:bed=\"http://quakeml.org/xmlns/bed/1.2\">"
+                + "<bed:eventParameters publicID=\"smi:p\"><bed:event publicID=\"smi:\(id)\">\(bedOrigin)"
                 + "<bed:type>earthquake</bed:type></bed:event><bed:eventTypeX/></bed:eventParameters></q:quakeml>"
         }
         #expect(FDSNBody.eventCount(Data(prefixed("p1").utf8), format: .xml) == 1)
         #expect(FDSNBody.merge([Data(prefixed("p1").utf8), Data()], format: .xml) == Data(prefixed("p1").utf8))
-        let both = String(decoding: FDSNBody.merge([Data(prefixed("p1").utf8), Data(prefixed("p2").utf8)], format: .xml),
-                          as: UTF8.self)
-        #expect(FDSNBody.eventCount(Data(both.utf8), format: .xml) == 2)
-        #expect(both.hasSuffix("<bed:event publicID=\"p2\"><bed:type>earthquake</bed:type></bed:event></bed:eventParameters></q:quakeml>"))
+        let both = FDSNBody.merge([Data(prefixed("p1").utf8), Data(prefixed("p2").utf8)], format: .xml)
+        #expect(FDSNBody.eventCount(both, format: .xml) == 2)
+        #expect(try Self.ids(both).sorted() == ["smi:p1", "smi:p2"])
+
+        // A page the reader cannot take is not dropped from a merge: it is what the read reports.
+        let broken = Data("not a catalogue".utf8)
+        #expect(FDSNBody.eventCount(broken, format: .csv) == nil)
+        #expect(FDSNBody.merge([Data(one.utf8), broken], format: .csv) == broken)
         // A hostile count cannot trap the slice arithmetic.
         #expect(FDSNClient.parts(Int.max, cap: 1) == 64)
     }
