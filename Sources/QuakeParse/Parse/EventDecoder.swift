@@ -215,11 +215,13 @@ package final class EventDecoder: Sendable {
         }
         // The validator every reader shares judges the values; this reader only says where they are.
         let time: Date, latitude: Double, longitude: Double, depth: Double?, magnitude: Double?, updated: Date?
-        switch validator.check(fields(record)) {
+        let fields = fields(record)
+        switch validator.check(fields) {
         case .success(let row):
             (time, latitude, longitude, depth, magnitude, updated) =
                 (row.time, row.latitude, row.longitude, row.depth, row.magnitude, row.updated)
-        case .failure(let problem):
+        case .failure(let refusal):
+            let problem = validator.problem(refusal, in: fields)
             return part.append(reject(record, column(problem.field), problem.shown, problem.reason))
         }
         // Every valid row's version, whatever the filters say of it: repeated ids are settled before filters.

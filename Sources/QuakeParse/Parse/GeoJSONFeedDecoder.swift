@@ -62,12 +62,11 @@ package struct GeoJSONFeedDecoder {
             return reject("geometry.coordinates", nil, "is missing")
         }
         // The values are judged by the rules every reader shares; a string is judged as the same text in a CSV.
-        func coordinate(_ axis: Int) -> RowValidator.Text { axis < coordinates.count ? Self.field(coordinates[axis]) : .absent }
-        let fields = RowValidator.Fields(time: Self.field(properties["time"]), latitude: coordinate(1),
-                                         longitude: coordinate(0), depth: coordinate(2),
-                                         magnitude: Self.field(properties["mag"]), updated: Self.field(properties["updated"]))
+        func coordinate(_ axis: Int) -> RowValidator.Value { axis < coordinates.count ? Self.value(coordinates[axis]) : .absent }
         let row: RowValidator.Checked
-        switch validator.check(fields) {
+        switch validator.check(time: Self.value(properties["time"]), latitude: coordinate(1), longitude: coordinate(0),
+                               depth: coordinate(2), magnitude: Self.value(properties["mag"]),
+                               updated: Self.value(properties["updated"])) {
         case .success(let checked): row = checked
         case .failure(let problem): return reject(Self.property(problem.field), problem.shown, problem.reason)
         }
@@ -100,12 +99,12 @@ package struct GeoJSONFeedDecoder {
         }
     }
 
-    /// A JSON value as the validator takes it: a string as text, a number as its value.
-    private static func field(_ value: Any?) -> RowValidator.Text {
+    /// A JSON value as the validator takes it: a number as its value, anything else but `null` as its text.
+    private static func value(_ value: Any?) -> RowValidator.Value {
         switch value {
         case nil, is NSNull: return .absent
         case let string as String: return .string(string)
-        case let other?: return number(other).map(RowValidator.Text.number) ?? .other("\(other)")
+        case let other?: return number(other).map(RowValidator.Value.number) ?? .string("\(other)")
         }
     }
 

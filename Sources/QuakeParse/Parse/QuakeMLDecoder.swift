@@ -556,15 +556,14 @@ extension QuakeMLDecoder {
             guard let origin = preferredOrigin ?? firstOrigin else { return reject(nil, nil, "has no origin") }
             // The values are judged by the rules every reader shares; QuakeML writes depths in metres.
             let magnitude = preferredMagnitude ?? firstMagnitude
-            func field(_ text: ArraySlice<UInt8>?) -> RowValidator.Text {
+            func value(_ text: ArraySlice<UInt8>?) -> RowValidator.Value {
                 text.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .absent
             }
-            let fields = RowValidator.Fields(time: field(origin.time), latitude: field(origin.latitude),
-                                             longitude: field(origin.longitude), depth: field(origin.depth),
-                                             magnitude: field(magnitude?.value), updated: field(updated),
-                                             depthUnit: .metres)
             let row: RowValidator.Checked
-            switch RowValidator(now: now).check(fields) {
+            switch RowValidator(now: now).check(time: value(origin.time), latitude: value(origin.latitude),
+                                                longitude: value(origin.longitude), depth: value(origin.depth),
+                                                magnitude: value(magnitude?.value), updated: value(updated),
+                                                depthUnit: .metres) {
             case .success(let checked): row = checked
             case .failure(let problem): return reject(QuakeMLDecoder.element(problem.field), problem.shown, problem.reason)
             }

@@ -10,6 +10,11 @@ import QuakeModel
 /// So the same value gets the same verdict and the same words in every
 /// format; `RowValidatorTests` feed each hostile value through all four
 /// readers to keep it that way.
+///
+/// Judging (``check(_:)``) works on borrowed bytes and plain values, with
+/// nothing to allocate or count references to: the CSV reader calls it for
+/// every row on every core. The words (``problem(_:in:)``) are made only for
+/// a refused row.
 package struct RowValidator: Sendable {
     /// "Now", against which a time in the future is judged: one instant per feed.
     package let now: Date
@@ -46,20 +51,26 @@ package struct RowValidator: Sendable {
     }
 
     /// One field's raw content, as the reader found it. Bytes are only
-    /// borrowed: the validator reads them during ``check(_:)`` and keeps none.
+    /// borrowed: the validator reads them during the call and keeps none.
     package enum Text {
         /// No such column, property or element, or JSON `null`.
         case absent
         /// Text as written, e.g. a CSV field.
         case bytes(UnsafeRawBufferPointer)
-        /// Text as written, held as a string (a JSON string, an element's text).
-        case string(String)
         /// A JSON number, judged as its value; a time given so is epoch milliseconds.
         case number(Double)
-        /// A JSON value of another kind (`true`, an array…), shown as written: never a number or a time.
-        case other(String)
         /// A date and a clock time in two columns (`2010/11/02`, `06:39:55.6`).
         case dateAndTime(date: UnsafeRawBufferPointer, time: UnsafeRawBufferPointer)
+    }
+
+    /// A field's content held as a value (a JSON value, an element's text),
+    /// for readers that have no bytes to lend: see ``check(time:latitude:longitude:depth:magnitude:updated:depthUnit:)``.
+    package enum Value {
+        case absent
+        /// Text as written; any JSON value other than a number or `null` is judged as its text.
+        case string(String)
+        /// A JSON number.
+        case number(Double)
     }
 
     /// The unit a depth is written in: QuakeML writes metres.
@@ -88,6 +99,18 @@ package struct RowValidator: Sendable {
             self.updated = updated
             self.depthUnit = depthUnit
         }
+
+        /// The content of `field` (for ``Field/date``, the pair).
+        fileprivate subscript(field: Field) -> Text {
+            switch field {
+            case .time, .date: time
+            case .latitude: latitude
+            case .longitude: longitude
+            case .depth: depth
+            case .magnitude: magnitude
+            case .updated: updated
+            }
+        }
     }
 
     /// A valid row's values, depths in kilometres; optional ones `nil` when the row leaves them empty.
@@ -100,8 +123,24 @@ package struct RowValidator: Sendable {
         package var updated: Date?
     }
 
-    /// Why a row is refused: which field, the value as shown to the user
-    /// (`nil` when there is none), and the reason, e.g. `is outside -90…90`.
+    /// Which rule a refused field broke: a plain value, so that judging a
+    /// row costs no words; ``RowValidator/problem(_:in:)`` gives them.
+    package struct Refusal: Error, Hashable {
+        package enum Rule: Hashable {
+            case empty, notANumber, notFinite, outside, notATime, notADateAndTime, outsideYears, future
+        }
+
+        package var field: Field
+        package var rule: Rule
+
+        package init(_ field: Field, _ rule: Rule) {
+            self.field = field
+            self.rule = rule
+        }
+    }
+
+    /// Why a row is refused, in words: which field, the value as shown to
+    /// the user (`nil` when there is none), and the reason, e.g. `is outside -90…90`.
     package struct Problem: Error, Hashable {
         package var field: Field
         package var shown: String?
@@ -116,145 +155,125 @@ package struct RowValidator: Sendable {
 
     // MARK: - A row
 
-    /// The row's values, or the first problem, fields judged in one order for
+    /// The row's values, or the first refusal, fields judged in one order for
     /// every format: time, latitude, longitude, depth, magnitude, whether the
     /// time is in the future, then `updated`.
     @inline(__always)
-    package func check(_ fields: Fields) -> Result<Checked, Problem> {
+    package func check(_ fields: Fields) -> Result<Checked, Refusal> {
         let time: Date, latitude: Double, longitude: Double, depth: Double?, magnitude: Double?, updated: Date?
-        switch Self.time(fields.time) {
-        case .success(let value): time = value
-        case .failure(let problem): return .failure(problem)
+        switch Self.instant(fields.time, .time) {
+        case .success(let value?): time = value
+        case .success(nil): return .failure(Refusal(.time, .empty))
+        case .failure(let refusal): return .failure(refusal)
         }
-        switch Self.number(fields.latitude, .latitude, required: true, within: Self.latitudes) {
-        case .success(let value): latitude = value!
-        case .failure(let problem): return .failure(problem)
+        switch Self.number(fields.latitude, .latitude, within: Self.latitudes) {
+        case .success(let value?): latitude = value
+        case .success(nil): return .failure(Refusal(.latitude, .empty))
+        case .failure(let refusal): return .failure(refusal)
         }
-        switch Self.number(fields.longitude, .longitude, required: true, within: Self.longitudes) {
-        case .success(let value): longitude = value!
-        case .failure(let problem): return .failure(problem)
+        switch Self.number(fields.longitude, .longitude, within: Self.longitudes) {
+        case .success(let value?): longitude = value
+        case .success(nil): return .failure(Refusal(.longitude, .empty))
+        case .failure(let refusal): return .failure(refusal)
         }
-        switch Self.number(fields.depth, .depth, required: false, within: Self.depths, metres: fields.depthUnit == .metres) {
+        switch Self.number(fields.depth, .depth, within: Self.depths, metres: fields.depthUnit == .metres) {
         case .success(let value): depth = value
-        case .failure(let problem): return .failure(problem)
+        case .failure(let refusal): return .failure(refusal)
         }
-        switch Self.number(fields.magnitude, .magnitude, required: false, within: Self.magnitudes) {
+        switch Self.number(fields.magnitude, .magnitude, within: Self.magnitudes) {
         case .success(let value): magnitude = value
-        case .failure(let problem): return .failure(problem)
+        case .failure(let refusal): return .failure(refusal)
         }
-        if let problem = futureProblem(time) { return .failure(problem) }
-        switch Self.updated(fields.updated) {
+        if isInTheFuture(time) { return .failure(Refusal(.time, .future)) }
+        switch Self.instant(fields.updated, .updated) {
         case .success(let value): updated = value
-        case .failure(let problem): return .failure(problem)
+        case .failure(let refusal): return .failure(refusal)
         }
         return .success(Checked(time: time, latitude: latitude, longitude: longitude, depth: depth,
                                 magnitude: magnitude, updated: updated))
     }
 
-    // MARK: - Fields
-
-    /// The event's time, required: ISO 8601 or an older USGS spelling
-    /// (``TimeParser``), a date and time pair, or epoch milliseconds for a number.
-    @inline(__always)
-    package static func time(_ text: Text) -> Result<Date, Problem> {
-        switch instant(text, .time) {
-        case .success(let value?): return .success(value)
-        case .success(nil): return .failure(Problem(.time, nil, "is empty"))
-        case .failure(let problem): return .failure(problem)
+    /// ``check(_:)`` of values held rather than lent (GeoJSON, QuakeML), a
+    /// refusal worded: strings are judged as the same text in a CSV field.
+    package func check(time: Value, latitude: Value, longitude: Value, depth: Value = .absent,
+                       magnitude: Value = .absent, updated: Value = .absent,
+                       depthUnit: DepthUnit = .kilometres) -> Result<Checked, Problem> {
+        // The strings' bytes side by side in one buffer, lent for the call.
+        let values = [time, latitude, longitude, depth, magnitude, updated]
+        var bytes: [UInt8] = [], ranges: [Range<Int>] = []
+        for value in values {
+            let start = bytes.count
+            if case .string(let text) = value { bytes.append(contentsOf: text.utf8) }
+            ranges.append(start..<bytes.count)
+        }
+        return bytes.withUnsafeBytes { buffer in
+            let texts = zip(values, ranges).map { value, range -> Text in
+                switch value {
+                case .absent: .absent
+                case .string: .bytes(UnsafeRawBufferPointer(rebasing: buffer[range]))
+                case .number(let number): .number(number)
+                }
+            }
+            let fields = Fields(time: texts[0], latitude: texts[1], longitude: texts[2], depth: texts[3],
+                                magnitude: texts[4], updated: texts[5], depthUnit: depthUnit)
+            return check(fields).mapError { problem($0, in: fields) }
         }
     }
 
-    /// When the event was last revised: as ``time(_:)``, but empty is no revision.
+    /// Whether `time` is after ``now`` by more than ``futureGrace``.
     @inline(__always)
-    package static func updated(_ text: Text) -> Result<Date?, Problem> {
-        instant(text, .updated)
+    package func isInTheFuture(_ time: Date) -> Bool {
+        time.timeIntervalSince(now) > Self.futureGrace
     }
 
-    /// Why `time` is refused as after ``now`` (with ``futureGrace``), or `nil`.
-    @inline(__always)
-    package func futureProblem(_ time: Date) -> Problem? {
-        guard time.timeIntervalSince(now) > Self.futureGrace else { return nil }
-        return Problem(.time, CivilTime.iso8601(time), "is in the future (after \(CivilTime.iso8601(now)) + 1 day)")
-    }
+    // MARK: - Fields
 
     /// A time field: its instant, `nil` when empty.
     @inline(__always)
-    private static func instant(_ text: Text, _ field: Field) -> Result<Date?, Problem> {
+    private static func instant(_ text: Text, _ field: Field) -> Result<Date?, Refusal> {
         switch text {
         case .bytes(let bytes):
             // Parsed first: a time is far more common than a blank.
             if let value = TimeParser.parse(bytes) { return .success(value) }
-            if isBlank(bytes) { return .success(nil) }
-            return .failure(Problem(field, String(decoding: bytes, as: UTF8.self), notATime))
+            return isBlank(bytes) ? .success(nil) : .failure(Refusal(field, .notATime))
         case .absent:
             return .success(nil)
-        case .string(var string):
-            return string.withUTF8 { instant(.bytes(UnsafeRawBufferPointer($0)), field) }
         case .number(let milliseconds):
-            guard milliseconds.isFinite else { return .failure(Problem(field, numberText(milliseconds), notEpochMilliseconds)) }
+            guard milliseconds.isFinite else { return .failure(Refusal(field, .notFinite)) }
             // The years 0001…9999, as ISO 8601 writes them; anything else is garbage, not a date.
-            guard representableMilliseconds.contains(milliseconds) else {
-                return .failure(Problem(field, numberText(milliseconds), "is outside the years 0001…9999"))
-            }
+            guard representableMilliseconds.contains(milliseconds) else { return .failure(Refusal(field, .outsideYears)) }
             return .success(Date(timeIntervalSince1970: milliseconds / 1000))
-        case .other(let shown):
-            return .failure(Problem(field, shown, notEpochMilliseconds))
         case let .dateAndTime(date, clock):
             if let value = TimeParser.parse(date: date, time: clock) { return .success(value) }
-            if isBlank(date) { return .failure(Problem(.date, nil, "is empty")) }
-            if isBlank(clock) { return .failure(Problem(field, nil, "is empty")) }
-            let shown = String(decoding: date, as: UTF8.self) + " " + String(decoding: clock, as: UTF8.self)
-            return .failure(Problem(field, shown, "is not a date and time (expected 2010/11/02 06:39:55.6)"))
+            if isBlank(date) { return .failure(Refusal(.date, .empty)) }
+            return isBlank(clock) ? .success(nil) : .failure(Refusal(field, .notADateAndTime))
         }
     }
 
-    private static let notATime = "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)"
-    private static let notEpochMilliseconds = "is not a time in epoch milliseconds"
-
-    /// A number field within `range`: its value, `nil` when empty and not
-    /// `required`. Text is read by ``DecimalParser``; a depth in `metres` is
-    /// turned into kilometres exactly before its range is checked.
+    /// A number field within `range`: its value, `nil` when empty. Text is
+    /// read by ``DecimalParser``; a depth in `metres` is turned into
+    /// kilometres exactly before its range is checked.
     @inline(__always)
-    private static func number(_ text: Text, _ field: Field, required: Bool, within range: ClosedRange<Double>,
-                               metres: Bool = false) -> Result<Double?, Problem> {
+    private static func number(_ text: Text, _ field: Field, within range: ClosedRange<Double>,
+                               metres: Bool = false) -> Result<Double?, Refusal> {
         switch text {
         case .bytes(let bytes):
-            let parsed = DecimalParser.parse(bytes)
-            switch parsed {
+            switch DecimalParser.parse(bytes) {
             case .value(let written):
                 let value = metres ? kilometres(fromMetres: bytes, written) : written
-                if range.contains(value) { return .success(value) }
-                // Text in metres is shown with its unit: the range is in kilometres.
-                let shown = String(decoding: trimmed(bytes), as: UTF8.self) + (metres ? " m" : "")
-                return .failure(Problem(field, shown, outside(range, field)))
-            case .empty:
-                return required ? .failure(Problem(field, nil, "is empty")) : .success(nil)
-            case .notANumber:
-                return .failure(Problem(field, String(decoding: bytes, as: UTF8.self), "is not a number"))
-            case .notFinite:
-                return .failure(Problem(field, String(decoding: bytes, as: UTF8.self), "is not a finite number"))
+                return range.contains(value) ? .success(value) : .failure(Refusal(field, .outside))
+            case .empty: return .success(nil)
+            case .notANumber: return .failure(Refusal(field, .notANumber))
+            case .notFinite: return .failure(Refusal(field, .notFinite))
             }
         case .absent:
-            return required ? .failure(Problem(field, nil, "is empty")) : .success(nil)
-        case .string(var string):
-            return string.withUTF8 {
-                number(.bytes(UnsafeRawBufferPointer($0)), field, required: required, within: range, metres: metres)
-            }
+            return .success(nil)
         case .number(let value):
-            guard value.isFinite else { return .failure(Problem(field, numberText(value), "is not a finite number")) }
-            guard range.contains(value) else { return .failure(Problem(field, numberText(value), outside(range, field))) }
-            return .success(value)
-        case .other(let shown):
-            return .failure(Problem(field, shown, "is not a number"))
-        case .dateAndTime(let date, let clock):
-            let shown = String(decoding: date, as: UTF8.self) + " " + String(decoding: clock, as: UTF8.self)
-            return .failure(Problem(field, shown, "is not a number"))
+            guard value.isFinite else { return .failure(Refusal(field, .notFinite)) }
+            return range.contains(value) ? .success(value) : .failure(Refusal(field, .outside))
+        case .dateAndTime:
+            return .failure(Refusal(field, .notANumber))
         }
-    }
-
-    /// `is outside -90…90`, from the range itself, with the unit where the field has one.
-    private static func outside(_ range: ClosedRange<Double>, _ field: Field) -> String {
-        "is outside \(numberText(range.lowerBound))…\(numberText(range.upperBound))" + (field == .depth ? " km" : "")
     }
 
     /// Kilometres from a depth written in metres: a plain decimal has its
@@ -273,6 +292,56 @@ package struct RowValidator: Sendable {
             return value
         }
         return metres / 1000
+    }
+
+    // MARK: - Words
+
+    /// What `refusal` of `fields` tells the user: the value as shown (the
+    /// text as written; trimmed, and in metres with its unit, when out of
+    /// range; a parsed time in ISO 8601) and the reason.
+    @inline(never)
+    package func problem(_ refusal: Refusal, in fields: Fields) -> Problem {
+        let text = fields[refusal.field]
+        let field = refusal.field
+        switch refusal.rule {
+        case .empty:
+            return Problem(field, nil, "is empty")
+        case .notANumber:
+            return Problem(field, Self.written(text), "is not a number")
+        case .notFinite:
+            return Problem(field, Self.written(text), "is not a finite number")
+        case .outside:
+            let range = switch field {
+            case .latitude: Self.latitudes
+            case .longitude: Self.longitudes
+            case .depth: Self.depths
+            default: Self.magnitudes
+            }
+            var shown = Self.written(text, trimmed: true)
+            // Text in metres is shown with its unit: the range is in kilometres.
+            if case .bytes = text, field == .depth, fields.depthUnit == .metres { shown += " m" }
+            let unit = field == .depth ? " km" : ""
+            return Problem(field, shown, "is outside \(Self.numberText(range.lowerBound))…\(Self.numberText(range.upperBound))\(unit)")
+        case .notATime:
+            return Problem(field, Self.written(text), "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)")
+        case .notADateAndTime:
+            return Problem(field, Self.written(text), "is not a date and time (expected 2010/11/02 06:39:55.6)")
+        case .outsideYears:
+            return Problem(field, Self.written(text), "is outside the years 0001…9999")
+        case .future:
+            guard case .success(let time?) = Self.instant(text, field) else { preconditionFailure("a future time is a time") }
+            return Problem(field, CivilTime.iso8601(time), "is in the future (after \(CivilTime.iso8601(now)) + 1 day)")
+        }
+    }
+
+    /// A field's content as shown in a message.
+    private static func written(_ text: Text, trimmed: Bool = false) -> String {
+        switch text {
+        case .absent: ""
+        case .bytes(let bytes): String(decoding: trimmed ? self.trimmed(bytes) : bytes, as: UTF8.self)
+        case .number(let value): numberText(value)
+        case let .dateAndTime(date, clock): String(decoding: date, as: UTF8.self) + " " + String(decoding: clock, as: UTF8.self)
+        }
     }
 
     // MARK: - Text
