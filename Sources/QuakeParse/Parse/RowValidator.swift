@@ -44,9 +44,11 @@ package struct RowValidator: Sendable {
     /// The values the validator judges; a reader names each in its own words
     /// (a column, a property, an element path).
     package enum Field: Sendable, Hashable {
+        /// The origin time (in a `Date` + `TimeUTC` pair, the clock half).
         case time
-        /// The date half of a `Date` + `TimeUTC` pair; ``time`` is the other half.
+        /// The date half of a `Date` + `TimeUTC` pair.
         case date
+        /// Required coordinates, optional depth and magnitude, and the optional time of the last revision.
         case latitude, longitude, depth, magnitude, updated
     }
 
@@ -66,6 +68,7 @@ package struct RowValidator: Sendable {
     /// A field's content held as a value (a JSON value, an element's text),
     /// for readers that have no bytes to lend: see ``check(time:latitude:longitude:depth:magnitude:updated:depthUnit:)``.
     package enum Value {
+        /// No such property or element, or JSON `null`.
         case absent
         /// Text as written; any JSON value other than a number or `null` is judged as its text.
         case string(String)
@@ -75,17 +78,27 @@ package struct RowValidator: Sendable {
 
     /// The unit a depth is written in: QuakeML writes metres.
     package enum DepthUnit: Sendable {
-        case kilometres, metres
+        /// CSV, FDSN text and GeoJSON.
+        case kilometres
+        /// QuakeML: turned into kilometres exactly, and shown with its unit when refused.
+        case metres
     }
 
     /// A row's fields as a reader hands them over.
     package struct Fields {
+        /// The origin time (or the pair of a `Date` + `TimeUTC` layout).
         package var time: Text
+        /// Required, degrees.
         package var latitude: Text
+        /// Required, degrees.
         package var longitude: Text
+        /// Optional, in `depthUnit`.
         package var depth: Text
+        /// Optional.
         package var magnitude: Text
+        /// Optional: when the event was last revised.
         package var updated: Text
+        /// What the depth is written in.
         package var depthUnit: DepthUnit
 
         /// Fields the row lacks are `.absent`; depths are in kilometres unless told.
@@ -115,24 +128,45 @@ package struct RowValidator: Sendable {
 
     /// A valid row's values, depths in kilometres; optional ones `nil` when the row leaves them empty.
     package struct Checked: Equatable {
+        /// The origin time, not more than ``RowValidator/futureGrace`` after ``RowValidator/now``.
         package var time: Date
+        /// Within ``RowValidator/latitudes``.
         package var latitude: Double
+        /// Within ``RowValidator/longitudes``.
         package var longitude: Double
+        /// Kilometres, within ``RowValidator/depths``.
         package var depth: Double?
+        /// Within ``RowValidator/magnitudes``.
         package var magnitude: Double?
+        /// When the event was last revised.
         package var updated: Date?
     }
 
     /// Which rule a refused field broke: a plain value, so that judging a
     /// row costs no words; ``RowValidator/problem(_:in:)`` gives them.
     package struct Refusal: Error, Hashable {
+        /// The rules, each worded once in ``RowValidator/problem(_:in:)``.
         package enum Rule: Hashable {
-            case empty, notANumber, notFinite, outside, notATime, notADateAndTime, outsideYears, future
+            /// A required value is missing or blank.
+            case empty
+            /// Text that is no decimal number, or a number that is not finite.
+            case notANumber, notFinite
+            /// A number outside the field's range.
+            case outside
+            /// Text that is no time, or no date and time pair.
+            case notATime, notADateAndTime
+            /// Epoch milliseconds outside the years 0001–9999.
+            case outsideYears
+            /// An origin time after ``RowValidator/now`` by more than ``RowValidator/futureGrace``.
+            case future
         }
 
+        /// The field refused.
         package var field: Field
+        /// The rule it broke.
         package var rule: Rule
 
+        /// A refusal of `field` by `rule`.
         package init(_ field: Field, _ rule: Rule) {
             self.field = field
             self.rule = rule
@@ -142,10 +176,14 @@ package struct RowValidator: Sendable {
     /// Why a row is refused, in words: which field, the value as shown to
     /// the user (`nil` when there is none), and the reason, e.g. `is outside -90…90`.
     package struct Problem: Error, Hashable {
+        /// The field refused; the reader names it (column, property, element).
         package var field: Field
+        /// The value as the message shows it.
         package var shown: String?
+        /// Why, e.g. `is outside -90…90`.
         package var reason: String
 
+        /// A problem with `field`.
         package init(_ field: Field, _ shown: String?, _ reason: String) {
             self.field = field
             self.shown = shown
