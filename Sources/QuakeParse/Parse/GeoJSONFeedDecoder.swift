@@ -6,8 +6,9 @@ import QuakeModel
 /// `mag`, `time` and `updated` (epoch milliseconds), `place`, `type`…, any of
 /// which may be `null`; `metadata.generated` is the feed's own time.
 ///
-/// Foundation's `JSONSerialization` does the parsing; this type only maps and
-/// checks values, with the same rules and messages as the CSV reader.
+/// Foundation's `JSONSerialization` does the parsing; this type only checks the
+/// structure and hands each feature's values to ``RowValidator``, the judge of
+/// every reader: a string where a number is expected is judged as the same text in a CSV.
 package struct GeoJSONFeedDecoder {
     package let source: String
     package let options: FeedOptions
