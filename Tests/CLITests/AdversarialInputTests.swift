@@ -134,6 +134,51 @@ struct AdversarialInputTests {
         }
     }
 
+    /// A hostile value in each of the four formats: the same warning after
+    /// the format's own location, and with `--strict` the same message and exit code.
+    @Test(arguments: [("mag", "12", "'12' is outside -5…10"), ("latitude", "", "is empty"),
+                      ("time", "2020-13-45", "'2020-13-45' is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)")])
+    func aHostileValueIsRejectedAlikeInEveryFormat(_ field: String, _ value: String, _ verdict: String) throws {
+        var values = ["time": "2026-11-21T10:00:00.000Z", "latitude": "10", "longitude": "20", "depth": "5", "mag": "4.5"]
+        values[field] = value
+        let (time, latitude, longitude, mag) = (values["time"]!, values["latitude"]!, values["longitude"]!, values["mag"]!)
+        let good = (time: "2026-11-21T09:00:00.000Z", latitude: "11", longitude: "21", mag: "3.5")
+        let csv = "time,latitude,longitude,depth,mag,id\n\(time),\(latitude),\(longitude),5,\(mag),us1\n"
+            + "\(good.time),\(good.latitude),\(good.longitude),5,\(good.mag),us2\n"
+        let text = "#EventID|Time|Latitude|Longitude|Depth/km|Magnitude\nus1|\(time)|\(latitude)|\(longitude)|5|\(mag)\n"
+            + "us2|\(good.time)|\(good.latitude)|\(good.longitude)|5|\(good.mag)\n"
+        // GeoJSON numbers where the text is one; the empty latitude a string, which is judged as the same text in a CSV.
+        func json(_ text: String) -> String { Double(text) != nil ? text : "\"\(text)\"" }
+        func feature(_ id: String, _ time: String, _ latitude: String, _ longitude: String, _ mag: String) -> String {
+            #"{"type":"Feature","id":"\#(id)","properties":{"mag":\#(json(mag)),"time":"\#(time)"},"#
+                + #""geometry":{"type":"Point","coordinates":[\#(json(longitude)),\#(json(latitude)),5]}}"#
+        }
+        let geojson = #"{"type":"FeatureCollection","features":["# + feature("us1", time, latitude, longitude, mag) + ","
+            + feature("us2", good.time, good.latitude, good.longitude, good.mag) + "]}"
+        func event(_ id: String, _ time: String, _ latitude: String, _ longitude: String, _ mag: String) -> String {
+            "<event publicID=\"smi:x/\(id)\"><origin publicID=\"smi:x/o\(id)\"><time><value>\(time)</value></time>"
+                + "<latitude><value>\(latitude)</value></latitude><longitude><value>\(longitude)</value></longitude>"
+                + "<depth><value>5000</value></depth></origin><magnitude publicID=\"smi:x/m\(id)\"><mag><value>\(mag)</value></mag>"
+                + "</magnitude></event>\n"
+        }
+        let quakeML = "<?xml version=\"1.0\"?>\n<q:quakeml xmlns:q=\"http://quakeml.org/xmlns/quakeml/1.2\" "
+            + "xmlns=\"http://quakeml.org/xmlns/bed/1.2\"><eventParameters publicID=\"smi:x/p\">\n"
+            + event("us1", time, latitude, longitude, mag) + event("us2", good.time, good.latitude, good.longitude, good.mag)
+            + "</eventParameters></q:quakeml>\n"
+        for (name, feed) in [("CSV", csv), ("FDSN text", text), ("GeoJSON", geojson), ("QuakeML", quakeML)] {
+            let lenient = try QuakemapProcess.run(["list", "-", "--now", "2026-11-22T00:00:00Z"], stdin: Data(feed.utf8))
+            #expect(lenient.status == 0, "\(name): \(lenient.stderr)")
+            let warning = lenient.stderr.split(separator: "\n").first { $0.hasPrefix("warning: ") } ?? ""
+            #expect(warning.hasSuffix(verdict), "\(name): \(lenient.stderr)")
+            #expect(warning.lowercased().contains(field), "\(name): \(warning)")
+            #expect(lenient.stdoutText.split(separator: "\n").dropFirst().map { $0.split(separator: ",").first } == ["us2"],
+                    "\(name): \(lenient.stdoutText)")
+            let strict = try QuakemapProcess.run(["list", "-", "--strict", "--now", "2026-11-22T00:00:00Z"], stdin: Data(feed.utf8))
+            #expect(strict.status == 65, "\(name): \(strict.stderr)")
+            #expect(strict.stderr.hasPrefix("quakemap: ") && strict.stderr.hasSuffix(verdict + "\n"), "\(name): \(strict.stderr)")
+        }
+    }
+
     /// Event X, first in California, then revised out of the box: `list` and `render` within
     /// the box show no X, with or without a limit, whichever version comes first.
     @Test func aRevisionThatLeavesTheBoxTakesTheEventWithIt() throws {

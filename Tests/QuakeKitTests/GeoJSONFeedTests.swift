@@ -61,8 +61,8 @@ struct GeoJSONFeedTests {
 
     @Test(arguments: [
         (feature(coordinates: "[10,95.2,1]"), "test.csv: feature 1 (us7000abcd): property 'latitude': '95.2' is outside -90…90"),
-        (feature(coordinates: "[10]"), "test.csv: feature 1 (us7000abcd): property 'latitude' is missing"),
-        (feature(time: "null"), "test.csv: feature 1 (us7000abcd): property 'time' is missing"),
+        (feature(coordinates: "[10]"), "test.csv: feature 1 (us7000abcd): property 'latitude' is empty"),
+        (feature(time: "null"), "test.csv: feature 1 (us7000abcd): property 'time' is empty"),
         (feature(mag: #""big""#), "test.csv: feature 1 (us7000abcd): property 'mag': 'big' is not a number"),
         (#"{"type":"Feature","properties":{}}"#, "test.csv: feature 1: property 'geometry.coordinates' is missing"),
         ("42", "test.csv: feature 1: is not a GeoJSON Feature"),

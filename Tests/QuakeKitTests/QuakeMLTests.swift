@@ -379,7 +379,7 @@ struct QuakeMLTests {
         #expect(summary.rejections.first?.location == .element(line: line("2"), column: 1, id: "us2"))
         #expect(summary.rejections.map(\.message) == [
             "test.xml:\(line("2")):1: event (us2): element 'origin/latitude': '95.2' is outside -90…90",
-            "test.xml:\(line("3")):1: event (us3): element 'origin/depth': '2000000' is outside -15…1000 km (given in metres)",
+            "test.xml:\(line("3")):1: event (us3): element 'origin/depth': '2000000 m' is outside -15…1000 km",
             "test.xml:\(line("4")):1: event (us4): element 'magnitude/mag': 'big' is not a number",
         ])
         #expect(throws: FeedError.rejectedRow(summary.rejections[0])) { try Self.read(text, strict: true) }

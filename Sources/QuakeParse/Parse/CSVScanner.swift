@@ -470,11 +470,9 @@ package struct CSVRecord {
         let trimmed = trimmed(index)
         guard trimmed.count > 0 else { return nil }
         let text = String(decoding: trimmed, as: UTF8.self)
-        // A byte order mark inside a field (files glued together) is no text;
-        // JSON readers drop it too, so keeping it would make formats disagree.
+        // A byte order mark inside a field: the rule every reader keeps text by.
         guard memchr(trimmed.baseAddress!, 0xEF, trimmed.count) != nil else { return text }
-        let cleaned = text.withoutByteOrderMarks.trimmingBlanks()
-        return cleaned.isEmpty ? nil : cleaned
+        return RowValidator.text(text)
     }
 }
 

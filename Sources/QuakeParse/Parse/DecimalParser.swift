@@ -8,15 +8,6 @@ package enum DecimalParser {
         case empty
         case notANumber
         case notFinite
-
-        /// Why the field is not a number, in every reader's words; `nil` for a value or nothing.
-        package var problem: String? {
-            switch self {
-            case .value, .empty: return nil
-            case .notANumber: return "is not a number"
-            case .notFinite: return "is not a finite number"
-            }
-        }
     }
 
     /// Parses `[+-]digits[.digits][e[+-]digits]`, surrounding blanks allowed.

@@ -10,6 +10,8 @@ package final class EventDecoder: Sendable {
     package let layout: FeedLayout
     package let source: String
     package let now: Date
+    /// The rules every reader shares, judging against `now`.
+    private let validator: RowValidator
     /// Whether place, type, magnitude type, network and status are made into
     /// strings. A map whose filters read none of them skips them: they are
     /// most of the cost of decoding a row.
@@ -39,6 +41,7 @@ package final class EventDecoder: Sendable {
         self.layout = layout
         self.source = source
         self.now = now
+        validator = RowValidator(now: now)
         self.decodesDescriptions = decodesDescriptions
         self.decodesPlaces = decodesPlaces
         self.mapping = mapping
@@ -210,38 +213,16 @@ package final class EventDecoder: Sendable {
             return part.append(reject(record, nil, nil,
                 "row has \(record.fieldCount) \(plural), the header has \(layout.header.count)"))
         }
-        // Each value is read on a straight path, which builds no rejection;
-        // what it refuses is looked at again only to word why.
-        guard let time = time(record) else { return part.append(timeRejection(record)) }
-        guard case .value(let latitude) = DecimalParser.parse(record.field(layout.latitude)), abs(latitude) <= 90,
-              case .value(let longitude) = DecimalParser.parse(record.field(layout.longitude)), abs(longitude) <= 180
-        else { return part.append(numberRejection(record, among: [(layout.latitude, 90), (layout.longitude, 180)])) }
-        var depth: Double?, magnitude: Double?
-        guard read(record, layout.depth, into: &depth), read(record, layout.magnitude, into: &magnitude) else {
-            return part.append(numberRejection(record, among: [(layout.depth, nil), (layout.magnitude, nil)]))
-        }
-        if let depth, let problem = Plausibility.depthProblem(depth), let column = layout.depth {
-            return part.append(reject(record, column, record.trimmedString(column), problem))
-        }
-        if let magnitude, let problem = Plausibility.magnitudeProblem(magnitude), let column = layout.magnitude {
-            return part.append(reject(record, column, record.trimmedString(column), problem))
-        }
-        if let problem = Plausibility.timeProblem(time, now: now) {
-            let column: Int
-            switch layout.time {
-            case .single(let index): column = index
-            case .dateAndTime(_, let index): column = index
-            }
-            return part.append(reject(record, column, CivilTime.iso8601(time), problem))
-        }
-        var updated: Date?
-        if let column = layout.updated {
-            // Parsed first: a time is far more common than a blank.
-            if let value = TimeParser.parse(record.field(column)) {
-                updated = value
-            } else if !record.isBlank(column) {
-                return part.append(reject(record, column, record.string(column), "is not a time"))
-            }
+        // The validator every reader shares judges the values; this reader only says where they are.
+        let time: Date, latitude: Double, longitude: Double, depth: Double?, magnitude: Double?, updated: Date?
+        let fields = fields(record)
+        switch validator.check(fields) {
+        case .success(let row):
+            (time, latitude, longitude, depth, magnitude, updated) =
+                (row.time, row.latitude, row.longitude, row.depth, row.magnitude, row.updated)
+        case .failure(let refusal):
+            let problem = validator.problem(refusal, in: fields)
+            return part.append(reject(record, column(problem.field), problem.shown, problem.reason))
         }
         // Every valid row's version, whatever the filters say of it: repeated ids are settled before filters.
         let version = recordsVersions ? versionKey(record).map { part.recordVersion(key: $0, updated: updated) } ?? -1 : -1
@@ -305,66 +286,31 @@ package final class EventDecoder: Sendable {
         return text(record, layout.place)
     }
 
-    /// The record's time; `nil` when it has none or it is not a time.
-    private func time(_ record: CSVRecord) -> Date? {
-        switch layout.time {
-        case .single(let column):
-            return TimeParser.parse(record.field(column))
-        case let .dateAndTime(dateColumn, timeColumn):
-            return TimeParser.parse(date: record.field(dateColumn), time: record.field(timeColumn))
-        }
-    }
-
-    /// Why the record has no ``time(_:)``.
-    private func timeRejection(_ record: CSVRecord) -> FeedRejection {
-        switch layout.time {
-        case .single(let column):
-            if record.isBlank(column) { return reject(record, column, nil, "is empty") }
-            return reject(record, column, record.string(column),
-                          "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)")
-        case let .dateAndTime(dateColumn, timeColumn):
-            for column in [dateColumn, timeColumn] where record.isBlank(column) {
-                return reject(record, column, nil, "is empty")
-            }
-            let shown = record.string(dateColumn) + " " + record.string(timeColumn)
-            return reject(record, timeColumn, shown, "is not a date and time (expected 2010/11/02 06:39:55.6)")
-        }
-    }
-
-    /// The optional number in `column` into `value` (left `nil` when blank);
-    /// `false` when the field is not a finite number.
+    /// The record's fields as the validator takes them: the bytes, borrowed from the batch.
     @inline(__always)
-    private func read(_ record: CSVRecord, _ column: Int?, into value: inout Double?) -> Bool {
-        guard let column else { return true }
-        switch DecimalParser.parse(record.field(column)) {
-        case .value(let number): value = number
-        case .empty: break
-        case .notANumber, .notFinite: return false
+    private func fields(_ record: CSVRecord) -> RowValidator.Fields {
+        let time: RowValidator.Text
+        switch layout.time {
+        case .single(let column): time = .bytes(record.field(column))
+        case let .dateAndTime(date, clock): time = .dateAndTime(date: record.field(date), time: record.field(clock))
         }
-        return true
+        func text(_ column: Int?) -> RowValidator.Text { column.map { .bytes(record.field($0)) } ?? .absent }
+        return RowValidator.Fields(time: time, latitude: .bytes(record.field(layout.latitude)),
+                                   longitude: .bytes(record.field(layout.longitude)), depth: text(layout.depth),
+                                   magnitude: text(layout.magnitude), updated: text(layout.updated))
     }
 
-    /// Why the first of `columns` that is refused is: the straight path refused one.
-    private func numberRejection(_ record: CSVRecord, among columns: [(Int?, coordinateLimit: Double?)]) -> FeedRejection {
-        for case let (column?, limit) in columns {
-            if let rejection = numberRejection(record, column, coordinateLimit: limit) { return rejection }
-        }
-        preconditionFailure("a number the straight path refused is refused for a reason")
-    }
-
-    /// Why the number in `column` is refused, `nil` when it is not: it is not
-    /// a finite number, or, for a coordinate (`coordinateLimit` 90 or 180),
-    /// it is empty or out of range.
-    private func numberRejection(_ record: CSVRecord, _ column: Int, coordinateLimit: Double? = nil) -> FeedRejection? {
-        let parsed = DecimalParser.parse(record.field(column))
-        switch parsed {
-        case .value(let value):
-            guard let coordinateLimit, let problem = CoordinateRange.problem(value, limit: coordinateLimit) else { return nil }
-            return reject(record, column, record.trimmedString(column) ?? "", problem)
-        case .empty:
-            return coordinateLimit == nil ? nil : reject(record, column, nil, "is empty")
-        case .notANumber, .notFinite:
-            return reject(record, column, record.string(column), parsed.problem!)
+    /// The column a field the validator refused was read from.
+    private func column(_ field: RowValidator.Field) -> Int? {
+        switch (field, layout.time) {
+        case (.time, .single(let column)), (.time, .dateAndTime(_, let column)), (.date, .dateAndTime(let column, _)):
+            return column
+        case (.date, .single): return nil
+        case (.latitude, _): return layout.latitude
+        case (.longitude, _): return layout.longitude
+        case (.depth, _): return layout.depth
+        case (.magnitude, _): return layout.magnitude
+        case (.updated, _): return layout.updated
         }
     }
 
@@ -401,9 +347,7 @@ package final class EventDecoder: Sendable {
     }
 
     private func identifier(_ record: CSVRecord, network: String?) -> String {
-        if let id = text(record, layout.id) { return id }
-        if let code = text(record, layout.eventCode) { return (network ?? "") + code }
-        return ""
+        RowValidator.identifier(id: text(record, layout.id), network: network, code: text(record, layout.eventCode))
     }
 
     private func text(_ record: CSVRecord, _ column: Int?) -> String? {

@@ -6,17 +6,15 @@ import QuakeModel
 /// `mag`, `time` and `updated` (epoch milliseconds), `place`, `type`…, any of
 /// which may be `null`; `metadata.generated` is the feed's own time.
 ///
-/// Foundation's `JSONSerialization` does the parsing; this type only maps and
-/// checks values, with the same rules and messages as the CSV reader.
+/// Foundation's `JSONSerialization` does the parsing; this type only checks the
+/// structure and hands each feature's values to ``RowValidator``, the judge of
+/// every reader: a string where a number is expected is judged as the same text in a CSV.
 package struct GeoJSONFeedDecoder {
     package let source: String
     package let options: FeedOptions
 
     /// Largest GeoJSON document read into memory (USGS's largest feed is ~10 MB).
     package static let maximumBytes = 512 << 20
-
-    /// Epoch milliseconds of the years 0001–9999, the times ISO 8601 can write.
-    package static let representableMilliseconds = -62_135_596_800_000.0...253_402_300_799_999.0
 
     package func decode(_ data: Data, into summary: inout FeedSummary, _ body: (SeismicEvent) throws -> Void) throws {
         let root: Any
@@ -38,10 +36,10 @@ package struct GeoJSONFeedDecoder {
             summary.title = Self.title(metadata["title"])
         }
         // "Now" once per feed, as the CSV reader has it: rows are judged against one instant.
-        let now = options.now ?? Date()
+        let validator = RowValidator(now: options.now ?? Date())
         for (offset, feature) in features.enumerated() {
             summary.rows += 1
-            switch decodeFeature(feature, index: offset + 1, now: now) {
+            switch decodeFeature(feature, index: offset + 1, validator: validator) {
             case .success(let event):
                 if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
                 try body(event)
@@ -51,12 +49,12 @@ package struct GeoJSONFeedDecoder {
         }
     }
 
-    private func decodeFeature(_ value: Any, index: Int, now: Date) -> Result<SeismicEvent, FeedRejection> {
+    private func decodeFeature(_ value: Any, index: Int, validator: RowValidator) -> Result<SeismicEvent, FeedRejection> {
         let feature = value as? [String: Any] ?? [:]
-        let id = feature["id"] as? String
-        func reject(_ property: String?, _ shown: Any?, _ reason: String) -> Result<SeismicEvent, FeedRejection> {
+        let id = RowValidator.text(feature["id"] as? String)
+        func reject(_ property: String?, _ shown: String?, _ reason: String) -> Result<SeismicEvent, FeedRejection> {
             .failure(FeedRejection(source: source, location: .feature(index, id: id), column: property,
-                                   value: shown.map { "\($0)" }, reason: reason))
+                                   value: shown, reason: reason))
         }
         guard feature["type"] as? String == "Feature" else { return reject(nil, nil, "is not a GeoJSON Feature") }
         let properties = feature["properties"] as? [String: Any] ?? [:]
@@ -64,83 +62,50 @@ package struct GeoJSONFeedDecoder {
         guard let coordinates = geometry?["coordinates"] as? [Any] else {
             return reject("geometry.coordinates", nil, "is missing")
         }
-
-        let time: Date
-        switch Self.time(properties["time"]) {
-        case .success(nil): return reject("time", nil, "is missing")
-        case .success(let parsed?): time = parsed
-        case .failure(let problem): return reject("time", problem.shown, problem.reason)
+        // The values are judged by the rules every reader shares; a string is judged as the same text in a CSV.
+        func coordinate(_ axis: Int) -> RowValidator.Value { axis < coordinates.count ? Self.value(coordinates[axis]) : .absent }
+        let row: RowValidator.Checked
+        switch validator.check(time: Self.value(properties["time"]), latitude: coordinate(1), longitude: coordinate(0),
+                               depth: coordinate(2), magnitude: Self.value(properties["mag"]),
+                               updated: Self.value(properties["updated"])) {
+        case .success(let checked): row = checked
+        case .failure(let problem): return reject(Self.property(problem.field), problem.shown, problem.reason)
         }
-
-        var position: [Double] = []
-        for (axis, name) in ["longitude", "latitude"].enumerated() {
-            guard axis < coordinates.count, !(coordinates[axis] is NSNull) else { return reject(name, nil, "is missing") }
-            guard let value = Self.number(coordinates[axis]) else { return reject(name, coordinates[axis], "is not a number") }
-            if let problem = CoordinateRange.problem(value, limit: axis == 0 ? 180 : 90) {
-                return reject(name, value, problem)
-            }
-            position.append(value)
-        }
-        var depth: Double?
-        if coordinates.count > 2, !(coordinates[2] is NSNull) {
-            guard let value = Self.number(coordinates[2]), value.isFinite else { return reject("depth", coordinates[2], "is not a number") }
-            depth = value
-        }
-        var magnitude: Double?
-        if let raw = properties["mag"], !(raw is NSNull) {
-            guard let value = Self.number(raw), value.isFinite else { return reject("mag", raw, "is not a number") }
-            magnitude = value
-        }
-        if let depth, let problem = Plausibility.depthProblem(depth) { return reject("depth", depth, problem) }
-        if let magnitude, let problem = Plausibility.magnitudeProblem(magnitude) { return reject("mag", magnitude, problem) }
-        if let problem = Plausibility.timeProblem(time, now: now) {
-            return reject("time", CivilTime.iso8601(time), problem)
-        }
-        // As in the CSV and QuakeML readers: absent or empty is no update; anything else must be a time.
-        let updated: Date?
-        switch Self.time(properties["updated"]) {
-        case .success(let parsed): updated = parsed
-        case .failure(let problem): return reject("updated", problem.shown, problem.reason)
-        }
+        let network = Self.text(properties["net"])
         return .success(SeismicEvent(
-            id: id ?? (properties["code"] as? String).map { (properties["net"] as? String ?? "") + $0 } ?? "",
-            time: time,
-            latitude: position[1],
-            longitude: position[0],
-            depth: depth,
-            magnitude: magnitude,
+            id: RowValidator.identifier(id: id, network: network, code: Self.text(properties["code"])),
+            time: row.time,
+            latitude: row.latitude,
+            longitude: row.longitude,
+            depth: row.depth,
+            magnitude: row.magnitude,
             magnitudeType: Self.text(properties["magType"]),
             place: Self.text(properties["place"]) ?? "",
             eventType: Self.text(properties["type"]) ?? "earthquake",
-            network: Self.text(properties["net"]),
-            updated: updated,
+            network: network,
+            updated: row.updated,
             status: Self.text(properties["status"])
         ))
     }
 
-    /// Why a property's value is not a time, and the value as shown.
-    private struct TimeProblem: Error {
-        let shown: String
-        let reason: String
+    /// Where a field the validator refused is, as messages name it.
+    private static func property(_ field: RowValidator.Field) -> String {
+        switch field {
+        case .time, .date: "time"
+        case .latitude: "latitude"
+        case .longitude: "longitude"
+        case .depth: "depth"
+        case .magnitude: "mag"
+        case .updated: "updated"
+        }
     }
 
-    /// A time property: ISO 8601 text or epoch milliseconds; `nil` when absent, `null` or blank.
-    private static func time(_ value: Any?) -> Result<Date?, TimeProblem> {
+    /// A JSON value as the validator takes it: a number as its value, anything else but `null` as its text.
+    private static func value(_ value: Any?) -> RowValidator.Value {
         switch value {
-        case nil, is NSNull:
-            return .success(nil)
-        case let text as String:
-            if let parsed = TimeParser.parse(ArraySlice(text.utf8)) { return .success(parsed) }
-            return text.trimmingBlanks().isEmpty ? .success(nil) : .failure(TimeProblem(shown: text, reason: "is not a time"))
-        case let other?:
-            guard let milliseconds = number(other), milliseconds.isFinite else {
-                return .failure(TimeProblem(shown: "\(other)", reason: "is not a time in epoch milliseconds"))
-            }
-            // The years 0001…9999, as ISO 8601 writes them; anything else is garbage, not a date.
-            guard representableMilliseconds.contains(milliseconds) else {
-                return .failure(TimeProblem(shown: "\(other)", reason: "is outside the years 0001…9999"))
-            }
-            return .success(Date(timeIntervalSince1970: milliseconds / 1000))
+        case nil, is NSNull: return .absent
+        case let string as String: return .string(string)
+        case let other?: return number(other).map(RowValidator.Value.number) ?? .string("\(other)")
         }
     }
 
@@ -165,18 +130,9 @@ package struct GeoJSONFeedDecoder {
         return line.count <= limit ? line : String(line.prefix(limit - 1)) + "…"
     }
 
+    /// A descriptive property's text, kept by the rule every reader shares.
     private static func text(_ value: Any?) -> String? {
-        guard let text = value as? String else { return nil }
-        let trimmed = text.withoutByteOrderMarks.trimmingBlanks()
-        return trimmed.isEmpty ? nil : trimmed
+        RowValidator.text(value as? String)
     }
 }
 
-/// The range check shared by every reader.
-package enum CoordinateRange {
-    /// Why `value` cannot be a latitude (`limit` 90) or longitude (`limit` 180), or `nil`.
-    package static func problem(_ value: Double, limit: Double) -> String? {
-        guard value.isFinite else { return "is not a finite number" }
-        return abs(value) <= limit ? nil : "is outside -\(Int(limit))…\(Int(limit))"
-    }
-}

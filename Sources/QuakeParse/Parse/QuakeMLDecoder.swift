@@ -11,7 +11,7 @@ import QuakeModel
 /// magnitude (the first when no preference is given or it names none of the
 /// event's), `type`, the place from `description`, the id, and
 /// `creationInfo/creationTime` as `updated`. Values are judged by the rules
-/// every reader shares (``Plausibility``, ``CoordinateRange``).
+/// every reader shares (``RowValidator``).
 ///
 /// A DOCTYPE is refused before its internal subset is read: QuakeML needs no
 /// DTD, and entities are what XXE and "billion laughs" attacks are made of.
@@ -534,12 +534,9 @@ extension QuakeMLDecoder {
         /// The event, or why it is rejected: the rules of every reader.
         package func outcome(source: String, now: Date) -> Outcome {
             let id = self.id
-            func rejection(_ element: String?, _ value: ArraySlice<UInt8>?, _ reason: String) -> FeedRejection {
-                FeedRejection(source: source, location: .element(line: line, column: column, id: id.isEmpty ? nil : id),
-                              column: element, value: value.map { String(decoding: $0, as: UTF8.self) }, reason: reason)
-            }
-            func reject(_ element: String?, _ value: ArraySlice<UInt8>?, _ reason: String) -> Outcome {
-                .rejected(rejection(element, value, reason))
+            func reject(_ element: String?, _ value: String?, _ reason: String) -> Outcome {
+                .rejected(FeedRejection(source: source, location: .element(line: line, column: column, id: id.isEmpty ? nil : id),
+                                        column: element, value: value, reason: reason))
             }
             if preferredOriginID == nil && tooManyOrigins {
                 return reject(nil, nil, "has more than \(QuakeMLDecoder.maximumCandidates) origins before its preferredOriginID")
@@ -549,82 +546,41 @@ extension QuakeMLDecoder {
             }
             // The preferred one may have been among those not kept: the first would be a wrong guess.
             if let id = preferredOriginID, preferredOrigin == nil, tooManyOrigins {
-                return reject("preferredOriginID", ArraySlice(id.utf8),
+                return reject("preferredOriginID", id,
                               "names none of the first \(QuakeMLDecoder.maximumCandidates) origins before it (more are not kept)")
             }
             if let id = preferredMagnitudeID, preferredMagnitude == nil, tooManyMagnitudes {
-                return reject("preferredMagnitudeID", ArraySlice(id.utf8),
+                return reject("preferredMagnitudeID", id,
                               "names none of the first \(QuakeMLDecoder.maximumCandidates) magnitudes before it (more are not kept)")
             }
             guard let origin = preferredOrigin ?? firstOrigin else { return reject(nil, nil, "has no origin") }
-            guard let timeText = origin.time, !timeText.isEmpty else { return reject("origin/time", nil, "is missing") }
-            guard let time = TimeParser.parse(timeText) else {
-                return reject("origin/time", timeText, "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)")
-            }
-            func coordinate(_ name: String, _ text: ArraySlice<UInt8>?, limit: Double) -> Result<Double, FeedRejection> {
-                let parsed = text.map(DecimalParser.parse) ?? .empty
-                switch parsed {
-                case .value(let value):
-                    guard let problem = CoordinateRange.problem(value, limit: limit) else { return .success(value) }
-                    return .failure(rejection(name, text, problem))
-                case .empty: return .failure(rejection(name, nil, "is missing"))
-                case .notANumber, .notFinite: return .failure(rejection(name, text, parsed.problem!))
-                }
-            }
-            let latitude: Double, longitude: Double
-            switch coordinate("origin/latitude", origin.latitude, limit: 90) {
-            case .success(let value): latitude = value
-            case .failure(let rejection): return .rejected(rejection)
-            }
-            switch coordinate("origin/longitude", origin.longitude, limit: 180) {
-            case .success(let value): longitude = value
-            case .failure(let rejection): return .rejected(rejection)
-            }
-            var depth: Double?
-            if let text = origin.depth, !text.isEmpty {
-                guard let metres = QuakeMLDecoder.kilometres(fromMetres: text) else {
-                    return reject("origin/depth", text, "is not a number")
-                }
-                if let problem = Plausibility.depthProblem(metres) { return reject("origin/depth", text, problem + " (given in metres)") }
-                depth = metres
-            }
+            // The values are judged by the rules every reader shares; QuakeML writes depths in metres.
             let magnitude = preferredMagnitude ?? firstMagnitude
-            var value: Double?
-            if let text = magnitude?.value, !text.isEmpty {
-                let parsed = DecimalParser.parse(text)
-                if let problem = parsed.problem { return reject("magnitude/mag", text, problem) }
-                if case .value(let number) = parsed { value = number }
+            func value(_ text: ArraySlice<UInt8>?) -> RowValidator.Value {
+                text.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .absent
             }
-            if let value, let problem = Plausibility.magnitudeProblem(value) { return reject("magnitude/mag", magnitude?.value, problem) }
-            if let problem = Plausibility.timeProblem(time, now: now) {
-                return reject("origin/time", ArraySlice(CivilTime.iso8601(time).utf8), problem)
+            let row: RowValidator.Checked
+            switch RowValidator(now: now).check(time: value(origin.time), latitude: value(origin.latitude),
+                                                longitude: value(origin.longitude), depth: value(origin.depth),
+                                                magnitude: value(magnitude?.value), updated: value(updated),
+                                                depthUnit: .metres) {
+            case .success(let checked): row = checked
+            case .failure(let problem): return reject(QuakeMLDecoder.element(problem.field), problem.shown, problem.reason)
             }
-            var updatedTime: Date?
-            if let updated, !updated.isEmpty {
-                guard let parsed = TimeParser.parse(updated) else {
-                    return reject("creationInfo/creationTime", updated, "is not a time")
-                }
-                updatedTime = parsed
-            }
-            func text(_ value: String?) -> String? {
-                guard let value, !value.isEmpty else { return nil }
-                // Already trimmed of XML's blanks; a byte order mark (EF BB BF) is rare, and dropped as the CSV reader does.
-                guard value.utf8.contains(0xEF) else { return value }
-                let trimmed = value.withoutByteOrderMarks.trimmingBlanks()
-                return trimmed.isEmpty ? nil : trimmed
-            }
+            // Already trimmed of XML's blanks; kept by the rule every reader shares (a byte order mark dropped).
+            let text = RowValidator.text
             return .event(SeismicEvent(
                 id: id,
-                time: time,
-                latitude: latitude,
-                longitude: longitude,
-                depth: depth,
-                magnitude: value,
+                time: row.time,
+                latitude: row.latitude,
+                longitude: row.longitude,
+                depth: row.depth,
+                magnitude: row.magnitude,
                 magnitudeType: text(magnitude?.type),
                 place: text(place?.text) ?? "",
                 eventType: text(eventType) ?? "earthquake",
                 network: text(catalogSource),
-                updated: updatedTime
+                updated: row.updated
             ))
         }
     }
@@ -680,15 +636,22 @@ extension QuakeMLDecoder {
         return String(validating: bytes, as: UTF8.self) ?? String(text)
     }
 
-    /// Kilometres from a depth written in metres: a plain decimal has its
-    /// point moved three places, so the kilometres are the double nearest the
-    /// written value (as the CSV's would be), not a division's rounding.
+    /// Kilometres from a depth written in metres, by the rule every reader
+    /// shares (``RowValidator/kilometres(fromMetres:)``).
     package static func kilometres(fromMetres text: ArraySlice<UInt8>) -> Double? {
-        if let shifted = DecimalShift.shifted(text, by: -3), case .value(let value) = DecimalParser.parse(shifted[...]) {
-            return value
+        RowValidator.kilometres(fromMetres: text)
+    }
+
+    /// Where a field the validator refused is, as messages name it.
+    package static func element(_ field: RowValidator.Field) -> String {
+        switch field {
+        case .time, .date: "origin/time"
+        case .latitude: "origin/latitude"
+        case .longitude: "origin/longitude"
+        case .depth: "origin/depth"
+        case .magnitude: "magnitude/mag"
+        case .updated: "creationInfo/creationTime"
         }
-        guard case .value(let metres) = DecimalParser.parse(text) else { return nil }
-        return metres / 1000
     }
 }
 
