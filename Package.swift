@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "QuakeMBTiles", targets: ["QuakeMBTiles"]),
         .executable(name: "quakemap", targets: ["quakemap"]),
         .executable(name: "quakemap-server", targets: ["quakemap-server"]),
+        .executable(name: "quakemap-bench", targets: ["quakemap-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -106,6 +107,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The in-process stage timer of `make bench` (Benchmarks/run.sh): inside the package, so that
+        // it can time stages that programs do not see (parsing alone, drawing without encoding).
+        .executableTarget(name: "quakemap-bench", dependencies: ["QuakeKit"], path: "Benchmarks/Sources/quakemap-bench"),
         // The HTTP service; its framework is compiled only for the server, never for `quakemap`.
         .target(
             name: "QuakeServer",
@@ -160,6 +164,27 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer fuzzers of `make fuzz` (Fuzz/run.sh): targets of this package, so that they drive the
+// readers as the library's own code does (`package` access), and present only when QUAKEMAP_FUZZ is
+// set, since they link only with -sanitize=fuzzer.
+if Context.environment["QUAKEMAP_FUZZ"] != nil {
+    func fuzzer(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(name: name, dependencies: ["FuzzerDriver"] + dependencies, path: "Fuzz/Sources/\(name)")
+    }
+    package.targets += [
+        // Declares libFuzzer's LLVMFuzzerRunDriver, so that a Swift `main` can hand control to libFuzzer.
+        .target(name: "FuzzerDriver", path: "Fuzz/Sources/FuzzerDriver"),
+        // The feed checks shared by fuzz-csv, fuzz-geojson, fuzz-fdsntext and fuzz-quakeml.
+        .target(name: "FuzzSupport", dependencies: ["QuakeKit"], path: "Fuzz/Sources/FuzzSupport"),
+        fuzzer("fuzz-csv", ["FuzzSupport"]),
+        fuzzer("fuzz-geojson", ["FuzzSupport"]),
+        fuzzer("fuzz-fdsntext", ["FuzzSupport"]),
+        fuzzer("fuzz-quakeml", ["FuzzSupport", "QuakeKit"]),
+        fuzzer("fuzz-cql", ["QuakeKit"]),
+        fuzzer("fuzz-arguments", ["QuakeKit"]),
+    ]
+}
 
 // The sanitizer passes of `make test-sanitize` build only some test targets and what they
 // depend on (QUAKEMAP_TEST_TARGETS, comma-separated): ThreadSanitizer the in-process tests of the

@@ -23,18 +23,9 @@ swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -X
     || { cat "$WORK/build.txt" >&2; echo "bench: the quakemap build failed" >&2; exit 1; }
 BIN=.build/release/quakemap
 gcc -O2 -o "$WORK/baseline" Benchmarks/baseline/baseline.c $(pkg-config --cflags --libs cairo)
-# SwiftPM keeps the list of a path dependency's source files from the first build, so a
-# file added to QuakeKit since then is missing from the stage timer's build ("cannot find
-# … in scope"). When the list (or the manifest, which may add a target) has changed, that
-# part of the cache goes (QuakeKit rebuilds).
-SOURCE_LIST=$( (find Sources -name '*.swift' -o -name '*.[ch]' | LC_ALL=C sort; cat Package.swift) | cksum)
-if [ "$(cat Benchmarks/.build/quakekit-sources 2>/dev/null)" != "$SOURCE_LIST" ]; then
-    rm -rf Benchmarks/.build/release/QuakeKit.build Benchmarks/.build/release/description.json
-    mkdir -p Benchmarks/.build && echo "$SOURCE_LIST" >Benchmarks/.build/quakekit-sources
-fi
-(cd Benchmarks && swift build -c release) >"$WORK/build.txt" 2>&1 \
-    || { cat "$WORK/build.txt" >&2; echo "bench: the stage timer's build failed" >&2; exit 1; }
-STAGES=Benchmarks/.build/release/quakemap-bench
+swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs --product quakemap-bench \
+    >"$WORK/build.txt" 2>&1 || { cat "$WORK/build.txt" >&2; echo "bench: the stage timer's build failed" >&2; exit 1; }
+STAGES=.build/release/quakemap-bench
 
 # The realistic feed is made again when the generator changes (its checksum is kept beside it).
 REALISTIC=$WORK/realistic-1m.csv

@@ -3,7 +3,7 @@
 #
 #   Fuzz/run.sh [SECONDS] [FUZZER...]      (default 60 s, every fuzzer)
 #
-# Builds the package in Fuzz/ (release, -sanitize=fuzzer,address, scratch path
+# Builds the fuzzers (targets of the main package with QUAKEMAP_FUZZ=1; release, -sanitize=fuzzer,address, scratch path
 # Fuzz/.build), writes the seed corpora into Fuzz/.corpus/<fuzzer> (kept between
 # runs, so the corpora grow), runs at most JOBS fuzzers at a time (default 2:
 # this machine has 2 cores), and prints per fuzzer the executions, exec/s,
@@ -61,13 +61,12 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
 # --- Build ------------------------------------------------------------------
-# Pin the dependencies to the main package's versions.
-[ -f ../Package.resolved ] && cp ../Package.resolved Package.resolved
-# gold crashes linking the instrumented executables ("internal error in
-# format_file_lineno"); lld, which ships with the toolchain, links them.
+# The fuzzers are targets of the main package when QUAKEMAP_FUZZ is set; QUAKEMAP_TEST_TARGETS keeps
+# them and what they use, nothing else. gold crashes linking the instrumented executables
+# ("internal error in format_file_lineno"); lld, which ships with the toolchain, links them.
 echo "== building fuzzers (release, -sanitize=fuzzer,address)"
-if ! swift build -c release --scratch-path "$SCRATCH" \
-        -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld > "$HERE/.build.log" 2>&1; then
+if ! (cd "$HERE/.." && QUAKEMAP_FUZZ=1 QUAKEMAP_TEST_TARGETS=$(IFS=,; echo "${ALL[*]}") swift build -c release \
+        --scratch-path "$SCRATCH" -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld) > "$HERE/.build.log" 2>&1; then
     grep -E "error:" "$HERE/.build.log" | head -40 >&2
     echo "build failed (full log: Fuzz/.build.log)" >&2
     exit 2

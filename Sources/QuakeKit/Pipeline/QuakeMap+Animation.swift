@@ -27,7 +27,7 @@ extension QuakeMap {
     /// - Throws: ``AnimationOptionsError`` for options out of range, before
     ///   anything is drawn; ``WriteError`` or ``RenderError``.
     public static func animate(for selection: FeedSelection, options: AnimationOptions = AnimationOptions(),
-                                      to path: String) throws {
+                               to path: String) throws {
         try options.validate()
         try animation(for: selection, options: options).writeAPNG(to: path)
     }

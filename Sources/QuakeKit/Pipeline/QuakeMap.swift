@@ -134,15 +134,6 @@ public enum QuakeMap {
                                                          feedTitle: selection.summary.title, places: selection.places)
         return try MapRenderer().data(for: scene, format: format)
     }
-
-    /// Draws `events` and writes the PNG atomically to `path`, creating folders.
-    package static func writePNG(
-        for events: [SeismicEvent],
-        to path: String,
-        options: MapOptions = MapOptions()
-    ) throws {
-        try AtomicFileWriter.write(try pngData(for: events, options: options), to: path)
-    }
 }
 
 /// What a selection can keep of each event: the whole ``SeismicEvent``, or

@@ -125,13 +125,6 @@ extension QuakeMap {
         try options.validate()
         return try SeismicityReport.pdfData(for: selection, options: options)
     }
-
-    /// Writes the seismicity report of a selection as a PDF, atomically, to `path`
-    /// (see ``SeismicityReport``).
-    package static func writeReport(for selection: FeedSelection, options: ReportOptions = ReportOptions(),
-                                   to path: String) throws {
-        try AtomicFileWriter.write(try report(for: selection, options: options), to: path)
-    }
 }
 
 /// Lays out the report's pages, top to bottom, in points.

@@ -10,6 +10,8 @@ package enum ParallelParts {
     /// `body` may read shared state but must write only what its part owns:
     /// that is what makes handing it to other threads sound, which the type
     /// system cannot check for the borrowed buffers the parsers pass in.
+    // Inlinable, so that each caller's stage specializes it for its own results.
+    @inlinable
     package static func map<T>(parts: Int, _ body: (Int) -> T) -> [T] {
         guard parts > 1 else { return (0..<max(parts, 0)).map(body) }
         return withoutActuallyEscaping(body) { body in
@@ -29,6 +31,9 @@ package enum ParallelParts {
 }
 
 /// Carries a value into concurrent code whose safety is argued at the use.
-private struct Unchecked<Value>: @unchecked Sendable {
-    package let value: Value
+@usableFromInline
+struct Unchecked<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    @usableFromInline init(value: Value) { self.value = value }
 }

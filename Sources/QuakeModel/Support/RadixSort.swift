@@ -49,7 +49,19 @@ package enum RadixSort {
     /// indices of equal keys keep their order. Four passes of 16-bit
     /// digits (two for 32-bit keys), each skipped when all keys share that digit (times of one
     /// era share their top bits); memory is one more index array and the counts.
-    package static func sortIndices<Key: FixedWidthInteger & UnsignedInteger>(_ indices: inout [UInt32], byKeys keys: [Key]) {
+    package static func sortIndices(_ indices: inout [UInt32], byKeys keys: [UInt64]) {
+        sort(&indices, byKeys: keys)
+    }
+
+    /// ``sortIndices(_:byKeys:)-(_,[UInt64])`` for 32-bit keys: two passes.
+    package static func sortIndices(_ indices: inout [UInt32], byKeys keys: [UInt32]) {
+        sort(&indices, byKeys: keys)
+    }
+
+    // Generic, and specialized here for each key type above: called unspecialized from another
+    // module, every key would go through its value witnesses (several times slower).
+    @inline(__always)
+    private static func sort<Key: FixedWidthInteger & UnsignedInteger>(_ indices: inout [UInt32], byKeys keys: [Key]) {
         guard indices.count >= 4096 else {
             // Small: a comparison sort, made stable by the index itself where keys tie.
             return indices.sort { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : $0 < $1 }

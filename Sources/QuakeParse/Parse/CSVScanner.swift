@@ -476,12 +476,14 @@ package struct CSVRecord {
     }
 }
 
+/// Bytes the scanners and writers look for, inlined where they are used: across the stages a
+/// stored constant would cost a call per byte.
 package enum ASCII {
-    package static let lf = UInt8(ascii: "\n")
-    package static let cr = UInt8(ascii: "\r")
-    package static let comma = UInt8(ascii: ",")
-    package static let quote = UInt8(ascii: "\"")
-    package static let space = UInt8(ascii: " ")
-    package static let pipe = UInt8(ascii: "|")
-    package static let tab = UInt8(ascii: "\t")
+    @inlinable package static var lf: UInt8 { UInt8(ascii: "\n") }
+    @inlinable package static var cr: UInt8 { UInt8(ascii: "\r") }
+    @inlinable package static var comma: UInt8 { UInt8(ascii: ",") }
+    @inlinable package static var quote: UInt8 { UInt8(ascii: "\"") }
+    @inlinable package static var space: UInt8 { UInt8(ascii: " ") }
+    @inlinable package static var pipe: UInt8 { UInt8(ascii: "|") }
+    @inlinable package static var tab: UInt8 { UInt8(ascii: "\t") }
 }
