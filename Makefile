@@ -53,6 +53,13 @@ test-all: test test-sanitize
 OUTSIDE_GRAPHS := $(CURDIR)/.build-outside/symbol-graphs
 outside:
 	python3 scripts/article_examples.py
+	@# SwiftPM keeps a path dependency's list of source files from its first build: when the
+	@# list (or the manifest) changes, that part of the cache goes and the stages rebuild.
+	@list=$$( (find Sources -name '*.swift' -o -name '*.[ch]' | LC_ALL=C sort; cat Package.swift) | cksum); \
+	if [ "$$(cat .build-outside/sources 2>/dev/null)" != "$$list" ]; then \
+		rm -rf .build-outside/*/debug/Quake*.build .build-outside/*/debug/description.json; \
+		mkdir -p .build-outside && echo "$$list" > .build-outside/sources; \
+	fi
 	mkdir -p $(OUTSIDE_GRAPHS)
 	$(SWIFT) build --package-path Tests/Outside --scratch-path .build-outside \
 		-Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(OUTSIDE_GRAPHS)
