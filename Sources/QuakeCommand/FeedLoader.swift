@@ -100,7 +100,7 @@ package struct FeedLoader {
         // it says what was last rendered where.
         let cached = fetch.cache?.entry(for: url)
         let retrieved = try await retrieval.retrieve(url, previous: cached, fallingBack: { cached, error in
-            log.warning("\(error.message); using the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
+            log.warning("\(error.message); using the cached feed fetched \(CivilTime.iso8601(cached.fetchedAt)) (--stale-ok)")
         }) { body, _ -> SelectedEvents<Event>? in
             if let output = ifChangedOutput, let cached, cached.body == body,
                cached.renderedOutput == Self.absolute(output), FileManager.default.fileExists(atPath: output) {
@@ -141,7 +141,7 @@ package struct FeedLoader {
             result = got
             return got.fetchedFeed(key: key)
         }, fallingBack: { cached, error in
-            log.warning("\(error.message); using the cached answer fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
+            log.warning("\(error.message); using the cached answer fetched \(CivilTime.iso8601(cached.fetchedAt)) (--stale-ok)")
         }) { body, _ -> SelectedEvents<Event>? in
             if let output = ifChangedOutput, let cached, cached.body == body,
                cached.renderedOutput == Self.absolute(output), FileManager.default.fileExists(atPath: output) {

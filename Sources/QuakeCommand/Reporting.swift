@@ -41,11 +41,11 @@ package enum Reporting {
             if fetched.attempts > 1 { how += ", \(fetched.attempts) attempts" }
             text = "fetched \(summary.rows) rows from \(fetched.url) in \(Formatted.fixed(fetched.seconds, 1)) s (\(how))"
         } else if let stale = loaded.staleFrom {
-            text = "read \(summary.rows) rows from the cached feed of \(QuakeMap.timestamp(stale))"
+            text = "read \(summary.rows) rows from the cached feed of \(CivilTime.iso8601(stale))"
         } else {
             text = "read \(summary.rows) rows"
         }
-        if let generated = loaded.generated { text += " (feed generated \(QuakeMap.timestamp(generated)))" }
+        if let generated = loaded.generated { text += " (feed generated \(CivilTime.iso8601(generated)))" }
         let duplicates = loaded.selection.duplicates > 0 ? ", \(loaded.selection.duplicates) duplicate ids (latest kept)" : ""
         return text + ": \(summary.events) events, \(summary.withoutMagnitude) without magnitude, \(summary.rejected) rejected"
             + duplicates
@@ -92,8 +92,8 @@ package enum Reporting {
             metadata["slices"] = .stringConvertible(fdsn.slices)
             metadata["format"] = .string(fdsn.format.rawValue)
         }
-        if let stale = loaded.staleFrom { metadata["staleFrom"] = .string(QuakeMap.timestamp(stale)) }
-        if let generated = loaded.generated { metadata["generated"] = .string(QuakeMap.timestamp(generated)) }
+        if let stale = loaded.staleFrom { metadata["staleFrom"] = .string(CivilTime.iso8601(stale)) }
+        if let generated = loaded.generated { metadata["generated"] = .string(CivilTime.iso8601(generated)) }
         return metadata
     }
 

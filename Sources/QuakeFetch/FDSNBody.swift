@@ -12,7 +12,7 @@ enum FDSNBody {
     /// that will read it, so a quoted line break, a comment or a namespace
     /// prefix counts the same here as there. `nil` for a body the reader
     /// cannot take at all: reading it later says why.
-    static func eventCount(_ body: Data, format: FDSNFormat) -> Int? {
+    static func eventCount(_ body: Data) -> Int? {
         guard !body.isEmpty else { return 0 }
         let reader = FeedReader(options: FeedOptions(maximumReportedRejections: 0))
         return (try? reader.read(.bytes(body, name: "an FDSN page")) { _ in })?.rows
@@ -25,7 +25,7 @@ enum FDSNBody {
         // One answer goes through as it came: the readers judge it, whatever it holds.
         let answered = bodies.filter { !$0.isEmpty }
         if answered.count == 1 { return answered[0] }
-        let counts = answered.map { eventCount($0, format: format) }
+        let counts = answered.map { eventCount($0) }
         // A page the reader cannot take is what the read must see, to say why.
         if let unreadable = counts.firstIndex(of: nil) { return answered[unreadable] }
         let nonEmpty = zip(answered, counts).filter { $0.1! > 0 }.map(\.0)

@@ -227,7 +227,7 @@ public struct FDSNClient: Sendable {
         case .events(let body):
             // A full page may be a cut one: the service stops at `limit` (also when
             // events were added since the count).
-            if let count = FDSNBody.eventCount(body, format: format), count >= cap {
+            if let count = FDSNBody.eventCount(body), count >= cap {
                 return .split(try split(slice, into: 2, cap: cap, url: url), requests: requests, url: url, cap: nil)
             }
             return .body(slice, body, requests: requests, url: url)

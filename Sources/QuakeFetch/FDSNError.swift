@@ -23,7 +23,7 @@ public enum FDSNError: QuakeKitError, Equatable {
         case let .unknownService(text, known):
             return "--fdsn: '\(text)' is neither a known service (\(known.joined(separator: ", "))) nor an http(s) base URL such as https://earthquake.usgs.gov/fdsnws/event/1/"
         case let .tooDense(url, at, pageSize):
-            return "\(url): more than \(pageSize) events within one second at \(QuakeMap.timestamp(at)); narrow the filters or raise --fdsn-page-size"
+            return "\(url): more than \(pageSize) events within one second at \(CivilTime.iso8601(at)); narrow the filters or raise --fdsn-page-size"
         case let .refused(url, status, reason):
             return "\(url): HTTP \(status): \(reason)"
         case let .badCount(url, answer):

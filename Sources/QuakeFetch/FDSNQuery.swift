@@ -123,7 +123,7 @@ public struct FDSNQuery: Sendable, Hashable {
     /// A time as FDSN services read it: UTC without a zone letter, with
     /// milliseconds only when there are some (`2024-05-01T12:00:00`).
     static func time(_ date: Date) -> String {
-        var text = QuakeMap.timestamp(date)
+        var text = CivilTime.iso8601(date)
         if text.hasSuffix("Z") { text.removeLast() }
         if text.hasSuffix(".000") { text.removeLast(4) }
         return text

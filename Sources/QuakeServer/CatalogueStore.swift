@@ -122,7 +122,7 @@ package actor CatalogueStore {
         private func remote(_ url: String, previous: Feed?,
                             fetching: (CachedFeed?) async throws -> FetchedFeed) async throws -> (feed: Feed, changed: Bool) {
             let retrieved = try await retrieval.retrieve(url, previous: previous?.cached, fetching: fetching, fallingBack: { cached, error in
-                log.warning("\(error); serving the cached feed fetched \(QuakeMap.timestamp(cached.fetchedAt)) (--stale-ok)")
+                log.warning("\(error); serving the cached feed fetched \(CivilTime.iso8601(cached.fetchedAt)) (--stale-ok)")
             }) { body, source -> FeedSelection? in
                 if case .notModified = source, previous != nil { return nil }  // `previous`'s events stand
                 return try select(.bytes(body, name: url))

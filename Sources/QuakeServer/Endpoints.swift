@@ -110,10 +110,10 @@ struct Endpoints: Sendable {
         route("/healthz") { _, _ in
             let catalogue = await store.catalogue
             var body: [String: Any] = ["status": "ok", "events": catalogue.events.count, "version": catalogue.version,
-                                       "loadedAt": QuakeMap.timestamp(catalogue.loadedAt),
+                                       "loadedAt": CivilTime.iso8601(catalogue.loadedAt),
                                        "failedRefreshes": await store.failedRefreshes]
             if let failure = await store.lastFailure {
-                body["lastFailure"] = ["at": QuakeMap.timestamp(failure.date), "message": failure.message]
+                body["lastFailure"] = ["at": CivilTime.iso8601(failure.date), "message": failure.message]
             }
             return json(body)
         }
@@ -149,7 +149,7 @@ struct Endpoints: Sendable {
             links.append(Link(href: Self.url(path, query.query(offset: max(0, query.offset - query.limit))), rel: "prev",
                               type: "application/geo+json", title: "The previous page"))
         }
-        let body = FeatureBytes.collection(matched: matched, timeStamp: QuakeMap.timestamp(Date()), links: links,
+        let body = FeatureBytes.collection(matched: matched, timeStamp: CivilTime.iso8601(Date()), links: links,
                                            events: page, base: base)
         return response(body, type: "application/geo+json")
     }
@@ -241,7 +241,7 @@ struct Endpoints: Sendable {
         var identity = FNV1a()
         identity.mix(key)
         identity.mix(styleKey)
-        if case .age = coloring { identity.mix(catalogue.generated.map(QuakeMap.timestamp) ?? "") }
+        if case .age = coloring { identity.mix(catalogue.generated.map(CivilTime.iso8601) ?? "") }
         return try await png(request, tag: "\"\(catalogue.version)-\(identity.hex)\"", cacheControl: "no-cache", draw: draw)
     }
 

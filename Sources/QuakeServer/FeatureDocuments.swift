@@ -45,8 +45,8 @@ enum FeatureDocuments {
 
     static func collection(base: String, catalogue: Catalogue) -> [String: Any] {
         // The events are newest first.
-        let interval: [Any] = [catalogue.events.last.map { QuakeMap.timestamp($0.time) } as Any? ?? NSNull(),
-                               catalogue.events.first.map { QuakeMap.timestamp($0.time) } as Any? ?? NSNull()]
+        let interval: [Any] = [catalogue.events.last.map { CivilTime.iso8601($0.time) } as Any? ?? NSNull(),
+                               catalogue.events.first.map { CivilTime.iso8601($0.time) } as Any? ?? NSNull()]
         return [
             "id": collectionID,
             "title": "Earthquakes",

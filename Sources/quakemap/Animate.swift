@@ -156,7 +156,7 @@ extension Quakemap {
                     case .time(let date): date
                     }
                     try AtomicFileWriter.write(try MapRenderer().pngData(for: animation.scene(at: time)), to: destination)
-                    done = "drew \(drawn) at \(time.map(QuakeMap.timestamp) ?? "no time") → \(destination) (\(size))"
+                    done = "drew \(drawn) at \(time.map(CivilTime.iso8601) ?? "no time") → \(destination) (\(size))"
                 } else if let frames {
                     destination = frames
                     try animation.writeFrames(toFolder: frames)

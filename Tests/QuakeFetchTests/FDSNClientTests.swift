@@ -89,7 +89,7 @@ struct FDSNClientTests {
         let header = "time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type\n"
         let one = header + "2026-11-01T00:00:00.000Z,1,2,3,4.5,ml,,,,,sy,a1,2026-11-01T00:00:00.000Z,\"two\nlines\",earthquake\n"
         let two = header + "2026-11-02T00:00:00.000Z,1,2,3,4.5,ml,,,,,sy,a2,2026-11-02T00:00:00.000Z,p,earthquake"
-        #expect(FDSNBody.eventCount(Data(one.utf8), format: .csv) == 1)
+        #expect(FDSNBody.eventCount(Data(one.utf8)) == 1)
         let merged = FDSNBody.merge([Data(one.utf8), Data(), Data(two.utf8)], format: .csv)
         #expect(try Set(Self.ids(merged)) == ["a1", "a2"])
         #expect(String(decoding: merged, as: UTF8.self).components(separatedBy: "time,latitude").count == 2)
@@ -99,7 +99,7 @@ struct FDSNClientTests {
             + "MagAuthor|EventLocationName|EventType\n"
         let textRow = { (id: String) in "\(id)|2026-11-01T00:00:00|1|2|3|||||ml|4.5||Somewhere|earthquake\n" }
         let text = textHeader + textRow("x1") + "\n"
-        #expect(FDSNBody.eventCount(Data(text.utf8), format: .text) == 1)
+        #expect(FDSNBody.eventCount(Data(text.utf8)) == 1)
         let texts = String(decoding: FDSNBody.merge([Data(text.utf8), Data((textHeader + textRow("x2")).utf8)], format: .text),
                            as: UTF8.self)
         #expect(texts == textHeader + textRow("x1") + "\n" + textRow("x2"))
@@ -114,7 +114,7 @@ struct FDSNClientTests {
                 + "</eventParameters></q:quakeml>"
         }
         let quakeML = FDSNBody.merge([Data(xml("e1").utf8), Data(xml("e2").utf8)], format: .xml)
-        #expect(FDSNBody.eventCount(quakeML, format: .xml) == 2)
+        #expect(FDSNBody.eventCount(quakeML) == 2)
         #expect(try Self.ids(quakeML).sorted() == ["smi:e1", "smi:e2"])
 
         // Elements with a prefix are events too; one answer passes through untouched.
@@ -124,15 +124,15 @@ struct FDSNClientTests {
                 + "<bed:eventParameters publicID=\"smi:p\"><bed:event publicID=\"smi:\(id)\">\(bedOrigin)"
                 + "<bed:type>earthquake</bed:type></bed:event><bed:eventTypeX/></bed:eventParameters></q:quakeml>"
         }
-        #expect(FDSNBody.eventCount(Data(prefixed("p1").utf8), format: .xml) == 1)
+        #expect(FDSNBody.eventCount(Data(prefixed("p1").utf8)) == 1)
         #expect(FDSNBody.merge([Data(prefixed("p1").utf8), Data()], format: .xml) == Data(prefixed("p1").utf8))
         let both = FDSNBody.merge([Data(prefixed("p1").utf8), Data(prefixed("p2").utf8)], format: .xml)
-        #expect(FDSNBody.eventCount(both, format: .xml) == 2)
+        #expect(FDSNBody.eventCount(both) == 2)
         #expect(try Self.ids(both).sorted() == ["smi:p1", "smi:p2"])
 
         // A page the reader cannot take is not dropped from a merge: it is what the read reports.
         let broken = Data("not a catalogue".utf8)
-        #expect(FDSNBody.eventCount(broken, format: .csv) == nil)
+        #expect(FDSNBody.eventCount(broken) == nil)
         #expect(FDSNBody.merge([Data(one.utf8), broken], format: .csv) == broken)
         // A hostile count cannot trap the slice arithmetic.
         #expect(FDSNClient.parts(Int.max, cap: 1) == 64)
@@ -337,7 +337,7 @@ struct FDSNClientTests {
         let result = try await FDSNClient(fetch: Self.fast).events(for: try Self.query(service, limit: 10, format: nil))
         #expect(result.format == .xml)
         #expect(service.parameters(of: "query").map { $0["format"] } == ["text", "xml"])
-        #expect(FDSNBody.eventCount(result.body, format: .xml) == 10)
+        #expect(FDSNBody.eventCount(result.body) == 10)
         // A format asked for explicitly is not replaced.
         await #expect(throws: FDSNError.self) {
             try await FDSNClient(fetch: Self.fast).events(for: try Self.query(service, limit: 10, format: .csv))

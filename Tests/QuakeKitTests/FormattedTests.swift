@@ -46,9 +46,9 @@ struct FormattedTests {
     }
 
     @Test func aMagnitudeReadsTheSameOnAMapLabelAndInATable() {
-        for magnitude in [6.45, -1.05, 0.05, 9.95] {
-            let text = Formatted.fixed(magnitude, 1)
-            #expect(text == String(format: "%.1f", magnitude))
+        // The doubles nearest 6.45, -1.05 and 0.05 lie above them, 9.95's below; 6.25 is exact and goes to even.
+        for (magnitude, text) in [(6.45, "6.5"), (-1.05, "-1.1"), (0.05, "0.1"), (9.95, "9.9"), (6.25, "6.2")] {
+            #expect(Formatted.fixed(magnitude, 1) == text)
             #expect(SceneBuilder.labelText(magnitude: magnitude, time: Self.instants[0], place: nil, withYear: false)
                 .hasPrefix("M \(text) · "))
             let event = SeismicEvent(id: "x", time: Self.instants[0], latitude: 0, longitude: 0, depth: 10, magnitude: magnitude)

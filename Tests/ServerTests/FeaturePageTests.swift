@@ -153,8 +153,8 @@ import Testing
         [#"{"type":"Feature""#,
          #""coordinates":[\#(try encoded(event.longitude)),\#(try encoded(event.latitude))]"#,
          #""mag":\#(try encoded(event.magnitude))"#, #""depth":\#(try encoded(event.depth))"#,
-         #""time":\#(try encoded(QuakeMap.timestamp(event.time)))"#,
-         #""updated":\#(try encoded(event.updated.map(QuakeMap.timestamp)))"#,
+         #""time":\#(try encoded(CivilTime.iso8601(event.time)))"#,
+         #""updated":\#(try encoded(event.updated.map(CivilTime.iso8601)))"#,
          #""place":\#(try encoded(event.place))"#, #""type":\#(try encoded(event.eventType))"#,
          #""magType":\#(try encoded(event.magnitudeType))"#, #""net":\#(try encoded(event.network))"#,
          #""status":\#(try encoded(event.status))"#]

@@ -32,8 +32,8 @@ struct Feature: Encodable {
         // `encode` of an optional writes null, so GDAL and others see the same keys on every feature.
         try properties.encode(event.magnitude, forKey: .mag)
         try properties.encode(event.place, forKey: .place)
-        try properties.encode(QuakeMap.timestamp(event.time), forKey: .time)
-        try properties.encode(event.updated.map(QuakeMap.timestamp), forKey: .updated)
+        try properties.encode(CivilTime.iso8601(event.time), forKey: .time)
+        try properties.encode(event.updated.map(CivilTime.iso8601), forKey: .updated)
         try properties.encode(event.depth, forKey: .depth)
         try properties.encode(event.eventType, forKey: .type)
         try properties.encode(event.magnitudeType, forKey: .magType)

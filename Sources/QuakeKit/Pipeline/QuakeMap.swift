@@ -100,12 +100,6 @@ public enum QuakeMap {
         return SelectedEvents(events: [spool], summary: spool.summary, duplicates: spool.duplicates)
     }
 
-    /// A time as the USGS feeds write it: ISO 8601, UTC, with milliseconds
-    /// (`2020-06-11T15:27:04.123Z`).
-    package static func timestamp(_ date: Date) -> String {
-        CivilTime.iso8601(date)
-    }
-
     /// Draws `events` as a PNG map.
     package static func pngData(for events: [SeismicEvent], options: MapOptions = MapOptions()) throws -> Data {
         try MapRenderer().data(for: SceneBuilder(options: options).scene(for: events), format: .png)

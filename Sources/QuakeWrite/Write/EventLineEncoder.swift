@@ -472,7 +472,7 @@ package struct EventLineEncoder: Sendable {
 /// JSON values written straight into bytes by ``EventLineEncoder``'s rules,
 /// for documents other than `list`'s (the server's feature pages): the
 /// bytes `JSONEncoder` (without escaping slashes) writes for the same
-/// value, and times as ``QuakeMap/timestamp(_:)`` writes them.
+/// value, and times as `CivilTime.iso8601(_:)` writes them.
 package enum JSONBytes {
     /// Appends `text` as a JSON string, `nil` as `null`.
     package static func appendString(_ text: String?, to out: inout [UInt8]) {
@@ -490,7 +490,7 @@ package enum JSONBytes {
         EventLineEncoder.appendInteger(Int64(value), to: &out)
     }
 
-    /// Appends `date` as a JSON string in ``QuakeMap/timestamp(_:)``'s ISO 8601
+    /// Appends `date` as a JSON string in `CivilTime.iso8601(_:)`'s ISO 8601
     /// form (`"2020-06-11T15:27:04.123Z"`), `nil` as `null`.
     package static func appendTimestamp(_ date: Date?, to out: inout [UInt8]) {
         guard let date else { return out.append(contentsOf: "null".utf8) }
