@@ -16,7 +16,7 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xl
 # The fuzzers' seed corpora, written afresh for the corpus replay test (FuzzCorpusReplayTests).
 FUZZ_SEEDS := $(CURDIR)/.build/fuzz-seeds
 
-.PHONY: map test test-all outside test-sanitize build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
+.PHONY: map test test-run test-all outside bench-catalogue test-sanitize build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -27,7 +27,8 @@ map: deps
 ## every test: the library's suites, those of fetching and the server, and the command-line
 ## tests, each group in a process of its own (the library's tests keep both cores busy, and the
 ## command-line tests each wait on a process: either would hold the threads that in-process
-## clients and servers need to answer within their time limits), then the clients nobody here wrote (curl, Python requests, OWSLib, Chromium, Pillow, ObsPy,
+## clients and servers need to answer within their time limits), the catalogue's against a PostgreSQL +
+## PostGIS server of their own (scripts/with_postgres.sh), then the clients nobody here wrote (curl, Python requests, OWSLib, Chromium, Pillow, ObsPy,
 ## SeismoStats) against the built programs and against the outside program (Tests/Outside: the
 ## DocC articles' code, built as a separate package that sees only the public API)
 test: test-deps
@@ -36,6 +37,11 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory outside
 	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
+	scripts/with_postgres.sh $(MAKE) --no-print-directory test-run
+
+# The test processes of `make test`, beside the PostgreSQL + PostGIS server that scripts/with_postgres.sh
+# starts for the catalogue tests (and stops, whatever they do).
+test-run:
 	QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) $(SWIFT) test --skip-build --filter '^(QuakeKitTests|GoldenImageTests)\.'
 	$(SWIFT) test --skip-build --filter '^(QuakeFetchTests|ServerTests)\.'
 	$(SWIFT) test --skip-build --filter '^CLITests\.'
@@ -86,15 +92,17 @@ deps:
 	fi
 
 ## test-deps: what the tests use besides: pdftoppm (poppler-utils) renders the PDF outputs; curl,
-## headless Chromium and its WebDriver are clients of the server; and a Python virtual environment
+## headless Chromium and its WebDriver are clients of the server; PostgreSQL and PostGIS hold the
+## catalogue tests' databases; and a Python virtual environment
 ## (under ~/.cache/quakemap) with the client libraries of Tests/Interop/requirements.txt from PyPI
-TEST_DEBIAN_PACKAGES := poppler-utils curl chromium chromium-driver
+TEST_DEBIAN_PACKAGES := poppler-utils curl chromium chromium-driver postgresql postgis
 # Outside the checkout and named by the requirements' hash, so a new clone (CI's) reuses the
 # packages a previous run installed, and a change of requirements makes a new one.
 VENV := $(HOME)/.cache/quakemap/venv-$(shell sha1sum Tests/Interop/requirements.txt | cut -c1-12)
 test-deps: deps
 	@if ! command -v pdftoppm >/dev/null || ! command -v curl >/dev/null || ! command -v chromium >/dev/null \
-		|| ! command -v chromedriver >/dev/null; then \
+		|| ! command -v chromedriver >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+		|| ! ls /usr/share/postgresql/*/extension/postgis.control >/dev/null 2>&1; then \
 		echo "Installing $(TEST_DEBIAN_PACKAGES) (Debian packages)…"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(TEST_DEBIAN_PACKAGES); \
 	fi

@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Named for the error types QuakeFetch tells apart (AsyncHTTPClient's own dependencies).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -86,12 +87,28 @@ let package = Package(
             name: "QuakeMBTiles",
             dependencies: ["QuakeKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The catalogue in a database: SQLite (GRDB) on one machine, PostgreSQL + PostGIS
+        // (PostgresNIO) shared by many; apart, so that embedding QuakeKit pulls in neither.
+        .target(
+            name: "QuakeCatalogue",
+            dependencies: [
+                "QuakeKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // What both executables share: input, fetch and filter options, loading, logging, exit codes.
         .target(
             name: "QuakeCommand",
             dependencies: [
                 "QuakeKit",
                 "QuakeFetch",
+                "QuakeCatalogue",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -145,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["QuakeKit", "FeedTestServer", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["QuakeKit", "QuakeCatalogue", "FeedTestServer", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ServerTests",

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Logging
+import QuakeCatalogue
 import QuakeFetch
 import QuakeKit
 
@@ -18,6 +19,8 @@ package struct LoadedFeed<Event: Sendable & Hashable> {
     package var lastModified: Date?
     /// How `--fdsn` got the body, when it did (not when the cache stood in).
     package var fdsn: FDSNClient.Result?
+    /// The catalogue read, when `--catalogue` was the input (no password in it).
+    package var catalogue: String?
 
     /// The feed's own time: GeoJSON `metadata.generated`, else HTTP `Last-Modified`.
     package var generated: Date? { selection.summary.generated ?? lastModified }
@@ -65,26 +68,37 @@ package struct FeedLoader {
         return options
     }
 
+    /// `--sync`: ask the FDSN service only for events updated after this.
+    package var updatedAfter: Date?
+
     /// Loads the feed and selects whole events.
     package func load() async throws -> Outcome<SeismicEvent> {
         try await load(as: SeismicEvent.self)
     }
 
-    /// Loads the feed and selects events as `type`; with `ifChangedOutput`,
-    /// stops early when nothing changed since the last render there.
-    package func load<Event: SelectableEvent>(ifChangedOutput: String? = nil, as type: Event.Type) async throws -> Outcome<Event> {
-        try await load(ifChangedOutput: ifChangedOutput) { source, feed, selection in
+    /// Loads the feed (or the catalogue) and selects events as `type`; with
+    /// `ifChangedOutput`, stops early when nothing changed since the last render there.
+    package func load<Event: CatalogueReadable>(ifChangedOutput: String? = nil, as type: Event.Type) async throws -> Outcome<Event> {
+        try await load(ifChangedOutput: ifChangedOutput, reading: { source, feed, selection in
             try QuakeMap.select(from: source, feed: feed, selection: selection, as: Event.self)
-        }
+        }, fromCatalogue: Event.fromCatalogue)
     }
 
     /// Loads the feed and reads it with `reading` (given the feed options
     /// and the selection): `list` spools its lines rather than keeping events.
+    /// From `--catalogue`, the events the catalogue selects go to `fromCatalogue`.
     package func load<Event>(
         ifChangedOutput: String? = nil,
-        reading: @escaping (FeedSource, FeedOptions, EventSelection) throws -> SelectedEvents<Event>
+        reading: @escaping (FeedSource, FeedOptions, EventSelection) throws -> SelectedEvents<Event>,
+        fromCatalogue: (FeedSelection) throws -> SelectedEvents<Event>
     ) async throws -> Outcome<Event> {
         let feedOptions = feedOptions, selection = selection
+        if let catalogue = input.catalogue {
+            try input.checkCatalogueIsTheOnlyInput()
+            var loaded = LoadedFeed(selection: try fromCatalogue(try await Self.select(selection, from: catalogue)))
+            loaded.catalogue = try CatalogueLocation(catalogue).description
+            return .loaded(loaded)
+        }
         let select = { (source: FeedSource) in try reading(source, feedOptions, selection) }
         if let source = try input.localSource() {
             let selected = try select(source)
@@ -93,6 +107,7 @@ package struct FeedLoader {
         if let fdsn = try input.fdsnFeed(selection: selection, filters: filters) {
             var query = fdsn.query
             if let now { query.now = now }
+            query.updatedAfter = updatedAfter
             return try await loadFDSN(query, key: fdsn.cacheKey, ifChangedOutput: ifChangedOutput, select: select)
         }
         let url = input.url ?? ""
@@ -162,6 +177,19 @@ package struct FeedLoader {
         return .loaded(loaded)
     }
 
+    /// The events `selection` selects from the catalogue at `location`.
+    private static func select(_ selection: EventSelection, from location: String) async throws -> FeedSelection {
+        let catalogue = try await Catalogue.open(try CatalogueLocation(location), writing: false)
+        do {
+            let selected = try await catalogue.select(selection)
+            await catalogue.close()
+            return selected
+        } catch {
+            await catalogue.close()
+            throw error
+        }
+    }
+
     private var retrieval: FeedRetrieval {
         FeedRetrieval(fetch: fetch.options, cache: fetch.cache, staleOk: fetch.staleOk)
     }
@@ -180,5 +208,22 @@ package struct FeedLoader {
 
     package static func absolute(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+}
+
+/// What can be selected from a catalogue as from a feed: whole events, or what a map draws of them.
+package protocol CatalogueReadable: SelectableEvent {
+    /// The catalogue's selection, kept as this type.
+    static func fromCatalogue(_ selection: FeedSelection) throws -> SelectedEvents<Self>
+}
+
+extension SeismicEvent: CatalogueReadable {
+    package static func fromCatalogue(_ selection: FeedSelection) -> FeedSelection { selection }
+}
+
+extension MapEvent: CatalogueReadable {
+    package static func fromCatalogue(_ selection: FeedSelection) -> MapSelection {
+        MapSelection(events: selection.events.compactMap(MapEvent.init), summary: selection.summary,
+                     places: PlaceCandidates.places(of: selection.events))
     }
 }

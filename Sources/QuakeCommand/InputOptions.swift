@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuakeCatalogue
 import QuakeFetch
 import QuakeKit
 
@@ -26,6 +27,11 @@ package struct InputOptions: ParsableArguments {
         "Query this FDSN event web service instead: a short name (usgs, emsc, geofon, isc) or a base URL such as https://earthquake.usgs.gov/fdsnws/event/1/. The window is --since (default: 30 days back) to --until (default: now).",
         valueName: "service"))
     package var fdsn: String?
+
+    @Option(help: ArgumentHelp(
+        "Read the events from this catalogue instead of a feed: a SQLite file or postgresql://[user@]host[:port]/db (password from PGPASSWORD or ~/.pgpass). With ingest: the catalogue to write.",
+        valueName: "catalogue"))
+    package var catalogue: String?
 
     @Option(help: ArgumentHelp("With --fdsn: the most events asked per request (default: the service's cap, 20000 for usgs, else 10000).",
                                valueName: "n"))
@@ -54,6 +60,9 @@ package struct InputOptions: ParsableArguments {
         if fdsn != nil && (url != nil || input != nil) {
             throw ValidationError("--fdsn queries a service: give no input file and no --url with it")
         }
+        if let catalogue {
+            do { _ = try CatalogueLocation(catalogue) } catch { throw ValidationError("--catalogue: \(error)") }
+        }
         if fdsn == nil && (fdsnPageSize != nil || fdsnFormat != nil) {
             throw ValidationError("--fdsn-page-size and --fdsn-format need --fdsn")
         }
@@ -77,6 +86,13 @@ package struct InputOptions: ParsableArguments {
         return (query, query.cacheKey(since: filters?.since, until: filters?.until, format: format))
     }
 
+
+    /// `--catalogue` as the input: refused with a feed beside it.
+    package func checkCatalogueIsTheOnlyInput() throws {
+        if catalogue != nil && (input != nil || url != nil || fdsn != nil) {
+            throw ValidationError("--catalogue is the input: give no input file, --url or --fdsn with it (to add a feed to a catalogue: quakemap ingest)")
+        }
+    }
 
     /// The local source; `nil` when the feed comes from `--url` or `--fdsn`.
     package func localSource() throws -> FeedSource? {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import QuakeCatalogue
 import QuakeFetch
 import QuakeKit
 
@@ -40,6 +41,8 @@ package enum Reporting {
             if fetched.fromCache { how += ", from cache" }
             if fetched.attempts > 1 { how += ", \(fetched.attempts) attempts" }
             text = "fetched \(summary.rows) rows from \(fetched.url) in \(Formatted.fixed(fetched.seconds, 1)) s (\(how))"
+        } else if let catalogue = loaded.catalogue {
+            return "read \(summary.rows) events from the catalogue \(catalogue)"
         } else if let stale = loaded.staleFrom {
             text = "read \(summary.rows) rows from the cached feed of \(CivilTime.iso8601(stale))"
         } else {
@@ -124,6 +127,16 @@ package enum Reporting {
             switch error {
             case .invalidSize: return 64
             case .cairo, .notPNG: return 70
+            }
+        case let error as CatalogueError:
+            switch error {
+            case .invalidLocation: return 64
+            case .notFound: return 66
+            case .newerSchema, .notACatalogue: return 65
+            case .unavailable: return 69
+            case .permissionDenied: return 77
+            case .busy: return 75
+            case .database: return 70
             }
         case let error as FDSNError:
             if case .unknownService = error { return 64 }

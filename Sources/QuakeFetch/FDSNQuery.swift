@@ -23,6 +23,9 @@ public struct FDSNQuery: Sendable, Hashable {
     package var now: Date
     /// The most events asked per request; `nil`: the service's.
     package var pageSize: Int?
+    /// Only events updated after this (FDSN `updatedafter`), where the service
+    /// takes it (``FDSNService/filtersUpdatedAfter``): a mirror's `--sync`.
+    package var updatedAfter: Date?
     /// When `since` was a duration (`7d`), how far back it reaches from
     /// ``now``: a server's window then moves with each fetch instead of
     /// growing from its start-up.
@@ -87,6 +90,7 @@ public struct FDSNQuery: Sendable, Hashable {
         if service.filtersEventType, !filter.types.isEmpty {
             items.append(("eventtype", filter.types.sorted().joined(separator: ",")))
         }
+        if let updatedAfter, service.filtersUpdatedAfter { items.append(("updatedafter", Self.time(updatedAfter))) }
         return items
     }
 
@@ -105,7 +109,7 @@ public struct FDSNQuery: Sendable, Hashable {
     /// (`30d` stays `30d`): the cache key, the same from one run to the next.
     package func cacheKey(since: String?, until: String?, format: FDSNFormat) -> String {
         var items = filterParameters(window: window, longitudes: longitudeParts.first ?? nil).filter {
-            $0.0 != "starttime" && $0.0 != "endtime"
+            $0.0 != "starttime" && $0.0 != "endtime" && $0.0 != "updatedafter"
         }
         items.insert(("since", since ?? "30d"), at: 0)
         items.insert(("until", until ?? "now"), at: 1)

@@ -36,10 +36,14 @@ public struct FDSNService: Sendable, Hashable {
     /// Whether longitudes beyond ±180 are accepted, so a box across 180° is one
     /// request (`minlongitude=170&maxlongitude=190`); otherwise two.
     package var acceptsWrappedLongitudes: Bool
+    /// Whether `updatedafter` is honoured (an optional FDSN parameter): USGS and
+    /// SeisComP (GEOFON) take it; for a service given by URL it is tried.
+    package var filtersUpdatedAfter: Bool
 
     /// Creates a service description.
     package init(name: String?, baseURL: String, formats: [FDSNFormat], hasCount: Bool?, pageSize: Int,
-                filtersEventType: Bool, acceptsWrappedLongitudes: Bool) {
+                filtersEventType: Bool, acceptsWrappedLongitudes: Bool, filtersUpdatedAfter: Bool = true) {
+        self.filtersUpdatedAfter = filtersUpdatedAfter
         self.name = name
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         self.formats = formats
@@ -58,7 +62,7 @@ public struct FDSNService: Sendable, Hashable {
         // xml, text and json; longitudes -360…360; no documented cap.
         "emsc": FDSNService(name: "emsc", baseURL: "https://www.seismicportal.eu/fdsnws/event/1/",
                             formats: [.text, .xml], hasCount: false, pageSize: defaultPageSize,
-                            filtersEventType: false, acceptsWrappedLongitudes: true),
+                            filtersEventType: false, acceptsWrappedLongitudes: true, filtersUpdatedAfter: false),
         // SeisComP fdsnws: QuakeML and text.
         "geofon": FDSNService(name: "geofon", baseURL: "https://geofon.gfz-potsdam.de/fdsnws/event/1/",
                               formats: [.text, .xml], hasCount: false, pageSize: defaultPageSize,
@@ -66,7 +70,7 @@ public struct FDSNService: Sendable, Hashable {
         // The ISC Bulletin: QuakeML (and ISF, which quakemap does not read).
         "isc": FDSNService(name: "isc", baseURL: "https://www.isc.ac.uk/fdsnws/event/1/",
                            formats: [.xml], hasCount: false, pageSize: defaultPageSize,
-                           filtersEventType: false, acceptsWrappedLongitudes: false),
+                           filtersEventType: false, acceptsWrappedLongitudes: false, filtersUpdatedAfter: false),
     ]
 
     /// The service `text` names: a short name or an http(s) base URL (with or

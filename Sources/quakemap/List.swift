@@ -37,6 +37,9 @@ extension Quakemap {
                     let format = format
                     guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
                         try QuakeMap.list(from: source, feed: feed, selection: selection, format: format)
+                    }, fromCatalogue: { selected in
+                        SelectedEvents(events: [try EventListSpool(events: selected.events, summary: selected.summary, format: format)],
+                                       summary: selected.summary)
                     }) else { return }
                     let spool = loaded.selection.events[0]
                     try spool.write { try AtomicFileWriter.writeAll($0, to: STDOUT_FILENO, path: "<stdout>") }

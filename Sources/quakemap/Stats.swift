@@ -56,6 +56,9 @@ extension Quakemap {
                     let selected = try QuakeMap.select(from: source, feed: feed, selection: selection)
                     return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness)],
                                           summary: selected.summary, duplicates: selected.duplicates)
+                }, fromCatalogue: { selected in
+                    SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness)],
+                                   summary: selected.summary)
                 }) else { return }
                 let statistics = loaded.selection.events[0]
                 let data: Data

@@ -19,7 +19,8 @@ struct QuakemapProcess {
 
     /// Runs `quakemap ARGUMENTS` in `folder`, with `stdin` as its standard input
     /// (an empty file when nil, so it is never a terminal).
-    static func run(_ arguments: [String], stdin: Data? = nil, in folder: URL? = nil) throws -> Outcome {
+    static func run(_ arguments: [String], stdin: Data? = nil, in folder: URL? = nil,
+                    environment: [String: String] = [:]) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quakemap-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -33,6 +34,7 @@ struct QuakemapProcess {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = folder ?? repositoryRoot
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardInput = try FileHandle(forReadingFrom: input)
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
@@ -44,10 +46,11 @@ struct QuakemapProcess {
     }
 
     /// Starts `quakemap ARGUMENTS` in the repository, output discarded, and returns the running process.
-    static func start(_ arguments: [String]) throws -> Process {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.currentDirectoryURL = repositoryRoot
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

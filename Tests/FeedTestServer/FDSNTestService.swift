@@ -203,7 +203,7 @@ public final class FDSNTestService: @unchecked Sendable {
             guard let value = Self.parseTime(text) else { throw BadParameter(description: "\(name): '\(text)' is not a time") }
             return value
         }
-        let start = try time("starttime"), end = try time("endtime")
+        let start = try time("starttime"), end = try time("endtime"), updatedAfter = try time("updatedafter")
         let minLat = try number("minlatitude"), maxLat = try number("maxlatitude")
         let minLon = try number("minlongitude"), maxLon = try number("maxlongitude")
         let minDepth = try number("mindepth"), maxDepth = try number("maxdepth")
@@ -216,6 +216,7 @@ public final class FDSNTestService: @unchecked Sendable {
         return events.filter { event in
             if let start, event.time < start { return false }
             if let end, event.time > end { return false }
+            if let updatedAfter, event.updated <= updatedAfter { return false }
             if let minLat, event.latitude < minLat { return false }
             if let maxLat, event.latitude > maxLat { return false }
             let west = minLon ?? -180, east = maxLon ?? 180

@@ -67,6 +67,21 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         }
     }
 
+    /// Spools `events`, already selected and in order (a catalogue's), with
+    /// the summary of reading them: the same bytes as a feed of those events.
+    package init(events: [SeismicEvent], summary: FeedSummary, format: EventListFormat) throws {
+        precondition(Self.spools(format), "\(format) is not spooled")
+        self.format = format
+        guard format != .table else {
+            spool = try EventSpool(events: events, summary: summary) { event, bytes in
+                TableRecord.append(EventListEncoder.tableCells(event), to: &bytes)
+            }
+            return
+        }
+        let encoder = EventLineEncoder(format: format)
+        spool = try EventSpool(events: events, summary: summary) { event, bytes in encoder.append(event, to: &bytes) }
+    }
+
     /// Writes the list, calling `sink` with pieces of up to a MiB in order.
     public func write(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
         if format == .table { return try writeTable(sink) }
@@ -242,6 +257,25 @@ package struct EventSpool {
         RadixSort.sortIndices(&order, byKeys: keys)
         if let limit = selection.limit, limit < order.count { order.removeLast(order.count - limit) }
         self.order = order
+    }
+
+    /// Spools a record of each of `events`, kept in their order.
+    package init(events: [SeismicEvent], summary: FeedSummary, record: (SeismicEvent, inout [UInt8]) -> Void) throws {
+        let storage = SpoolStorage()
+        var offsets: [UInt64] = [0], bytes: [UInt8] = []
+        offsets.reserveCapacity(events.count + 1)
+        for event in events {
+            bytes.removeAll(keepingCapacity: true)
+            record(event, &bytes)
+            try bytes.withUnsafeBytes { try storage.append($0) }
+            offsets.append(storage.size)
+        }
+        try storage.finish()
+        self.storage = storage
+        self.offsets = offsets
+        self.summary = summary
+        duplicates = 0
+        order = Array(0..<UInt32(events.count))
     }
 
     /// Calls `body` with each kept record (the bytes `record` made), in order.

@@ -30,6 +30,13 @@ package enum RevisionPolicy {
         return zip(events, versions).compactMap { settlement.stays($1) ? $0 : nil }
     }
 
+    /// ``isNewer(_:than:)`` in SQL, for a database that settles versions
+    /// itself: `candidate` and `existing` name columns of `updated` (NULL for
+    /// none). Tested against the Swift rule in both catalogue databases.
+    package static func sqlIsNewer(_ candidate: String, than existing: String) -> String {
+        "(\(existing) IS NULL OR \(candidate) >= \(existing))"
+    }
+
     /// ``isNewer(_:than:)`` on `updated` in seconds, NaN for none.
     @inline(__always)
     package static func isNewer(_ candidate: Double, than existing: Double) -> Bool {

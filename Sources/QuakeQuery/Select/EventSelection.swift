@@ -240,8 +240,13 @@ extension EventSelection {
     /// Whether `event` can be selected at all: it has a magnitude, lies in the
     /// region, and passes the filter.
     package func admits(_ event: SeismicEvent) -> Bool {
-        event.magnitude != nil && NumericAdmission(filter, region: region).admits(event)
-            && filter.matchesTypesAndExpression(event)
+        event.magnitude != nil && admitsIgnoringMagnitude(event)
+    }
+
+    /// Whether `event` is in the region and passes the filter, with or
+    /// without a magnitude: what a catalogue keeps (it keeps events no map draws).
+    package func admitsIgnoringMagnitude(_ event: SeismicEvent) -> Bool {
+        NumericAdmission(filter, region: region).admits(event) && filter.matchesTypesAndExpression(event)
     }
 
     /// What the reader needs to admit rows for this selection on its decoding

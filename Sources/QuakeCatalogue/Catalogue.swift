@@ -1,0 +1,87 @@
+import Foundation
+import QuakeKit
+
+/// A catalogue kept in a database: what `quakemap ingest` writes and what
+/// `--catalogue` reads, the same way whichever database holds it.
+package struct Catalogue: Sendable {
+    package let location: CatalogueLocation
+    private let store: any CatalogueStore
+
+    /// Opens the catalogue at `location`, to write (created or migrated as
+    /// needed) or to read (it must exist).
+    package static func open(_ location: CatalogueLocation, writing: Bool) async throws -> Catalogue {
+        switch location {
+        case .sqlite(let path):
+            return Catalogue(location: location, store: try SQLiteCatalogue(path: path, writing: writing))
+        case .postgres(let database):
+            return Catalogue(location: location, store: try await PostgresCatalogue.open(database, writing: writing))
+        }
+    }
+
+    /// Gives the connection back.
+    package func close() async { await store.close() }
+
+    /// Writes `batch` in one transaction.
+    package func ingest(_ batch: IngestBatch) async throws -> IngestCounts {
+        try await store.ingest(batch)
+    }
+
+    /// The newest `updated` a `--sync` ingest of `query` stored.
+    package func syncMark(_ query: String) async throws -> Date? {
+        try await store.syncMark(query)
+    }
+
+    /// How many events the catalogue holds.
+    package func count() async throws -> Int { try await store.count() }
+
+    /// The events `selection` selects, as reading the same events from a feed
+    /// would select them: the database narrows (``CataloguePredicate``), and
+    /// the selection's own filter and limit decide. A limit reads only pages
+    /// of the most recent events until it is met. `summary` counts the events read.
+    package func select(_ selection: EventSelection) async throws -> FeedSelection {
+        let predicate = CataloguePredicate(selection)
+        let limit = selection.limit
+        // A page a little past the limit: the filter rarely refuses what the database let through.
+        let pageSize = limit.map { min(max($0 + $0 / 4 + 16, 64), 50_000) } ?? 50_000
+        var candidates: [SeismicEvent] = []
+        var cursor: CatalogueCursor?
+        var read = 0, admitted = 0
+        pages: while limit != 0 {
+            let page = try await store.events(predicate, after: cursor, count: pageSize)
+            for (event, position) in page {
+                read += 1
+                cursor = position
+                guard selection.admits(event) else { continue }
+                candidates.append(event)
+                admitted += 1
+                if let limit, admitted >= limit { break pages }
+            }
+            if page.count < pageSize { break }
+        }
+        var summary = FeedSummary(rows: read, events: read)
+        summary.title = nil
+        return FeedSelection(events: selection.select(candidates), summary: summary)
+    }
+}
+
+extension Catalogue {
+    /// The events of `source`, repeated ids settled by ``RevisionPolicy``
+    /// over every valid row (before the filters, as every selection does), in
+    /// feed order, each marked with whether `selection`'s filter passes it.
+    package static func batch(from source: FeedSource, feed: FeedOptions, selection: EventSelection) throws
+        -> (batch: IngestBatch, summary: FeedSummary, duplicates: Int) {
+        var events: [SeismicEvent] = []
+        let summary = try FeedReader(options: feed).read(source) { events.append($0) }
+        let settled = RevisionPolicy.settled(events)
+        // Rows without an id are one event when time and position agree: the last stays.
+        var lastOfKey: [String: Int] = [:]
+        for (index, event) in settled.enumerated() where event.id.isEmpty { lastOfKey[CatalogueSchema.key(event)] = index }
+        var batch = IngestBatch()
+        batch.events.reserveCapacity(settled.count)
+        for (index, event) in settled.enumerated()
+        where !event.id.isEmpty || lastOfKey[CatalogueSchema.key(event)] == index {
+            batch.events.append((event, selection.admitsIgnoringMagnitude(event)))
+        }
+        return (batch, summary, events.count - batch.events.count)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import QuakeKit
+
+/// The catalogue's tables, in one place for both databases (docs/catalogue.md
+/// shows them). One row an event: `key` is its id, or, for the rare layout
+/// with no id, its time and position; times are whole milliseconds since 1970
+/// (the feeds' own precision, so an event reads back exactly as it was read);
+/// `seq` orders the events of equal time as the feed listed them.
+package enum CatalogueSchema {
+    /// The event columns after `seq`, in the order rows are written and read.
+    package static let columns = ["key", "id", "time_ms", "latitude", "longitude", "depth", "magnitude", "magnitude_type",
+                                  "place", "event_type", "network", "updated_ms", "status"]
+
+    /// The SQLite types of ``columns`` (a staging table's must match, or keys lose their index).
+    package static let sqliteTypes = ["TEXT", "TEXT", "INTEGER", "REAL", "REAL", "REAL", "REAL", "TEXT", "TEXT", "TEXT", "TEXT",
+                                      "INTEGER", "TEXT"]
+
+    /// Each step of the SQLite schema, named, applied in order by GRDB's `DatabaseMigrator`.
+    package static let sqliteSteps: [(name: String, sql: String)] = [
+        ("1-events", """
+            CREATE TABLE events (
+                seq INTEGER PRIMARY KEY,
+                key TEXT NOT NULL,
+                id TEXT NOT NULL,
+                time_ms INTEGER NOT NULL,
+                latitude REAL NOT NULL,
+                longitude REAL NOT NULL,
+                depth REAL,
+                magnitude REAL,
+                magnitude_type TEXT,
+                place TEXT NOT NULL,
+                event_type TEXT NOT NULL,
+                network TEXT,
+                updated_ms INTEGER,
+                status TEXT
+            );
+            CREATE UNIQUE INDEX events_key ON events (key);
+            CREATE INDEX events_time ON events (time_ms DESC, seq);
+            CREATE INDEX events_magnitude ON events (magnitude);
+            CREATE VIRTUAL TABLE events_position USING rtree(seq, min_longitude, max_longitude, min_latitude, max_latitude);
+            CREATE TABLE sync_marks (query TEXT PRIMARY KEY, newest_updated_ms INTEGER NOT NULL);
+            """),
+    ]
+
+    /// Each step of the PostgreSQL schema, numbered from 1; `schema_version` holds the last applied.
+    package static let postgresSteps: [String] = [
+        """
+        CREATE TABLE events (
+            seq bigint GENERATED ALWAYS AS IDENTITY,
+            key text PRIMARY KEY,
+            id text NOT NULL,
+            time_ms bigint NOT NULL,
+            latitude double precision NOT NULL,
+            longitude double precision NOT NULL,
+            depth double precision,
+            magnitude double precision,
+            magnitude_type text,
+            place text NOT NULL,
+            event_type text NOT NULL,
+            network text,
+            updated_ms bigint,
+            status text,
+            position geometry(Point, 4326) GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(longitude, latitude), 4326)) STORED
+        );
+        CREATE INDEX events_time ON events (time_ms DESC, seq);
+        CREATE INDEX events_magnitude ON events (magnitude);
+        CREATE INDEX events_position ON events USING gist (position);
+        CREATE TABLE sync_marks (query text PRIMARY KEY, newest_updated_ms bigint NOT NULL);
+        """,
+    ]
+
+    /// The migrator of a SQLite catalogue.
+    package static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for step in sqliteSteps {
+            migrator.registerMigration(step.name) { db in try db.execute(sql: step.sql) }
+        }
+        return migrator
+    }
+
+    /// The key of `event`: its id, else (no id in the layout) its time and position.
+    package static func key(_ event: SeismicEvent) -> String {
+        event.id.isEmpty ? "@\(milliseconds(event.time)),\(event.latitude),\(event.longitude)" : event.id
+    }
+
+    package static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// The date of stored milliseconds: made as the readers make it, so equal to the event read.
+    package static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import QuakeKit
+
+/// What one ingest writes: the events of a feed, repeated ids settled
+/// (``RevisionPolicy``), in feed order.
+package struct IngestBatch: Sendable {
+    /// The settled events, in feed order, and whether each passed the ingest's
+    /// filters: one that did not is never added, but still revises the event
+    /// of its id when the catalogue holds it, so no stale version stays behind.
+    package var events: [(event: SeismicEvent, admitted: Bool)] = []
+    /// `--keep`: events older than this go, in the same transaction.
+    package var keepSince: Date?
+    /// `--sync`: the query whose newest `updated` is remembered, and that time.
+    package var syncMark: (query: String, newestUpdated: Date)?
+
+    package init() {}
+}
+
+/// What an ingest changed.
+package struct IngestCounts: Sendable, Hashable {
+    /// Events the catalogue did not hold.
+    package var new = 0
+    /// Stored events a newer version replaced.
+    package var updated = 0
+    /// Stored events met again, equal or older.
+    package var unchanged = 0
+    /// Events removed by `--keep`.
+    package var pruned = 0
+
+    package init(new: Int = 0, updated: Int = 0, unchanged: Int = 0, pruned: Int = 0) {
+        self.new = new
+        self.updated = updated
+        self.unchanged = unchanged
+        self.pruned = pruned
+    }
+}
+
+/// Where a read resumes: after the event of this time and sequence number.
+package struct CatalogueCursor: Sendable, Hashable {
+    package var timeMilliseconds: Int64
+    package var seq: Int64
+}
+
+/// One database behind a catalogue: SQLite or PostgreSQL.
+package protocol CatalogueStore: Sendable {
+    /// Writes `batch` in one transaction; creates or migrates the schema first.
+    func ingest(_ batch: IngestBatch) async throws -> IngestCounts
+    /// Up to `count` events `predicate` lets through, most recent first (equal
+    /// times in feed order), after `cursor`.
+    func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws
+        -> [(event: SeismicEvent, cursor: CatalogueCursor)]
+    /// The newest `updated` remembered for a `--sync` query, if any.
+    func syncMark(_ query: String) async throws -> Date?
+    /// How many events the catalogue holds.
+    func count() async throws -> Int
+    /// Gives the connection back.
+    func close() async
+}
+
+extension SeismicEvent {
+    /// The stored fields, in ``CatalogueSchema/columns`` order (the key first).
+    package var catalogueValues: [SQLValue?] {
+        [.text(CatalogueSchema.key(self)), .text(id), .integer(CatalogueSchema.milliseconds(time)), .real(latitude),
+         .real(longitude), depth.map(SQLValue.real), magnitude.map(SQLValue.real), magnitudeType.map(SQLValue.text),
+         .text(place), .text(eventType), network.map(SQLValue.text),
+         updated.map { .integer(CatalogueSchema.milliseconds($0)) }, status.map(SQLValue.text)]
+    }
+}

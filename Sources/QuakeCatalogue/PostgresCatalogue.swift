@@ -1,0 +1,343 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
+import QuakeKit
+
+/// A catalogue in PostgreSQL + PostGIS, through PostgresNIO. An ingest is one
+/// transaction: the batch is copied (`COPY`) into a temporary table and merged
+/// by one upsert whose condition is ``RevisionPolicy``'s own SQL. Ingests
+/// take turns on a transaction-scoped advisory lock, so two at once lose
+/// nothing and create the schema once; readers never wait for them.
+package final class PostgresCatalogue: CatalogueStore {
+    private let location: PostgresLocation
+    private let connection: PostgresConnection
+    private let logger: Logger
+
+    /// The advisory lock ingests take turns on ("quakemap" as a number).
+    private static let ingestLock: Int64 = 0x7175_616b_656d_6170
+
+    private init(location: PostgresLocation, connection: PostgresConnection, logger: Logger) {
+        self.location = location
+        self.connection = connection
+        self.logger = logger
+    }
+
+    /// Connects to `location`; to read, the schema must be one this program knows.
+    package static func open(_ location: PostgresLocation, writing: Bool) async throws -> PostgresCatalogue {
+        // PostgresNIO's own logging stays quiet: its lines could carry a query.
+        let logger = Logger(label: "quakemap.catalogue") { _ in SwiftLogNoOpLogHandler() }
+        let configuration: PostgresConnection.Configuration
+        if location.isSocket {
+            configuration = .init(unixSocketPath: location.host + "/.s.PGSQL.\(location.port)", username: location.user,
+                                  password: location.password, database: location.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS
+            do {
+                switch location.sslMode {
+                case "disable": tls = .disable
+                case "require": tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                default: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
+            } catch {
+                throw CatalogueError.unavailable(location.description, reason: "TLS: \(error)")
+            }
+            configuration = .init(host: location.host, port: location.port, username: location.user,
+                                  password: location.password, database: location.database, tls: tls)
+        }
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.next(),
+                                                              configuration: configuration, id: 1, logger: logger).get()
+        } catch {
+            throw mapped(error, location: location, connecting: true)
+        }
+        let catalogue = PostgresCatalogue(location: location, connection: connection, logger: logger)
+        if !writing {
+            do {
+                try await catalogue.checkSchema(migrating: false)
+            } catch {
+                await catalogue.close()
+                throw error
+            }
+        }
+        return catalogue
+    }
+
+    private func run(_ sql: String, _ values: [SQLValue?] = []) async throws -> PostgresRowSequence {
+        var bindings = PostgresBindings(capacity: values.count)
+        for value in values {
+            switch value {
+            case nil: bindings.appendNull()
+            case .integer(let value)?: bindings.append(value)
+            case .real(let value)?: bindings.append(value)
+            case .text(let value)?: bindings.append(value)
+            }
+        }
+        do {
+            return try await connection.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: bindings), logger: logger)
+        } catch {
+            throw Self.mapped(error, location: location, connecting: false)
+        }
+    }
+
+    private func firstInt(_ sql: String, _ values: [SQLValue?] = []) async throws -> Int64? {
+        do {
+            for try await row in try await run(sql, values) { return try row.decode(Int64?.self) }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, location: location, connecting: false)
+        }
+        return nil
+    }
+
+    /// `?` placeholders as PostgreSQL's `$1`, `$2`…: statements here are
+    /// written with `?` only where a value is bound.
+    private static func numbered(_ sql: String) -> String {
+        var result = "", number = 0
+        for character in sql {
+            if character == "?" {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// The schema version the database holds (`nil`: none), refusing a newer one.
+    private func checkSchema(migrating: Bool) async throws {
+        let known = CatalogueSchema.postgresSteps.count
+        let hasVersion = try await firstInt("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'schema_version'") ?? 0
+        guard hasVersion > 0 else {
+            let hasEvents = try await firstInt("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'events'") ?? 0
+            if hasEvents > 0 {
+                throw CatalogueError.notACatalogue(location.description, reason: "it has a table 'events' of its own, and no schema_version")
+            }
+            if !migrating {
+                throw CatalogueError.notACatalogue(location.description, reason: "it holds no events yet (ingest into it first)")
+            }
+            try await migrate(from: 0)
+            return
+        }
+        let version = Int(try await firstInt("SELECT max(version) FROM schema_version") ?? 0)
+        if version > known {
+            throw CatalogueError.newerSchema(location.description, found: String(version), known: String(known))
+        }
+        if version < known {
+            guard migrating else {
+                throw CatalogueError.notACatalogue(location.description, reason: "its schema \(version) is older: run 'quakemap ingest' into it once")
+            }
+            try await migrate(from: version)
+        }
+    }
+
+    private func migrate(from version: Int) async throws {
+        if version == 0 {
+            // A database owner may create PostGIS; elsewhere an administrator has (docs/catalogue.md).
+            _ = try await run("CREATE EXTENSION IF NOT EXISTS postgis")
+            _ = try await run("CREATE TABLE schema_version (version integer NOT NULL)")
+            _ = try await run("INSERT INTO schema_version VALUES (0)")
+        }
+        for (index, step) in CatalogueSchema.postgresSteps.enumerated().dropFirst(version) {
+            for statement in step.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !statement.isEmpty {
+                _ = try await run(statement)
+            }
+            _ = try await run("UPDATE schema_version SET version = ?", [.integer(Int64(index + 1))])
+        }
+    }
+
+    package func ingest(_ batch: IngestBatch) async throws -> IngestCounts {
+        _ = try await run("BEGIN")
+        do {
+            let counts = try await write(batch)
+            _ = try await run("COMMIT")
+            return counts
+        } catch {
+            _ = try? await run("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func write(_ batch: IngestBatch) async throws -> IngestCounts {
+        _ = try await run("SELECT pg_advisory_xact_lock(?)", [.integer(Self.ingestLock)])
+        try await checkSchema(migrating: true)
+        let columns = CatalogueSchema.columns
+        let list = columns.joined(separator: ", ")
+        _ = try await run("""
+            CREATE TEMPORARY TABLE staging (ord bigint, admitted boolean, key text, id text, time_ms bigint,
+                latitude double precision, longitude double precision, depth double precision, magnitude double precision,
+                magnitude_type text, place text, event_type text, network text, updated_ms bigint, status text) ON COMMIT DROP
+            """)
+        do {
+            try await connection.copyFrom(table: "staging", columns: ["ord", "admitted"] + columns, logger: logger) { writer in
+                var buffer = ByteBuffer()
+                for (ordinal, (event, admitted)) in batch.events.enumerated() {
+                    buffer.writeString("\(ordinal)\t\(admitted ? "t" : "f")")
+                    for value in event.catalogueValues {
+                        buffer.writeInteger(UInt8(ascii: "\t"))
+                        Self.appendCopyField(value, to: &buffer)
+                    }
+                    buffer.writeInteger(UInt8(ascii: "\n"))
+                    if buffer.readableBytes >= 1 << 20 {
+                        try await writer.write(buffer)
+                        buffer.clear()
+                    }
+                }
+                if buffer.readableBytes > 0 { try await writer.write(buffer) }
+            }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, location: location, connecting: false)
+        }
+        let rule = RevisionPolicy.sqlIsNewer("excluded.updated_ms", than: "e.updated_ms")
+        let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let stored = "(" + columns.dropFirst().map { "e.\($0)" }.joined(separator: ", ") + ")"
+        let incoming = "(" + columns.dropFirst().map { "excluded.\($0)" }.joined(separator: ", ") + ")"
+        var counts = IngestCounts()
+        let existingBefore = try await firstInt("SELECT count(*) FROM staging s WHERE EXISTS (SELECT 1 FROM events e WHERE e.key = s.key)") ?? 0
+        for try await row in try await run("""
+            WITH changed AS (
+                INSERT INTO events AS e (\(list)) SELECT \(list) FROM staging WHERE admitted ORDER BY ord
+                ON CONFLICT (key) DO UPDATE SET \(assignments)
+                WHERE \(rule) AND \(stored) IS DISTINCT FROM \(incoming)
+                RETURNING (xmax = 0) AS inserted)
+            SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FROM changed
+            """) {
+            let (new, updated) = try row.decode((Int64, Int64).self)
+            counts.new = Int(new)
+            counts.updated = Int(updated)
+        }
+        // Versions the filters kept out still revise the events the catalogue holds.
+        let revised = try await firstInt("""
+            WITH changed AS (
+                UPDATE events e SET \(columns.dropFirst().map { "\($0) = s.\($0)" }.joined(separator: ", "))
+                FROM staging s
+                WHERE NOT s.admitted AND e.key = s.key AND \(RevisionPolicy.sqlIsNewer("s.updated_ms", than: "e.updated_ms"))
+                  AND \(stored) IS DISTINCT FROM (\(columns.dropFirst().map { "s.\($0)" }.joined(separator: ", ")))
+                RETURNING 1)
+            SELECT count(*) FROM changed
+            """) ?? 0
+        counts.updated += Int(revised)
+        counts.unchanged = Int(existingBefore) - counts.updated
+        if let since = batch.keepSince {
+            counts.pruned = Int(try await firstInt("WITH gone AS (DELETE FROM events WHERE time_ms < ? RETURNING 1) SELECT count(*) FROM gone",
+                                                   [.integer(CataloguePredicate.milliseconds(since, rounding: .up))]) ?? 0)
+        }
+        if let mark = batch.syncMark {
+            _ = try await run("""
+                INSERT INTO sync_marks (query, newest_updated_ms) VALUES (?, ?)
+                ON CONFLICT (query) DO UPDATE SET newest_updated_ms = greatest(sync_marks.newest_updated_ms, excluded.newest_updated_ms)
+                """, [.text(mark.query), .integer(CatalogueSchema.milliseconds(mark.newestUpdated))])
+        }
+        return counts
+    }
+
+    /// One field of `COPY … FROM STDIN` text: `\N` for NULL, and backslash,
+    /// tab, newline and carriage return escaped.
+    private static func appendCopyField(_ value: SQLValue?, to buffer: inout ByteBuffer) {
+        switch value {
+        case nil: buffer.writeString("\\N")
+        case .integer(let value)?: buffer.writeString(String(value))
+        case .real(let value)?: buffer.writeString(value.description)
+        case .text(let text)?:
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "\\"): buffer.writeString("\\\\")
+                case UInt8(ascii: "\t"): buffer.writeString("\\t")
+                case UInt8(ascii: "\n"): buffer.writeString("\\n")
+                case UInt8(ascii: "\r"): buffer.writeString("\\r")
+                default: buffer.writeInteger(byte)
+                }
+            }
+        }
+    }
+
+    package func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws
+        -> [(event: SeismicEvent, cursor: CatalogueCursor)] {
+        var conditions = predicate.conditions
+        var values: [SQLValue?] = predicate.values
+        for parts in predicate.boxes {
+            conditions.append("(" + parts.map { _ in "position && ST_MakeEnvelope(?, ?, ?, ?, 4326)" }.joined(separator: " OR ") + ")")
+            for part in parts { values += [.real(part.west), .real(part.south), .real(part.east), .real(part.north)] }
+        }
+        if let cursor {
+            conditions.append("(time_ms < ? OR (time_ms = ? AND seq > ?))")
+            values += [.integer(cursor.timeMilliseconds), .integer(cursor.timeMilliseconds), .integer(cursor.seq)]
+        }
+        let sql = """
+            SELECT seq, \(CatalogueSchema.columns.joined(separator: ", ")) FROM events
+            WHERE \(conditions.isEmpty ? "true" : conditions.joined(separator: " AND "))
+            ORDER BY time_ms DESC, seq LIMIT ?
+            """
+        var events: [(event: SeismicEvent, cursor: CatalogueCursor)] = []
+        do {
+            for try await row in try await run(sql, values + [.integer(Int64(count))]) {
+                let (seq, _, id, time, latitude, longitude, depth, magnitude, magnitudeType, place, type, network, updated, status) =
+                    try row.decode((Int64, String, String, Int64, Double, Double, Double?, Double?, String?, String, String,
+                                    String?, Int64?, String?).self)
+                let event = SeismicEvent(id: id, time: CatalogueSchema.date(milliseconds: time), latitude: latitude,
+                                         longitude: longitude, depth: depth, magnitude: magnitude, magnitudeType: magnitudeType,
+                                         place: place, eventType: type, network: network,
+                                         updated: updated.map(CatalogueSchema.date(milliseconds:)), status: status)
+                events.append((event, CatalogueCursor(timeMilliseconds: time, seq: seq)))
+            }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, location: location, connecting: false)
+        }
+        return events
+    }
+
+    package func syncMark(_ query: String) async throws -> Date? {
+        guard try await firstInt("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'sync_marks'") ?? 0 > 0
+        else { return nil }
+        return try await firstInt("SELECT newest_updated_ms FROM sync_marks WHERE query = ?", [.text(query)])
+            .map(CatalogueSchema.date(milliseconds:))
+    }
+
+    package func count() async throws -> Int {
+        Int(try await firstInt("SELECT count(*) FROM events") ?? 0)
+    }
+
+    package func close() async {
+        try? await connection.close()
+    }
+
+    /// PostgreSQL's and PostgresNIO's errors as the catalogue's: the server's
+    /// own message, never the connection's password.
+    private static func mapped(_ error: Error, location: PostgresLocation, connecting: Bool) -> Error {
+        let name = location.description
+        let scrub = { (text: String) -> String in
+            guard let password = location.password, !password.isEmpty else { return text }
+            return text.replacingOccurrences(of: password, with: "***")
+        }
+        guard let error = error as? PSQLError else {
+            return CatalogueError.unavailable(name, reason: scrub(String(describing: error)))
+        }
+        if let info = error.serverInfo {
+            let message = scrub(info[.message] ?? "error")
+            switch info[.sqlState] ?? "" {
+            case "42501": return CatalogueError.permissionDenied(name, reason: message)
+            case "28000", "28P01", "3D000", "53300", "57P03": return CatalogueError.unavailable(name, reason: message)
+            case "40P01", "55P03", "57014": return CatalogueError.busy(name, reason: message)
+            default: return CatalogueError.database(name, reason: message)
+            }
+        }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .sslUnsupported, .failedToAddSSLHandler:
+            let underlying = error.underlying.map { scrub(String(describing: $0)) } ?? "\(error.code)"
+            return CatalogueError.unavailable(name, reason: underlying)
+        case .authMechanismRequiresPassword:
+            return CatalogueError.unavailable(name, reason: "the server asks for a password (give PGPASSWORD, ~/.pgpass or the URL's)")
+        default:
+            return connecting ? CatalogueError.unavailable(name, reason: "\(error.code)") : CatalogueError.database(name, reason: "\(error.code)")
+        }
+    }
+}

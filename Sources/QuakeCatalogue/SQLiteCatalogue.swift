@@ -1,0 +1,287 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import QuakeKit
+
+/// A catalogue in a SQLite file, through GRDB: WAL mode, so readers go on
+/// while one ingest writes; each ingest one `IMMEDIATE` transaction, so two at
+/// once take turns (the second waits up to ``busyTimeout``) and lose nothing.
+package final class SQLiteCatalogue: CatalogueStore {
+    /// SQLite copies the text it is given (`SQLITE_TRANSIENT`, a macro Swift does not import).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// How long a writer waits for another to finish.
+    package static let busyTimeout: TimeInterval = 120
+
+    private let path: String
+    private let writer: (any DatabaseWriter)?
+    private let reader: (any DatabaseReader)?
+
+    /// Opens `path` to write (created when missing, migrated to the current
+    /// schema) or to read (it must exist and have a schema this program knows).
+    package init(path: String, writing: Bool) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.label = "quakemap-catalogue"
+        do {
+            if writing {
+                configuration.prepareDatabase { db in
+                    // Each insert's statement journal (its triggers and unique key make one) in memory, not
+                    // in a temporary file: a dozen writes a row fewer. The pages of a large ingest stay
+                    // cached (up to 256 MiB) rather than spilling to the write-ahead log again and again.
+                    try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144")
+                }
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                writer = pool
+                reader = pool
+            } else {
+                guard FileManager.default.fileExists(atPath: path) else { throw CatalogueError.notFound(path) }
+                configuration.readonly = true
+                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                writer = nil
+                reader = queue
+                try queue.read { db in try Self.checkSchema(db, path: path, migrating: false) }
+            }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, path: path)
+        }
+    }
+
+    /// Refuses a schema newer than this program's, or (to read) none at all.
+    private static func checkSchema(_ db: Database, path: String, migrating: Bool) throws {
+        let migrator = CatalogueSchema.migrator
+        let known = CatalogueSchema.sqliteSteps.last!.name
+        if try migrator.hasBeenSuperseded(db) {
+            let found = try migrator.appliedIdentifiers(db).sorted().last ?? "?"
+            throw CatalogueError.newerSchema(path, found: found, known: known)
+        }
+        if !migrating, try !migrator.hasCompletedMigrations(db) {
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            throw tables.isEmpty
+                ? CatalogueError.notACatalogue(path, reason: "it holds no events yet (ingest into it first)")
+                : CatalogueError.notACatalogue(path, reason: "it has no quakemap schema")
+        }
+        if migrating, try !migrator.hasCompletedMigrations(db) {
+            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+            if !tables.isEmpty && !tables.contains("grdb_migrations") {
+                throw CatalogueError.notACatalogue(path, reason: "it has tables of its own (\(tables.sorted().prefix(3).joined(separator: ", ")))")
+            }
+        }
+    }
+
+    package func ingest(_ batch: IngestBatch) async throws -> IngestCounts {
+        guard let writer else { preconditionFailure("opened to read") }
+        let path = path
+        do {
+            try await writer.read { db in try Self.checkSchema(db, path: path, migrating: true) }
+            // Its own IMMEDIATE transaction: two first ingests at once create the tables once.
+            try CatalogueSchema.migrator.migrate(writer)
+            return try await writer.writeWithoutTransaction { db in
+                var counts = IngestCounts()
+                try db.inTransaction(.immediate) {
+                    try Self.checkSchema(db, path: path, migrating: false)
+                    counts = try Self.write(batch, db)
+                    return .commit
+                }
+                return counts
+            }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, path: path)
+        }
+    }
+
+    /// Writes a batch as PostgreSQL does: the events into a temporary table, then set-wise (one join
+    /// against the key index rather than a lookup a row, the repeated-id rule in its SQL spelling).
+    private static func write(_ batch: IngestBatch, _ db: Database) throws -> IngestCounts {
+        var counts = IngestCounts()
+        let columns = CatalogueSchema.columns
+        let list = columns.joined(separator: ", ")
+        try db.execute(sql: """
+            CREATE TEMPORARY TABLE staging (ord INTEGER PRIMARY KEY, admitted INTEGER NOT NULL,
+                \(zip(columns, CatalogueSchema.sqliteTypes).map { "\($0) \($1)" }.joined(separator: ", ")))
+            """)
+        defer { try? db.execute(sql: "DROP TABLE temp.staging") }
+        let stage = try db.makeStatement(sql: """
+            INSERT INTO staging VALUES (?, ?, \(Array(repeating: "?", count: columns.count).joined(separator: ", ")))
+            """)
+        // Bound through SQLite's own calls: GRDB's arguments cost five times as much a row.
+        let handle = stage.sqliteStatement
+        for (ordinal, (event, admitted)) in batch.events.enumerated() {
+            sqlite3_bind_int64(handle, 1, Int64(ordinal))
+            sqlite3_bind_int64(handle, 2, admitted ? 1 : 0)
+            for (index, value) in event.catalogueValues.enumerated() {
+                let position = Int32(index + 3)
+                switch value {
+                case nil: sqlite3_bind_null(handle, position)
+                case .integer(let value)?: sqlite3_bind_int64(handle, position, value)
+                case .real(let value)?: sqlite3_bind_double(handle, position, value)
+                case .text(let value)?: sqlite3_bind_text(handle, position, value, -1, Self.transient)
+                }
+            }
+            let code = sqlite3_step(handle)
+            sqlite3_reset(handle)
+            guard code == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+        }
+        let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM staging s WHERE EXISTS (SELECT 1 FROM events e WHERE e.key = s.key)") ?? 0
+        // Revisions first (of admitted events and of those the filters refused alike), then what is new.
+        let stored = "(" + columns.dropFirst().map { "events.\($0)" }.joined(separator: ", ") + ")"
+        let incoming = "(" + columns.dropFirst().map { "s.\($0)" }.joined(separator: ", ") + ")"
+        let moved = try Row.fetchAll(db, sql: """
+            UPDATE events SET \(columns.dropFirst().map { "\($0) = s.\($0)" }.joined(separator: ", "))
+            FROM staging s
+            WHERE events.key = s.key AND \(RevisionPolicy.sqlIsNewer("s.updated_ms", than: "events.updated_ms"))
+              AND \(stored) IS NOT \(incoming)
+            RETURNING seq, longitude, latitude
+            """)
+        counts.updated = moved.count
+        counts.unchanged = existing - counts.updated
+        let fresh = try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM events LIMIT 1)") == 0
+        // Into an empty catalogue, indexes are built once after the rows rather than row by row.
+        let indexes = fresh ? try String.fetchAll(db, sql: """
+            SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL
+            """) : []
+        for name in fresh ? try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events' AND sql IS NOT NULL") : [] {
+            try db.execute(sql: "DROP INDEX \(name)")
+        }
+        let before = try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM events") ?? 0
+        try db.execute(sql: """
+            INSERT INTO events (\(list)) SELECT \(list) FROM staging s
+            WHERE admitted AND NOT EXISTS (SELECT 1 FROM events e WHERE e.key = s.key) ORDER BY ord
+            """)
+        counts.new = db.changesCount
+        for index in indexes { try db.execute(sql: index) }
+        // The R*Tree, in the order of the rows (for it, the fastest).
+        try db.execute(sql: """
+            INSERT INTO events_position SELECT seq, longitude, longitude, latitude, latitude FROM events WHERE seq > ?
+            """, arguments: [before])
+        let move = try db.makeStatement(sql: """
+            UPDATE events_position SET min_longitude = ?2, max_longitude = ?2, min_latitude = ?3, max_latitude = ?3 WHERE seq = ?1
+            """)
+        for row in moved {
+            move.setUncheckedArguments([row[0] as Int64, row[1] as Double, row[2] as Double])
+            try move.execute()
+        }
+        if let since = batch.keepSince {
+            let cutoff = CataloguePredicate.milliseconds(since, rounding: .up)
+            try db.execute(sql: "DELETE FROM events_position WHERE seq IN (SELECT seq FROM events WHERE time_ms < ?)", arguments: [cutoff])
+            try db.execute(sql: "DELETE FROM events WHERE time_ms < ?", arguments: [cutoff])
+            counts.pruned = db.changesCount
+        }
+        if let mark = batch.syncMark {
+            try db.execute(sql: """
+                INSERT INTO sync_marks (query, newest_updated_ms) VALUES (?, ?)
+                ON CONFLICT (query) DO UPDATE SET newest_updated_ms = max(newest_updated_ms, excluded.newest_updated_ms)
+                """, arguments: [mark.query, CatalogueSchema.milliseconds(mark.newestUpdated)])
+        }
+        return counts
+    }
+
+    package func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws
+        -> [(event: SeismicEvent, cursor: CatalogueCursor)] {
+        guard let reader else { return [] }
+        var conditions = predicate.conditions
+        var values = predicate.values
+        for parts in predicate.boxes {
+            let any = parts.map { _ in
+                "(max_longitude >= ? AND min_longitude <= ? AND max_latitude >= ? AND min_latitude <= ?)"
+            }.joined(separator: " OR ")
+            conditions.append("seq IN (SELECT seq FROM events_position WHERE \(any))")
+            for part in parts { values += [.real(part.west), .real(part.east), .real(part.south), .real(part.north)] }
+        }
+        if let cursor {
+            conditions.append("(time_ms < ? OR (time_ms = ? AND seq > ?))")
+            values += [.integer(cursor.timeMilliseconds), .integer(cursor.timeMilliseconds), .integer(cursor.seq)]
+        }
+        let sql = """
+            SELECT seq, \(CatalogueSchema.columns.joined(separator: ", ")) FROM events
+            WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
+            ORDER BY time_ms DESC, seq LIMIT ?
+            """
+        let arguments = StatementArguments(values.map { Optional($0).databaseValue } + [count.databaseValue])
+        do {
+            return try await reader.read { db in
+                var events: [(event: SeismicEvent, cursor: CatalogueCursor)] = []
+                events.reserveCapacity(min(count, 100_000))
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try rows.next() {
+                    let event = Self.event(row, offset: 1)
+                    events.append((event, CatalogueCursor(timeMilliseconds: row[3], seq: row[0])))
+                }
+                return events
+            }
+        } catch {
+            throw Self.mapped(error, path: path)
+        }
+    }
+
+    package func syncMark(_ query: String) async throws -> Date? {
+        guard let reader else { return nil }
+        do {
+            return try await reader.read { db in
+                guard try db.tableExists("sync_marks") else { return nil }
+                return try Int64.fetchOne(db, sql: "SELECT newest_updated_ms FROM sync_marks WHERE query = ?", arguments: [query])
+                    .map(CatalogueSchema.date(milliseconds:))
+            }
+        } catch {
+            throw Self.mapped(error, path: path)
+        }
+    }
+
+    package func count() async throws -> Int {
+        guard let reader else { return 0 }
+        return try await reader.read { db in
+            try db.tableExists("events") ? try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 : 0
+        }
+    }
+
+    package func close() async {
+        try? writer?.close()
+        if writer == nil { try? reader?.close() }
+    }
+
+    /// The event of a row whose ``CatalogueSchema/columns`` start at `offset`.
+    private static func event(_ row: Row, offset i: Int) -> SeismicEvent {
+        let updated: Int64? = row[i + 11]
+        return SeismicEvent(id: row[i + 1], time: CatalogueSchema.date(milliseconds: row[i + 2]), latitude: row[i + 3],
+                            longitude: row[i + 4], depth: row[i + 5], magnitude: row[i + 6], magnitudeType: row[i + 7],
+                            place: row[i + 8], eventType: row[i + 9], network: row[i + 10],
+                            updated: updated.map(CatalogueSchema.date(milliseconds:)), status: row[i + 12])
+    }
+
+    /// SQLite's errors as the catalogue's.
+    private static func mapped(_ error: Error, path: String) -> Error {
+        guard let error = error as? DatabaseError else { return error }
+        let reason = error.message ?? "\(error.resultCode)"
+        switch error.resultCode.primaryResultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return CatalogueError.busy(path, reason: "another writer held it for more than \(Int(busyTimeout)) s")
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return CatalogueError.notACatalogue(path, reason: reason)
+        case .SQLITE_CANTOPEN:
+            return CatalogueError.unavailable(path, reason: "cannot open the file (\(reason))")
+        case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
+            return CatalogueError.permissionDenied(path, reason: reason)
+        default:
+            return CatalogueError.database(path, reason: reason)
+        }
+    }
+}
+
+extension Optional where Wrapped == SQLValue {
+    /// The value as GRDB binds it.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case nil: return .null
+        case .integer(let value)?: return value.databaseValue
+        case .real(let value)?: return value.databaseValue
+        case .text(let value)?: return value.databaseValue
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import Logging
+import QuakeCatalogue
+import QuakeCommand
+import QuakeKit
+
+extension Quakemap {
+    struct Ingest: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a feed's events to a catalogue (SQLite or PostgreSQL + PostGIS).",
+            discussion: """
+                One row an event id: a newer version (by `updated`) replaces the stored one, an equal \
+                or older one changes nothing. One transaction a run: a failed or killed ingest leaves \
+                the catalogue as it was. The catalogue is then an input of every command (--catalogue).
+
+                Examples:
+                  quakemap ingest all_month.csv --catalogue quakes.sqlite
+                  quakemap ingest --url https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_day.csv \\
+                      --catalogue quakes.sqlite --keep 365d
+                  quakemap ingest --fdsn usgs --since 2000-01-01 --bbox -125,32,-114,42 --sync \\
+                      --catalogue postgresql://quakemap_writer@db.example.org/quakes
+                  quakemap render --catalogue quakes.sqlite --since 365d -o year.png
+                """
+        )
+
+        @OptionGroup var inputOptions: InputOptions
+        @OptionGroup var fetchArguments: FetchArguments
+        @OptionGroup(title: "Filters") var filterOptions: FilterOptions
+
+        @Option(help: ArgumentHelp("Remove events older than this (365d, 52w, 24h…) in the same transaction.", valueName: "age"))
+        var keep: String?
+
+        @Flag(help: "With --fdsn: ask only for events updated since the newest this catalogue holds for the same query (FDSN updatedafter); the first run fetches the whole window.")
+        var sync = false
+
+        func validate() throws {
+            guard inputOptions.catalogue != nil else {
+                throw ValidationError("give the catalogue to write: --catalogue FILE or --catalogue postgresql://…")
+            }
+            if let keep, TimeBound.age(keep) == nil {
+                throw ValidationError("--keep: '\(keep)' is not an age such as 365d, 52w or 24h")
+            }
+            if sync && inputOptions.fdsn == nil {
+                throw ValidationError("--sync needs --fdsn (it asks the service for what changed)")
+            }
+        }
+
+        func run() async throws {
+            let start = ContinuousClock.now
+            let log = Reporting.logger(inputOptions)
+            try await reportingErrors(log) {
+                let location = try CatalogueLocation(inputOptions.catalogue ?? "")
+                var input = inputOptions
+                input.catalogue = nil
+                var fetch = fetchArguments
+                // An answer since the last sync is a different answer each time: no conditional request.
+                if sync { fetch.noCache = true }
+                let selection = EventSelection(limit: nil, filter: try filterOptions.filter())
+                let now = try filterOptions.pinnedNow() ?? Date()
+                var loader = FeedLoader(input: input, fetch: fetch, selection: selection, log: log,
+                                        now: try filterOptions.pinnedNow(), filters: filterOptions)
+                let catalogue = try await Catalogue.open(location, writing: true)
+                do {
+                    var syncQuery: String?
+                    if sync, let fdsn = try input.fdsnFeed(selection: selection, filters: filterOptions) {
+                        syncQuery = fdsn.cacheKey
+                        loader.updatedAfter = try await catalogue.syncMark(fdsn.cacheKey)
+                        if let after = loader.updatedAfter { log.debug("--sync: events updated after \(CivilTime.iso8601(after))") }
+                    }
+                    guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
+                        let (batch, summary, duplicates) = try Catalogue.batch(from: source, feed: feed, selection: selection)
+                        return SelectedEvents(events: [IngestInput(batch)], summary: summary, duplicates: duplicates)
+                    }, fromCatalogue: { _ in throw ValidationError("ingest reads a feed, not a catalogue") }) else { return }
+                    var batch = loaded.selection.events[0].batch
+                    if let keep { batch.keepSince = now.addingTimeInterval(-(TimeBound.age(keep) ?? 0)) }
+                    if let syncQuery {
+                        let newest = batch.events.compactMap(\.event.updated).max()
+                        if let newest {
+                            batch.syncMark = (syncQuery, max(newest, loader.updatedAfter ?? newest))
+                        } else if !batch.events.isEmpty {
+                            log.warning("--sync: the service's answer carries no update times (try --fdsn-format csv or xml); the next run asks for the whole window again")
+                        }
+                    }
+                    let counts = try await catalogue.ingest(batch)
+                    await catalogue.close()
+                    let filtered = batch.events.count(where: { !$0.admitted }) - Self.revisedOutside(counts, batch)
+                    var done = "\(counts.new) new, \(counts.updated) updated, \(counts.unchanged) unchanged"
+                    if filtered > 0 { done += ", \(filtered) outside the filters" }
+                    if batch.keepSince != nil { done += ", \(counts.pruned) pruned" }
+                    Reporting.finish(loaded, loader: loader, outcome: "ingested", done: "\(done) → \(location)",
+                                     selected: counts.new + counts.updated, start: start, log: log,
+                                     extra: ["catalogue": .string(location.description), "new": .stringConvertible(counts.new),
+                                             "updated": .stringConvertible(counts.updated),
+                                             "unchanged": .stringConvertible(counts.unchanged),
+                                             "pruned": .stringConvertible(counts.pruned)])
+                } catch {
+                    await catalogue.close()
+                    throw error
+                }
+            }
+        }
+
+        /// Events outside the filters that were in the catalogue already are counted as updated or unchanged.
+        private static func revisedOutside(_ counts: IngestCounts, _ batch: IngestBatch) -> Int {
+            let admitted = batch.events.count(where: \.admitted)
+            return max(0, counts.updated + counts.unchanged + counts.new - admitted)
+        }
+    }
+}
+
+/// A feed read for an ingest, handed through the loader.
+final class IngestInput: @unchecked Sendable, Hashable {
+    // @unchecked: made once, read once, on one task.
+    let batch: IngestBatch
+
+    init(_ batch: IngestBatch) { self.batch = batch }
+
+    static func == (lhs: IngestInput, rhs: IngestInput) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
