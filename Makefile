@@ -16,7 +16,7 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xl
 # The fuzzers' seed corpora, written afresh for the corpus replay test (FuzzCorpusReplayTests).
 FUZZ_SEEDS := $(CURDIR)/.build/fuzz-seeds
 
-.PHONY: map test test-run test-all outside bench-catalogue test-sanitize build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
+.PHONY: map test test-run test-all outside bench-catalogue test-sanitize test-sanitize-services build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -47,9 +47,9 @@ test-run:
 	$(SWIFT) test --skip-build --filter '^CLITests\.'
 	QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/Interop
 
-## test-all: `make test`, the sanitizer passes, then the slow checks that rarely change: ObsPy over
-## every shared feed whole (not thinned), and the long kill loops
-test-all: test test-sanitize
+## test-all: `make test`, the sanitizer passes (the server's too), then the slow checks that rarely
+## change: ObsPy over every shared feed whole (not thinned), and the long kill loops
+test-all: test test-sanitize test-sanitize-services
 	QUAKEMAP_OBSPY_ALL=1 QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q \
 		-p no:cacheprovider Tests/Interop/test_obspy.py
 
@@ -157,6 +157,12 @@ examples: build test-deps
 bench: deps
 	Benchmarks/run.sh
 
+## bench-catalogue: ingest 1 M rows into SQLite and PostgreSQL + PostGIS (new, then unchanged), a 5 M-event
+## catalogue in each → the default map of the last 365 days, and a filtered read's plan (a PostgreSQL of its
+## own, scripts/with_postgres.sh; generates a 5 M-row feed once, about 900 MB; 15 minutes or so)
+bench-catalogue: deps test-deps
+	Benchmarks/catalogue.sh
+
 ## bench-readers: each reader (CSV, GeoJSON, FDSN text, QuakeML) against xmllint and ObsPy
 ## (BIG_BYTES sets the QuakeML file's size; long: a 1 GB QuakeML file)
 bench-readers: deps
@@ -174,14 +180,17 @@ interop: deps
 api-fuzz: deps
 	scripts/api_fuzz.sh
 
-## test-sanitize: ThreadSanitizer over the in-process tests of the concurrent code (the parallel
+## test-sanitize: ThreadSanitizer over the library's tests of its concurrent code (the parallel
 ## scanner and decoder, the read-ahead, spools, selection, PNG stripes, the circle stamper,
-## concurrent renders, tile pyramids, staged output; fetching and the server), then
-## AddressSanitizer over the library's tests of its unsafe code, which also replay the fuzzers'
-## corpora through the parsers (FuzzCorpusReplayTests). Each builds only the test targets it runs and what they
+## concurrent renders, tile pyramids, staged output), then AddressSanitizer over the library's
+## tests of its unsafe code, which also replay the fuzzers' corpora through the parsers
+## (FuzzCorpusReplayTests): the passes CI runs. Each builds only the test targets it runs and what they
 ## depend on (QUAKEMAP_TEST_TARGETS, end of Package.swift), never the executables. Leak reports
 ## are off: fontconfig keeps process-lifetime caches that LeakSanitizer lists.
-TSAN_TARGETS := QuakeKitTests,QuakeFetchTests,ServerTests
+## test-sanitize-services: ThreadSanitizer over fetching and the server in process (`make test-all`:
+## compiling SwiftNIO, its TLS and Hummingbird under the sanitizer takes longer than CI's budget allows).
+TSAN_TARGETS := QuakeKitTests
+TSAN_SERVICE_TARGETS := QuakeKitTests,QuakeFetchTests,ServerTests
 # The library's tests that run its threads (a few each: under ThreadSanitizer a test runs ten
 # times slower, so the large generated feeds and the shared feeds stay out of this pass).
 TSAN_LIBRARY_TESTS := ConcurrentRenderTests|EventBufferTests|EventListSpoolTests/sameBytesWhenRowsAreListedInParallelParts|PNGEncoderTests/stripesJoinIntoOneImage|ParallelRecordScannerTests|ReadAheadTests|SceneCirclesInPartsTests|StagedOutputTests|StampedCirclesTests/bandsMeetWithoutASeam|TileDirectoryWriterTests/tilesWrittenFromSeveralTasksAllArrive|TileTests/aPyramidIsTheSameBytesEveryTime
@@ -196,12 +205,15 @@ test-sanitize: test-deps
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
 		--scratch-path .build-tsan --filter "$(TSAN_LIBRARY_TESTS)"
-	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
-		--scratch-path .build-tsan --filter "$(TSAN_SERVICE_TESTS)" --skip "$(TSAN_SKIP)"
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter "$(ASAN_TESTS)"
+
+test-sanitize-services: test-deps
+	QUAKEMAP_TEST_TARGETS=$(TSAN_SERVICE_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan-services
+	QUAKEMAP_TEST_TARGETS=$(TSAN_SERVICE_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
+		--scratch-path .build-tsan-services --filter "$(TSAN_SERVICE_TESTS)" --skip "$(TSAN_SKIP)"
 
 # make fuzz SECONDS=…: libFuzzer on every parser (see Fuzz/README.md)
 -include Fuzz/fuzz.mk

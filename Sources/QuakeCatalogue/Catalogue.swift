@@ -70,16 +70,23 @@ extension Catalogue {
     /// feed order, each marked with whether `selection`'s filter passes it.
     package static func batch(from source: FeedSource, feed: FeedOptions, selection: EventSelection) throws
         -> (batch: IngestBatch, summary: FeedSummary, duplicates: Int) {
-        var events: [SeismicEvent] = []
-        let summary = try FeedReader(options: feed).read(source) { events.append($0) }
-        let settled = RevisionPolicy.settled(events)
+        var events: [SeismicEvent] = [], versions: [Int?] = []
+        let expectedRows = (source.byteCount ?? 0) / 120
+        events.reserveCapacity(expectedRows)
+        versions.reserveCapacity(expectedRows)
+        let revisions = RevisionLedger(expectedRows: expectedRows)
+        let summary = try FeedReader(options: feed).read(source, passing: nil, revisions: revisions) { event in
+            events.append(event)
+            versions.append(revisions.current)
+        }
+        let settlement = revisions.settle()
         // Rows without an id are one event when time and position agree: the last stays.
         var lastOfKey: [String: Int] = [:]
-        for (index, event) in settled.enumerated() where event.id.isEmpty { lastOfKey[CatalogueSchema.key(event)] = index }
+        for (index, event) in events.enumerated() where event.id.isEmpty { lastOfKey[CatalogueSchema.key(event)] = index }
         var batch = IngestBatch()
-        batch.events.reserveCapacity(settled.count)
-        for (index, event) in settled.enumerated()
-        where !event.id.isEmpty || lastOfKey[CatalogueSchema.key(event)] == index {
+        batch.events.reserveCapacity(events.count)
+        for (index, event) in events.enumerated()
+        where settlement.stays(versions[index]) && (!event.id.isEmpty || lastOfKey[CatalogueSchema.key(event)] == index) {
             batch.events.append((event, selection.admitsIgnoringMagnitude(event)))
         }
         return (batch, summary, events.count - batch.events.count)

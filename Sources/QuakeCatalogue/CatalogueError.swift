@@ -3,7 +3,7 @@ import QuakeKit
 
 /// Why a catalogue could not be opened, read or written. Messages name the
 /// catalogue (never with its password) and what the database said.
-public enum CatalogueError: QuakeKitError, Equatable {
+package enum CatalogueError: QuakeKitError, Equatable {
     /// `--catalogue` is neither a file path nor a `postgresql://` URL that can be read.
     case invalidLocation(String, reason: String)
     /// A catalogue to read does not exist.
@@ -21,7 +21,7 @@ public enum CatalogueError: QuakeKitError, Equatable {
     /// What the database answered to a statement it refused.
     case database(String, reason: String)
 
-    public var message: String {
+    package var message: String {
         switch self {
         case let .invalidLocation(location, reason): return "catalogue '\(location)': \(reason)"
         case .notFound(let location): return "catalogue '\(location)' does not exist (make it with 'quakemap ingest … --catalogue \(location)')"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a catalogue is kept: a SQLite file, or a PostgreSQL + PostGIS database.
-public enum CatalogueLocation: Sendable, Hashable, CustomStringConvertible {
+package enum CatalogueLocation: Sendable, Hashable, CustomStringConvertible {
     /// A SQLite file (created by the first ingest).
     case sqlite(path: String)
     /// A PostgreSQL database, as `postgresql://[user[:password]@][host][:port]/database`.
@@ -10,7 +10,7 @@ public enum CatalogueLocation: Sendable, Hashable, CustomStringConvertible {
     /// Reads `text`: a `postgresql://` or `postgres://` URL, else a file path.
     ///
     /// - Throws: ``CatalogueError/invalidLocation(_:reason:)`` for a URL that cannot be read.
-    public init(_ text: String) throws {
+    package init(_ text: String) throws {
         if text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") {
             self = .postgres(try PostgresLocation(url: text))
         } else if text.isEmpty {
@@ -21,7 +21,7 @@ public enum CatalogueLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The location as it may be printed: never with a password.
-    public var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let path): return path
         case .postgres(let location): return location.description
@@ -32,24 +32,24 @@ public enum CatalogueLocation: Sendable, Hashable, CustomStringConvertible {
 /// A PostgreSQL database: host (or the Unix socket folder), port, database and
 /// role. The password comes from the URL, else `PGPASSWORD`, else the password
 /// file (`PGPASSFILE` or `~/.pgpass`, as libpq reads it); it is never printed.
-public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
+package struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     /// A host name or address; a path (starting with `/`) is the folder of a Unix socket.
-    public var host: String
+    package var host: String
     /// The port (default 5432, or `PGPORT`).
-    public var port: Int
+    package var port: Int
     /// The database (default: the role's name, as libpq).
-    public var database: String
+    package var database: String
     /// The role (default `PGUSER`, else the login name).
-    public var user: String
+    package var user: String
     /// `disable`, `prefer` (the default) or `require`, from `?sslmode=`.
-    public var sslMode: String
+    package var sslMode: String
     /// The password found for the connection, if any.
     package var password: String?
 
     /// Reads `postgresql://[user[:password]@][host][:port][/database][?sslmode=…&host=…]`.
     ///
     /// - Throws: ``CatalogueError/invalidLocation(_:reason:)``.
-    public init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    package init(url: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let redacted = Self.redact(url)
         guard let components = URLComponents(string: url), let scheme = components.scheme,
               scheme == "postgresql" || scheme == "postgres" else {
@@ -86,7 +86,7 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     package var isSocket: Bool { host.hasPrefix("/") }
 
     /// `postgresql://user@host:port/database`: no password.
-    public var description: String {
+    package var description: String {
         let shownHost = isSocket ? "" : (host.contains(":") ? "[\(host)]" : host)
         let socket = isSocket ? "?host=\(host)" : ""
         return "postgresql://\(user)@\(shownHost):\(port)/\(database)\(socket)"
@@ -101,8 +101,8 @@ public struct PostgresLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Compared and hashed without the password.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
+    package func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
 
 /// libpq's password file: `hostname:port:database:username:password` lines,

@@ -201,6 +201,17 @@ package final class PostgresCatalogue: CatalogueStore {
         let incoming = "(" + columns.dropFirst().map { "excluded.\($0)" }.joined(separator: ", ") + ")"
         var counts = IngestCounts()
         let existingBefore = try await firstInt("SELECT count(*) FROM staging s WHERE EXISTS (SELECT 1 FROM events e WHERE e.key = s.key)") ?? 0
+        // Into an empty catalogue, the indexes (but the key's) are built once after the rows, rather than row by row.
+        var indexes: [(name: String, definition: String)] = []
+        if batch.events.count > 10_000, try await firstInt("SELECT count(*) FROM (SELECT 1 FROM events LIMIT 1) AS one") == 0 {
+            for try await row in try await run("""
+                SELECT indexname, indexdef FROM pg_indexes
+                WHERE schemaname = current_schema() AND tablename = 'events' AND indexname <> 'events_pkey'
+                """) {
+                indexes.append(try row.decode((String, String).self))
+            }
+            for index in indexes { _ = try await run("DROP INDEX \"\(index.name)\"") }
+        }
         for try await row in try await run("""
             WITH changed AS (
                 INSERT INTO events AS e (\(list)) SELECT \(list) FROM staging WHERE admitted ORDER BY ord
@@ -213,6 +224,7 @@ package final class PostgresCatalogue: CatalogueStore {
             counts.new = Int(new)
             counts.updated = Int(updated)
         }
+        for index in indexes { _ = try await run(index.definition) }
         // Versions the filters kept out still revise the events the catalogue holds.
         let revised = try await firstInt("""
             WITH changed AS (

@@ -114,15 +114,7 @@ package final class SQLiteCatalogue: CatalogueStore {
         for (ordinal, (event, admitted)) in batch.events.enumerated() {
             sqlite3_bind_int64(handle, 1, Int64(ordinal))
             sqlite3_bind_int64(handle, 2, admitted ? 1 : 0)
-            for (index, value) in event.catalogueValues.enumerated() {
-                let position = Int32(index + 3)
-                switch value {
-                case nil: sqlite3_bind_null(handle, position)
-                case .integer(let value)?: sqlite3_bind_int64(handle, position, value)
-                case .real(let value)?: sqlite3_bind_double(handle, position, value)
-                case .text(let value)?: sqlite3_bind_text(handle, position, value, -1, Self.transient)
-                }
-            }
+            Self.bind(event, handle)
             let code = sqlite3_step(handle)
             sqlite3_reset(handle)
             guard code == SQLITE_DONE else {
@@ -157,10 +149,13 @@ package final class SQLiteCatalogue: CatalogueStore {
             """)
         counts.new = db.changesCount
         for index in indexes { try db.execute(sql: index) }
-        // The R*Tree, in the order of the rows (for it, the fastest).
-        try db.execute(sql: """
-            INSERT INTO events_position SELECT seq, longitude, longitude, latitude, latitude FROM events WHERE seq > ?
-            """, arguments: [before])
+        // The R*Tree: packed when it is empty, else point by point in the order of the rows (for it, the fastest).
+        let packed = fresh ? try PackedRTree(table: "events_position").load(try Self.points(db), db) : false
+        if !packed {
+            try db.execute(sql: """
+                INSERT INTO events_position SELECT seq, longitude, longitude, latitude, latitude FROM events WHERE seq > ?
+                """, arguments: [before])
+        }
         let move = try db.makeStatement(sql: """
             UPDATE events_position SET min_longitude = ?2, max_longitude = ?2, min_latitude = ?3, max_latitude = ?3 WHERE seq = ?1
             """)
@@ -181,6 +176,52 @@ package final class SQLiteCatalogue: CatalogueStore {
                 """, arguments: [mark.query, CatalogueSchema.milliseconds(mark.newestUpdated)])
         }
         return counts
+    }
+
+    /// Binds `event`'s stored fields (``SeismicEvent/catalogueValues``' order) from the third parameter on.
+    private static func bind(_ event: SeismicEvent, _ handle: OpaquePointer?) {
+        func text(_ position: Int32, _ value: String?) {
+            if let value { sqlite3_bind_text(handle, position, value, -1, transient) } else { sqlite3_bind_null(handle, position) }
+        }
+        func real(_ position: Int32, _ value: Double?) {
+            if let value { sqlite3_bind_double(handle, position, value) } else { sqlite3_bind_null(handle, position) }
+        }
+        text(3, CatalogueSchema.key(event))
+        text(4, event.id)
+        sqlite3_bind_int64(handle, 5, CatalogueSchema.milliseconds(event.time))
+        real(6, event.latitude)
+        real(7, event.longitude)
+        real(8, event.depth)
+        real(9, event.magnitude)
+        text(10, event.magnitudeType)
+        text(11, event.place)
+        text(12, event.eventType)
+        text(13, event.network)
+        if let updated = event.updated {
+            sqlite3_bind_int64(handle, 14, CatalogueSchema.milliseconds(updated))
+        } else {
+            sqlite3_bind_null(handle, 14)
+        }
+        text(15, event.status)
+    }
+
+    /// Every event's position, read through SQLite's own calls.
+    private static func points(_ db: Database) throws -> [PackedRTree.Point] {
+        let statement = try db.makeStatement(sql: "SELECT seq, longitude, latitude FROM events")
+        let handle = statement.sqliteStatement
+        var points: [PackedRTree.Point] = []
+        while true {
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_ROW else {
+                sqlite3_reset(handle)
+                guard code == SQLITE_DONE else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                }
+                return points
+            }
+            points.append(PackedRTree.Point(id: sqlite3_column_int64(handle, 0), longitude: sqlite3_column_double(handle, 1),
+                                            latitude: sqlite3_column_double(handle, 2)))
+        }
     }
 
     package func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# `make bench-catalogue`: the catalogue's figures, on the realistic generator's feeds
+# (make_big_catalog.py: scattered positions, Gutenberg–Richter magnitudes, ties, rows without
+# magnitude, quoted places), with the release binary `make map` builds:
+#   ingest 1 M rows into a new SQLite catalogue, then the same file again (all unchanged);
+#   the same into PostgreSQL + PostGIS (a server of its own, fsync on: scripts/with_postgres.sh);
+#   a 5 M-event catalogue in each → the default map of the last 365 days (wall time, peak memory);
+#   and the plan of a typical filtered read on the 5 M catalogue.
+# RUNS (default 2) runs of each timed job; peak memory is the largest resident set, in MiB.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORK=${WORK:-.build/bench}
+RUNS=${RUNS:-2}
+mkdir -p "$WORK"
+
+if [ -z "${QUAKEMAP_TEST_POSTGRES:-}" ]; then
+    # Again beside a PostgreSQL server of its own, fsync on as in production.
+    exec env PG_FSYNC=on scripts/with_postgres.sh "$0" "$@"
+fi
+
+echo "building (release)…"
+swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs --product quakemap \
+    >"$WORK/build.txt" 2>&1 || { cat "$WORK/build.txt" >&2; echo "bench-catalogue: the build failed" >&2; exit 1; }
+BIN=$PWD/.build/release/quakemap
+
+GENERATOR_SUM=$(cksum <Benchmarks/make_big_catalog.py)
+feed() {  # feed ROWS: the generator's CSV of ROWS events, made again when the generator changes
+    local path=$WORK/realistic-$1.csv
+    if [ ! -f "$path" ] || [ "$(cat "$path.sum" 2>/dev/null)" != "$GENERATOR_SUM" ]; then
+        python3 Benchmarks/make_big_catalog.py csv "$path" "${1}r" >/dev/null
+        echo "$GENERATOR_SUM" >"$path.sum"
+    fi
+    echo "$path"
+}
+ONE=$(feed 1000000)
+FIVE=$(feed 5000000)
+# The generator's newest event is at the end of 2025: "now" is pinned there.
+NOW=2026-01-01T00:00:00Z
+
+# timed LABEL COMMAND…: one run, wall seconds and peak MiB, and the summary line's counts.
+timed() {
+    local label=$1 start status=0
+    shift
+    start=$EPOCHREALTIME
+    /usr/bin/time -f "%M" -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" || status=$?
+    local end=$EPOCHREALTIME
+    if [ "$status" != 0 ]; then cat "$WORK/stderr.txt" >&2; echo "bench-catalogue: failed: $*" >&2; exit 1; fi
+    local counts
+    counts=$(grep -oE '[0-9]+ new, [0-9]+ updated, [0-9]+ unchanged' "$WORK/stderr.txt" || true)
+    printf '%-58s %8.2f s %7.1f MiB  %s\n' "$label" "$(awk -v a="$start" -v b="$end" 'BEGIN {print b - a}')" \
+        "$(awk '/^[0-9]+$/ {m = $1} END {print m / 1024}' "$WORK/time.txt")" "$counts"
+}
+
+PG_ADMIN_DIR=${QUAKEMAP_TEST_POSTGRES_ADMIN%:*}
+PG_PORT=${QUAKEMAP_TEST_POSTGRES_ADMIN##*:}
+psql_admin() { psql -X -q -t -A -v ON_ERROR_STOP=1 -h "$PG_ADMIN_DIR" -p "$PG_PORT" -U postgres "$@"; }
+new_database() {  # new_database NAME: empty, owned by the writer, as docs/catalogue.md makes one
+    psql_admin -d postgres -c "DROP DATABASE IF EXISTS $1 WITH (FORCE)" -c "CREATE DATABASE $1 OWNER quakemap_writer"
+    psql_admin -d "$1" -f scripts/catalogue_database.sql
+}
+WRITER_URL=${QUAKEMAP_TEST_POSTGRES%/*}
+READER_URL=${QUAKEMAP_TEST_POSTGRES_READER%/*}
+export PGPASSWORD=$QUAKEMAP_TEST_POSTGRES_WRITER_PASSWORD
+
+echo
+echo "== ingest 1 M realistic rows ($(du -m "$ONE" | cut -f1) MB) =="
+for run in $(seq "$RUNS"); do
+    rm -f "$WORK/one.sqlite" "$WORK/one.sqlite-wal" "$WORK/one.sqlite-shm"
+    timed "SQLite, new catalogue (target ≤ 15 s)" "$BIN" ingest "$ONE" --catalogue "$WORK/one.sqlite"
+    timed "SQLite, the same file again (target ≤ 8 s)" "$BIN" ingest "$ONE" --catalogue "$WORK/one.sqlite"
+done
+for run in $(seq "$RUNS"); do
+    new_database bench_one
+    timed "PostgreSQL, new catalogue (target ≤ 30 s)" "$BIN" ingest "$ONE" --catalogue "$WRITER_URL/bench_one"
+    timed "PostgreSQL, the same file again" "$BIN" ingest "$ONE" --catalogue "$WRITER_URL/bench_one"
+done
+
+echo
+echo "== a 5 M-event catalogue ($(du -m "$FIVE" | cut -f1) MB of CSV) =="
+if [ ! -f "$WORK/five.sqlite" ] || [ "$(cat "$WORK/five.sqlite.sum" 2>/dev/null)" != "$GENERATOR_SUM" ]; then
+    rm -f "$WORK/five.sqlite" "$WORK/five.sqlite-wal" "$WORK/five.sqlite-shm"
+    timed "SQLite, ingest 5 M" "$BIN" ingest "$FIVE" --catalogue "$WORK/five.sqlite"
+    echo "$GENERATOR_SUM" >"$WORK/five.sqlite.sum"
+fi
+new_database bench_five
+timed "PostgreSQL, ingest 5 M" "$BIN" ingest "$FIVE" --catalogue "$WRITER_URL/bench_five"
+psql_admin -d bench_five -c "VACUUM ANALYZE events"
+export PGPASSWORD=$QUAKEMAP_TEST_POSTGRES_READER_PASSWORD
+for run in $(seq "$RUNS"); do
+    timed "SQLite → default map of the last 365 days (≤ 2 s, ≤ 128 MiB)" "$BIN" render --catalogue "$WORK/five.sqlite" \
+        --now "$NOW" --since 365d -o "$WORK/five-sqlite.png"
+    timed "PostgreSQL → the same map (≤ 3 s)" "$BIN" render --catalogue "$READER_URL/bench_five" \
+        --now "$NOW" --since 365d -o "$WORK/five-postgres.png"
+    timed "SQLite → every M4.5+ of 365 days in a box across 180°" "$BIN" render --catalogue "$WORK/five.sqlite" \
+        --now "$NOW" --since 365d --min-mag 4.5 --bbox 120,-60,-60,60 --limit 0 -o "$WORK/five-box.png"
+    timed "PostgreSQL → the same" "$BIN" render --catalogue "$READER_URL/bench_five" \
+        --now "$NOW" --since 365d --min-mag 4.5 --bbox 120,-60,-60,60 --limit 0 -o "$WORK/five-box-pg.png"
+done
+
+echo
+echo "== the plan of a filtered read (--since 365d --min-mag 4.5 --bbox 120,-60,-60,60, first page) =="
+echo "-- SQLite (EXPLAIN QUERY PLAN)"
+python3 - "$WORK/five.sqlite" <<'EOF'
+import sqlite3, sys
+db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+sql = """SELECT seq, key, id, time_ms, latitude, longitude, depth, magnitude, magnitude_type, place, event_type, network,
+updated_ms, status FROM events WHERE time_ms >= ? AND magnitude >= ? AND magnitude IS NOT NULL
+AND seq IN (SELECT seq FROM events_position WHERE (max_longitude >= ? AND min_longitude <= ? AND max_latitude >= ? AND min_latitude <= ?)
+OR (max_longitude >= ? AND min_longitude <= ? AND max_latitude >= ? AND min_latitude <= ?))
+ORDER BY time_ms DESC, seq LIMIT ?"""
+args = (1735689600000, 4.5, 120, 180, -60, 60, -180, -60, -60, 60, 316)
+for row in db.execute("EXPLAIN QUERY PLAN " + sql, args):
+    print("   ", row[3])
+EOF
+echo "-- PostgreSQL (EXPLAIN ANALYZE)"
+psql_admin -d bench_five <<'EOF'
+EXPLAIN (ANALYZE, BUFFERS, COSTS OFF)
+SELECT seq, key, id, time_ms, latitude, longitude, depth, magnitude, magnitude_type, place, event_type, network, updated_ms, status
+FROM events WHERE time_ms >= 1735689600000 AND magnitude >= 4.5 AND magnitude IS NOT NULL
+  AND (position && ST_MakeEnvelope(120, -60, 180, 60, 4326) OR position && ST_MakeEnvelope(-180, -60, -60, 60, 4326))
+ORDER BY time_ms DESC, seq LIMIT 316;
+EOF
