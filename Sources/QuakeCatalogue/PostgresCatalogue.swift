@@ -225,6 +225,8 @@ package final class PostgresCatalogue: CatalogueStore {
             counts.updated = Int(updated)
         }
         for index in indexes { _ = try await run(index.definition) }
+        // A large batch changes what the planner should know at once, not at autovacuum's next pass.
+        if counts.new + Int(existingBefore) > 10_000 { _ = try await run("ANALYZE events") }
         // Versions the filters kept out still revise the events the catalogue holds.
         let revised = try await firstInt("""
             WITH changed AS (

@@ -89,6 +89,9 @@ struct ServerCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        if inputOptions.catalogue != nil {
+            throw ValidationError("quakemap-server serves feeds (a file, --url, --fdsn, --feed): it does not read a --catalogue")
+        }
         _ = try refreshInterval()
         guard renderTimeout.isFinite, renderTimeout > 0, renderTimeout <= 3600 else {
             throw ValidationError("--render-timeout must be above 0 and at most 3600 seconds")
