@@ -10,8 +10,8 @@ package final class SQLiteCatalogue: CatalogueStore {
     /// SQLite copies the text it is given (`SQLITE_TRANSIENT`, a macro Swift does not import).
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    /// The largest share of the globe a box may cover and still be looked up in the R*Tree.
-    private static let treeArea = 0.05
+    /// The most events a box may hold and still be read through the R*Tree.
+    private static let treeCap = 20_000
 
     /// How long a writer waits for another to finish.
     package static let busyTimeout: TimeInterval = 120
@@ -240,19 +240,30 @@ package final class SQLiteCatalogue: CatalogueStore {
         var conditions = predicate.conditions
         var values = predicate.values
         for parts in predicate.boxes {
-            // A small box through the R*Tree; a large one (the Pacific) as plain bounds, checked on the rows that
-            // the time or magnitude index finds: through the tree it would fetch a third of the catalogue.
-            let area = parts.reduce(0) { $0 + ($1.east - $1.west) * ($1.north - $1.south) } / (360 * 180)
-            if area < Self.treeArea {
-                let any = parts.map { _ in
-                    "(max_longitude >= ? AND min_longitude <= ? AND max_latitude >= ? AND min_latitude <= ?)"
-                }.joined(separator: " OR ")
+            let any = parts.map { _ in
+                "(max_longitude >= ? AND min_longitude <= ? AND max_latitude >= ? AND min_latitude <= ?)"
+            }.joined(separator: " OR ")
+            let bounds = parts.flatMap { [SQLValue.real($0.west), .real($0.east), .real($0.south), .real($0.north)] }
+            // A box that holds few events is read through the R*Tree; one that holds many (the Pacific, a
+            // dense network) as plain bounds, checked on the rows the time or magnitude index finds: through
+            // the tree every one of them would be fetched and sorted. SQLite's planner cannot weigh the two,
+            // so the tree is asked first how many it holds, up to a cap (a millisecond).
+            let held: Int
+            do {
+                held = try await reader.read { db in
+                    try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM events_position WHERE \(any) LIMIT ?)",
+                                     arguments: StatementArguments(bounds.map { Optional($0).databaseValue } + [Self.treeCap.databaseValue]))
+                } ?? 0
+            } catch {
+                throw Self.mapped(error, path: path)
+            }
+            if held < Self.treeCap {
                 conditions.append("seq IN (SELECT seq FROM events_position WHERE \(any))")
             } else {
                 conditions.append("(" + parts.map { _ in "(longitude BETWEEN ? AND ? AND latitude BETWEEN ? AND ?)" }
                     .joined(separator: " OR ") + ")")
             }
-            for part in parts { values += [.real(part.west), .real(part.east), .real(part.south), .real(part.north)] }
+            values += bounds
         }
         if let cursor {
             conditions.append("(time_ms < ? OR (time_ms = ? AND seq > ?))")

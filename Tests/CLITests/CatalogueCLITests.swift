@@ -231,6 +231,24 @@ struct CatalogueCLITests {
         #expect(after < before)
     }
 
+    @Test("a box is read alike through the R*Tree (few events in it) and as plain bounds (many), across 180° too",
+          arguments: CatalogueFixture.available)
+    func boxesReadBothWays(_ backend: CatalogueBackend) throws {
+        let fixture = try CatalogueFixture(backend)
+        defer { fixture.finish() }
+        let feed = fixture.folder.appendingPathComponent("wide.csv")
+        // 25,000 events: more than the R*Tree is asked for (20,000) in the wide boxes.
+        try ListSpoolCLITests.feed(rows: 25_000).write(to: feed, atomically: true, encoding: .utf8)
+        #expect(try fixture.ingest(feed.path).status == 0)
+        for box in ["-180,-90,180,90", "-170,-80,175,85", "100,-90,-100,90", "10,10,12,12", "179,-5,-179,5", "-180,-90,-179,90"] {
+            for limit in ["0", "40"] {
+                let arguments = ["list", "--bbox=\(box)", "--limit", limit, "--format", "text", "-q"]
+                #expect(try fixture.read(arguments).stdout == QuakemapProcess.run([arguments[0], feed.path] + arguments.dropFirst()).stdout,
+                        "\(box) --limit \(limit)")
+            }
+        }
+    }
+
     @Test("render, stats, chart, tiles, report and animate read the catalogue as they read the file",
           arguments: CatalogueFixture.available)
     func everyCommandReadsTheCatalogue(_ backend: CatalogueBackend) throws {
