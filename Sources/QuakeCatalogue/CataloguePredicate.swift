@@ -14,12 +14,12 @@ package enum SQLValue: Sendable, Hashable {
 /// again by the selection's own filter (``EventSelection``, CQL2 by
 /// `CQLEvaluator`), so what it leaves out of SQL costs time, never a wrong answer.
 ///
-/// Into SQL go the time window, the magnitude and depth ranges, the box and
+/// Into SQL go the time window, the magnitude and depth ranges, the types, the box and
 /// the map region (across 180° as two ranges; through the R*Tree in SQLite, the
 /// GiST index in PostGIS), and those parts of a CQL2 expression that compare
 /// `mag`, `depth`, `time`, `latitude` or `longitude` with a finite literal,
 /// `BETWEEN` on them, and `S_INTERSECTS` with a `BBOX`, where they are joined
-/// by `AND` (or by `OR` when both sides go). Text (types, `LIKE`, places),
+/// by `AND` (or by `OR` when both sides go). Other text (`LIKE`, places),
 /// arithmetic and `NOT` stay with the evaluator.
 package struct CataloguePredicate: Sendable, Hashable {
     /// Conditions joined by `AND`; each uses the columns of ``CatalogueSchema``.
@@ -47,6 +47,15 @@ package struct CataloguePredicate: Sendable, Hashable {
         if let value = filter.maximumDepth, value.isFinite { add("depth <= ?", .real(value)) }
         // Events without a magnitude are never selected.
         conditions.append("magnitude IS NOT NULL")
+        // Types as the filter compares them (normalized), stored so beside the feed's spelling.
+        if !filter.types.isEmpty {
+            conditions.append("type_key IN (\(Array(repeating: "?", count: filter.types.count).joined(separator: ", ")))")
+            values += filter.types.sorted().map(SQLValue.text)
+        }
+        if !filter.excludedTypes.isEmpty {
+            conditions.append("type_key NOT IN (\(Array(repeating: "?", count: filter.excludedTypes.count).joined(separator: ", ")))")
+            values += filter.excludedTypes.sorted().map(SQLValue.text)
+        }
         for box in [filter.bbox, selection.region].compactMap({ $0 }) { boxes.append(Self.parts(of: box)) }
         if let expression = filter.cql?.expression, let part = Self.translate(expression) {
             conditions.append(part.sql)

@@ -8,13 +8,17 @@ import QuakeKit
 /// (the feeds' own precision, so an event reads back exactly as it was read);
 /// `seq` orders the events of equal time as the feed listed them.
 package enum CatalogueSchema {
-    /// The event columns after `seq`, in the order rows are written and read.
-    package static let columns = ["key", "id", "time_ms", "latitude", "longitude", "depth", "magnitude", "magnitude_type",
-                                  "place", "event_type", "network", "updated_ms", "status"]
+    /// The event columns after `seq`, in the order rows are written; the last, `type_key`, is the
+    /// type as the filters compare it (``EventType/normalized(_:)``), so `--type` goes into SQL.
+    package static let columns = readColumns + ["type_key"]
+
+    /// The columns an event is read back from, in order.
+    package static let readColumns = ["key", "id", "time_ms", "latitude", "longitude", "depth", "magnitude", "magnitude_type",
+                                      "place", "event_type", "network", "updated_ms", "status"]
 
     /// The SQLite types of ``columns`` (a staging table's must match, or keys lose their index).
     package static let sqliteTypes = ["TEXT", "TEXT", "INTEGER", "REAL", "REAL", "REAL", "REAL", "TEXT", "TEXT", "TEXT", "TEXT",
-                                      "INTEGER", "TEXT"]
+                                      "INTEGER", "TEXT", "TEXT"]
 
     /// Each step of the SQLite schema, named, applied in order by GRDB's `DatabaseMigrator`.
     package static let sqliteSteps: [(name: String, sql: String)] = [
@@ -33,7 +37,8 @@ package enum CatalogueSchema {
                 event_type TEXT NOT NULL,
                 network TEXT,
                 updated_ms INTEGER,
-                status TEXT
+                status TEXT,
+                type_key TEXT NOT NULL
             );
             CREATE UNIQUE INDEX events_key ON events (key);
             CREATE INDEX events_time ON events (time_ms DESC, seq);
@@ -61,6 +66,7 @@ package enum CatalogueSchema {
             network text,
             updated_ms bigint,
             status text,
+            type_key text NOT NULL,
             position geometry(Point, 4326) GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(longitude, latitude), 4326)) STORED
         );
         CREATE INDEX events_time ON events (time_ms DESC, seq);

@@ -171,7 +171,7 @@ package final class PostgresCatalogue: CatalogueStore {
         _ = try await run("""
             CREATE TEMPORARY TABLE staging (ord bigint, admitted boolean, key text, id text, time_ms bigint,
                 latitude double precision, longitude double precision, depth double precision, magnitude double precision,
-                magnitude_type text, place text, event_type text, network text, updated_ms bigint, status text) ON COMMIT DROP
+                magnitude_type text, place text, event_type text, network text, updated_ms bigint, status text, type_key text) ON COMMIT DROP
             """)
         do {
             try await connection.copyFrom(table: "staging", columns: ["ord", "admitted"] + columns, logger: logger) { writer in
@@ -285,7 +285,7 @@ package final class PostgresCatalogue: CatalogueStore {
             values += [.integer(cursor.timeMilliseconds), .integer(cursor.timeMilliseconds), .integer(cursor.seq)]
         }
         let sql = """
-            SELECT seq, \(CatalogueSchema.columns.joined(separator: ", ")) FROM events
+            SELECT seq, \(CatalogueSchema.readColumns.joined(separator: ", ")) FROM events
             WHERE \(conditions.isEmpty ? "true" : conditions.joined(separator: " AND "))
             ORDER BY time_ms DESC, seq LIMIT ?
             """

@@ -213,6 +213,7 @@ package final class SQLiteCatalogue: CatalogueStore {
             sqlite3_bind_null(handle, 14)
         }
         text(15, event.status)
+        text(16, EventType.normalized(event.eventType))
     }
 
     /// Every event's position, read through SQLite's own calls.
@@ -270,7 +271,7 @@ package final class SQLiteCatalogue: CatalogueStore {
             values += [.integer(cursor.timeMilliseconds), .integer(cursor.timeMilliseconds), .integer(cursor.seq)]
         }
         let sql = """
-            SELECT seq, \(CatalogueSchema.columns.joined(separator: ", ")) FROM events
+            SELECT seq, \(CatalogueSchema.readColumns.joined(separator: ", ")) FROM events
             WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
             ORDER BY time_ms DESC, seq LIMIT ?
             """

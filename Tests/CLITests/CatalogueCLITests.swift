@@ -139,6 +139,8 @@ struct CatalogueCLITests {
             let limited = try QuakemapProcess.run(["list", feed, "--min-mag", "2.5", "--bbox", "150,-60,-100,70"])
             let storedLimited = try fixture.read(["list", "--min-mag", "2.5", "--bbox", "150,-60,-100,70"])
             #expect(storedLimited.stdout == limited.stdout, "\(name): the 300 most recent in a box across 180°")
+            let types = ["--type", "quarry", "--type", "explosion", "--limit", "0", "--format", "text", "-q"]
+            #expect(try fixture.read(["list"] + types).stdout == QuakemapProcess.run(["list", feed] + types).stdout, "\(name): types")
             let again = try fixture.ingest(feed)
             #expect(again.status == 0)
             if backend == .sqlite {
@@ -216,7 +218,8 @@ struct CatalogueCLITests {
                     == QuakemapProcess.run(["list", feed.path, "--limit", "0", "--format", format, "-q"]).stdout, "\(format)")
         }
         for filter in [["--min-mag", "3", "--max-depth", "300"], ["--since", "2023-11-14T21:00:00Z", "--limit", "50"],
-                       ["--where", "mag BETWEEN 1 AND 4 AND depth > 100 OR place LIKE '%Town%'"], ["--type", "earthquake", "--limit", "7"]] {
+                       ["--where", "mag BETWEEN 1 AND 4 AND depth > 100 OR place LIKE '%Town%'"], ["--type", "EarthQuake", "--limit", "7"],
+                       ["--exclude-type", "earthquake"], ["--type", "quarry", "--type", "explosion"]] {
             #expect(try fixture.read(["list", "--format", "text", "-q"] + filter).stdout
                     == QuakemapProcess.run(["list", feed.path, "--format", "text", "-q"] + filter).stdout, "\(filter)")
         }
