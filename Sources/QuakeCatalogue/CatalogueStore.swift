@@ -58,11 +58,26 @@ package protocol CatalogueStore: Sendable {
 }
 
 extension SeismicEvent {
-    /// The stored fields, in ``CatalogueSchema/columns`` order (the key first).
-    package var catalogueValues: [SQLValue?] {
+    /// The stored fields, in ``CatalogueSchema/columns`` order (the key first), with the type's key.
+    package func catalogueValues(typeKey: String) -> [SQLValue?] {
         [.text(CatalogueSchema.key(self)), .text(id), .integer(CatalogueSchema.milliseconds(time)), .real(latitude),
          .real(longitude), depth.map(SQLValue.real), magnitude.map(SQLValue.real), magnitudeType.map(SQLValue.text),
          .text(place), .text(eventType), network.map(SQLValue.text),
-         updated.map { .integer(CatalogueSchema.milliseconds($0)) }, status.map(SQLValue.text), .text(EventType.normalized(eventType))]
+         updated.map { .integer(CatalogueSchema.milliseconds($0)) }, status.map(SQLValue.text), .text(typeKey)]
+    }
+}
+
+/// ``EventType/normalized(_:)`` of each type spelling met, made once: a feed spells its types a
+/// few ways, and normalizing a million of them costs seconds.
+package struct TypeKeys {
+    private var keys: [String: String] = [:]
+
+    package init() {}
+
+    package mutating func key(_ type: String) -> String {
+        if let key = keys[type] { return key }
+        let key = EventType.normalized(type)
+        keys[type] = key
+        return key
     }
 }

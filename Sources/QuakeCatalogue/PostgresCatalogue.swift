@@ -176,9 +176,10 @@ package final class PostgresCatalogue: CatalogueStore {
         do {
             try await connection.copyFrom(table: "staging", columns: ["ord", "admitted"] + columns, logger: logger) { writer in
                 var buffer = ByteBuffer()
+                var typeKeys = TypeKeys()
                 for (ordinal, (event, admitted)) in batch.events.enumerated() {
                     buffer.writeString("\(ordinal)\t\(admitted ? "t" : "f")")
-                    for value in event.catalogueValues {
+                    for value in event.catalogueValues(typeKey: typeKeys.key(event.eventType)) {
                         buffer.writeInteger(UInt8(ascii: "\t"))
                         Self.appendCopyField(value, to: &buffer)
                     }

@@ -118,10 +118,11 @@ package final class SQLiteCatalogue: CatalogueStore {
             """)
         // Bound through SQLite's own calls: GRDB's arguments cost five times as much a row.
         let handle = stage.sqliteStatement
+        var typeKeys = TypeKeys()
         for (ordinal, (event, admitted)) in batch.events.enumerated() {
             sqlite3_bind_int64(handle, 1, Int64(ordinal))
             sqlite3_bind_int64(handle, 2, admitted ? 1 : 0)
-            Self.bind(event, handle)
+            Self.bind(event, typeKey: typeKeys.key(event.eventType), handle)
             let code = sqlite3_step(handle)
             sqlite3_reset(handle)
             guard code == SQLITE_DONE else {
@@ -188,8 +189,8 @@ package final class SQLiteCatalogue: CatalogueStore {
         return counts
     }
 
-    /// Binds `event`'s stored fields (``SeismicEvent/catalogueValues``' order) from the third parameter on.
-    private static func bind(_ event: SeismicEvent, _ handle: OpaquePointer?) {
+    /// Binds `event`'s stored fields (``SeismicEvent/catalogueValues(typeKey:)`` order) from the third parameter on.
+    private static func bind(_ event: SeismicEvent, typeKey: String, _ handle: OpaquePointer?) {
         func text(_ position: Int32, _ value: String?) {
             if let value { sqlite3_bind_text(handle, position, value, -1, transient) } else { sqlite3_bind_null(handle, position) }
         }
@@ -213,7 +214,7 @@ package final class SQLiteCatalogue: CatalogueStore {
             sqlite3_bind_null(handle, 14)
         }
         text(15, event.status)
-        text(16, EventType.normalized(event.eventType))
+        text(16, typeKey)
     }
 
     /// Every event's position, read through SQLite's own calls.
