@@ -16,7 +16,7 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xl
 # The fuzzers' seed corpora, written afresh for the corpus replay test (FuzzCorpusReplayTests).
 FUZZ_SEEDS := $(CURDIR)/.build/fuzz-seeds
 
-.PHONY: map test test-run test-all outside bench-catalogue test-sanitize test-sanitize-services build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
+.PHONY: map test test-run test-all outside bench-catalogue test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -184,7 +184,8 @@ api-fuzz: deps
 ## scanner and decoder, the read-ahead, spools, selection, PNG stripes, the circle stamper,
 ## concurrent renders, tile pyramids, staged output), then AddressSanitizer over the library's
 ## tests of its unsafe code, which also replay the fuzzers' corpora through the parsers
-## (FuzzCorpusReplayTests): the passes CI runs. Each builds only the test targets it runs and what they
+## (FuzzCorpusReplayTests); `test-tsan` and `test-asan` are each pass alone (CI runs `test-asan`:
+## both would not fit its 25 minutes beside the catalogue's tests). Each builds only the test targets it runs and what they
 ## depend on (QUAKEMAP_TEST_TARGETS, end of Package.swift), never the executables. Leak reports
 ## are off: fontconfig keeps process-lifetime caches that LeakSanitizer lists.
 ## test-sanitize-services: ThreadSanitizer over fetching and the server in process (`make test-all`:
@@ -201,10 +202,14 @@ ASAN_TARGETS := QuakeKitTests
 # The library's tests of its unsafe code: raw-byte scanning and parsing, libxml2, Cairo, the PNG encoder,
 # the stamper, mapped spools, the radix sort; and the fuzzers' corpora through every parser.
 ASAN_TESTS := CSVScannerTests|ParallelRecordScannerTests|DecimalParserTests|FDSNTextTests|FeedReaderTests|GeoJSONFeedTests|QuakeMLTests|RenderTests|PNGEncoderTests|StampedCirclesTests/(bandsMeetWithoutASeam|overOnLanesMatchesOneChannelAtATime)|EventBufferTests|EventListSpoolTests/(sameBytesOnAGeneratedFeedThatSpillsToAFile|csvFields|fdsnText)|ShortTextCacheTests|RadixSortTests|TimeParserTests|FuzzCorpusReplayTests|RevisionPolicyTests
-test-sanitize: test-deps
+test-sanitize: test-tsan test-asan
+
+test-tsan: test-deps
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
 		--scratch-path .build-tsan --filter "$(TSAN_LIBRARY_TESTS)"
+
+test-asan: test-deps
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \

@@ -31,9 +31,6 @@ package struct Catalogue: Sendable {
         try await store.syncMark(query)
     }
 
-    /// How many events the catalogue holds.
-    package func count() async throws -> Int { try await store.count() }
-
     /// The events `selection` selects, as reading the same events from a feed
     /// would select them: the database narrows (``CataloguePredicate``), and
     /// the selection's own filter and limit decide. A limit reads only pages
@@ -58,9 +55,7 @@ package struct Catalogue: Sendable {
             }
             if page.count < pageSize { break }
         }
-        var summary = FeedSummary(rows: read, events: read)
-        summary.title = nil
-        return FeedSelection(events: selection.select(candidates), summary: summary)
+        return FeedSelection(events: selection.select(candidates), summary: FeedSummary(rows: read, events: read))
     }
 }
 

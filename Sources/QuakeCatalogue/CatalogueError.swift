@@ -20,6 +20,8 @@ package enum CatalogueError: QuakeKitError, Equatable {
     case busy(String, reason: String)
     /// What the database answered to a statement it refused.
     case database(String, reason: String)
+    /// The file could not be read or written (a full disk, say).
+    case ioFailed(String, reason: String)
 
     package var message: String {
         switch self {
@@ -32,6 +34,7 @@ package enum CatalogueError: QuakeKitError, Equatable {
         case let .permissionDenied(location, reason): return "catalogue \(location): permission denied: \(reason)"
         case let .busy(location, reason): return "catalogue \(location) is busy: \(reason)"
         case let .database(location, reason): return "catalogue \(location): \(reason)"
+        case let .ioFailed(location, reason): return "catalogue \(location): I/O error: \(reason)"
         }
     }
 }

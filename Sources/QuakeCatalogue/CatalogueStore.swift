@@ -51,8 +51,6 @@ package protocol CatalogueStore: Sendable {
         -> [(event: SeismicEvent, cursor: CatalogueCursor)]
     /// The newest `updated` remembered for a `--sync` query, if any.
     func syncMark(_ query: String) async throws -> Date?
-    /// How many events the catalogue holds.
-    func count() async throws -> Int
     /// Gives the connection back.
     func close() async
 }

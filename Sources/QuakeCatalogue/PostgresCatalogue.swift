@@ -159,7 +159,8 @@ package final class PostgresCatalogue: CatalogueStore {
             return counts
         } catch {
             _ = try? await run("ROLLBACK")
-            throw error
+            // Also what the server said while rows streamed back.
+            throw (error as? CatalogueError) ?? Self.mapped(error, location: location, connecting: false)
         }
     }
 
@@ -317,10 +318,6 @@ package final class PostgresCatalogue: CatalogueStore {
             .map(CatalogueSchema.date(milliseconds:))
     }
 
-    package func count() async throws -> Int {
-        Int(try await firstInt("SELECT count(*) FROM events") ?? 0)
-    }
-
     package func close() async {
         try? await connection.close()
     }
@@ -342,6 +339,7 @@ package final class PostgresCatalogue: CatalogueStore {
             case "42501": return CatalogueError.permissionDenied(name, reason: message)
             case "28000", "28P01", "3D000", "53300", "57P03": return CatalogueError.unavailable(name, reason: message)
             case "40P01", "55P03", "57014": return CatalogueError.busy(name, reason: message)
+            case "53100", "58030": return CatalogueError.ioFailed(name, reason: message)
             default: return CatalogueError.database(name, reason: message)
             }
         }

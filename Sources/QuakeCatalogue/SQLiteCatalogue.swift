@@ -30,9 +30,9 @@ package final class SQLiteCatalogue: CatalogueStore {
         do {
             if writing {
                 configuration.prepareDatabase { db in
-                    // Each insert's statement journal (its triggers and unique key make one) in memory, not
-                    // in a temporary file: a dozen writes a row fewer. The pages of a large ingest stay
-                    // cached (up to 256 MiB) rather than spilling to the write-ahead log again and again.
+                    // Statement journals (a statement that writes many rows keeps one) and the staging table
+                    // in memory, not in temporary files. The pages of a large ingest stay cached (up to
+                    // 256 MiB) rather than spilling to the write-ahead log again and again.
                     try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144")
                 }
                 let pool = try DatabasePool(path: path, configuration: configuration)
@@ -306,13 +306,6 @@ package final class SQLiteCatalogue: CatalogueStore {
         }
     }
 
-    package func count() async throws -> Int {
-        guard let reader else { return 0 }
-        return try await reader.read { db in
-            try db.tableExists("events") ? try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 : 0
-        }
-    }
-
     package func close() async {
         try? writer?.close()
         if writer == nil { try? reader?.close() }
@@ -338,6 +331,8 @@ package final class SQLiteCatalogue: CatalogueStore {
             return CatalogueError.notACatalogue(path, reason: reason)
         case .SQLITE_CANTOPEN:
             return CatalogueError.unavailable(path, reason: "cannot open the file (\(reason))")
+        case .SQLITE_FULL, .SQLITE_IOERR:
+            return CatalogueError.ioFailed(path, reason: reason)
         case .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
             return CatalogueError.permissionDenied(path, reason: reason)
         default:

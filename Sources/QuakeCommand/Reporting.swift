@@ -137,6 +137,7 @@ package enum Reporting {
             case .permissionDenied: return 77
             case .busy: return 75
             case .database: return 70
+            case .ioFailed: return 74
             }
         case let error as FDSNError:
             if case .unknownService = error { return 64 }

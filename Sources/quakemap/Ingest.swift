@@ -60,44 +60,63 @@ extension Quakemap {
                 let now = try filterOptions.pinnedNow() ?? Date()
                 var loader = FeedLoader(input: input, fetch: fetch, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
+                var syncQuery: String?
+                if sync, let fdsn = try input.fdsnFeed(selection: selection, filters: filterOptions) {
+                    syncQuery = fdsn.cacheKey
+                    loader.updatedAfter = try await Self.syncMark(fdsn.cacheKey, in: location)
+                    if let after = loader.updatedAfter { log.debug("--sync: events updated after \(CivilTime.iso8601(after))") }
+                }
+                // The feed first: one that cannot be read leaves no new catalogue behind.
+                guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
+                    let (batch, summary, duplicates) = try Catalogue.batch(from: source, feed: feed, selection: selection)
+                    return SelectedEvents(events: [IngestInput(batch)], summary: summary, duplicates: duplicates)
+                }, fromCatalogue: { _ in throw ValidationError("ingest reads a feed, not a catalogue") }) else { return }
+                var batch = loaded.selection.events[0].batch
+                if let keep { batch.keepSince = now.addingTimeInterval(-(TimeBound.age(keep) ?? 0)) }
+                if let syncQuery {
+                    if let newest = batch.events.compactMap(\.event.updated).max() {
+                        batch.syncMark = (syncQuery, max(newest, loader.updatedAfter ?? newest))
+                    } else if !batch.events.isEmpty {
+                        log.warning("--sync: the service's answer carries no update times (try --fdsn-format csv or xml); the next run asks for the whole window again")
+                    }
+                }
                 let catalogue = try await Catalogue.open(location, writing: true)
+                let counts: IngestCounts
                 do {
-                    var syncQuery: String?
-                    if sync, let fdsn = try input.fdsnFeed(selection: selection, filters: filterOptions) {
-                        syncQuery = fdsn.cacheKey
-                        loader.updatedAfter = try await catalogue.syncMark(fdsn.cacheKey)
-                        if let after = loader.updatedAfter { log.debug("--sync: events updated after \(CivilTime.iso8601(after))") }
-                    }
-                    guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
-                        let (batch, summary, duplicates) = try Catalogue.batch(from: source, feed: feed, selection: selection)
-                        return SelectedEvents(events: [IngestInput(batch)], summary: summary, duplicates: duplicates)
-                    }, fromCatalogue: { _ in throw ValidationError("ingest reads a feed, not a catalogue") }) else { return }
-                    var batch = loaded.selection.events[0].batch
-                    if let keep { batch.keepSince = now.addingTimeInterval(-(TimeBound.age(keep) ?? 0)) }
-                    if let syncQuery {
-                        let newest = batch.events.compactMap(\.event.updated).max()
-                        if let newest {
-                            batch.syncMark = (syncQuery, max(newest, loader.updatedAfter ?? newest))
-                        } else if !batch.events.isEmpty {
-                            log.warning("--sync: the service's answer carries no update times (try --fdsn-format csv or xml); the next run asks for the whole window again")
-                        }
-                    }
-                    let counts = try await catalogue.ingest(batch)
+                    counts = try await catalogue.ingest(batch)
                     await catalogue.close()
-                    let filtered = batch.events.count(where: { !$0.admitted }) - Self.revisedOutside(counts, batch)
-                    var done = "\(counts.new) new, \(counts.updated) updated, \(counts.unchanged) unchanged"
-                    if filtered > 0 { done += ", \(filtered) outside the filters" }
-                    if batch.keepSince != nil { done += ", \(counts.pruned) pruned" }
-                    Reporting.finish(loaded, loader: loader, outcome: "ingested", done: "\(done) → \(location)",
-                                     selected: counts.new + counts.updated, start: start, log: log,
-                                     extra: ["catalogue": .string(location.description), "new": .stringConvertible(counts.new),
-                                             "updated": .stringConvertible(counts.updated),
-                                             "unchanged": .stringConvertible(counts.unchanged),
-                                             "pruned": .stringConvertible(counts.pruned)])
                 } catch {
                     await catalogue.close()
                     throw error
                 }
+                let filtered = batch.events.count(where: { !$0.admitted }) - Self.revisedOutside(counts, batch)
+                var done = "\(counts.new) new, \(counts.updated) updated, \(counts.unchanged) unchanged"
+                if filtered > 0 { done += ", \(filtered) outside the filters" }
+                if batch.keepSince != nil { done += ", \(counts.pruned) pruned" }
+                Reporting.finish(loaded, loader: loader, outcome: "ingested", done: "\(done) → \(location)",
+                                 selected: counts.new + counts.updated, start: start, log: log,
+                                 extra: ["catalogue": .string(location.description), "new": .stringConvertible(counts.new),
+                                         "updated": .stringConvertible(counts.updated),
+                                         "unchanged": .stringConvertible(counts.unchanged),
+                                         "pruned": .stringConvertible(counts.pruned)])
+            }
+        }
+
+        /// The newest `updated` a `--sync` of `query` stored; none when the catalogue is not there yet.
+        private static func syncMark(_ query: String, in location: CatalogueLocation) async throws -> Date? {
+            let catalogue: Catalogue
+            do {
+                catalogue = try await Catalogue.open(location, writing: false)
+            } catch CatalogueError.notFound, CatalogueError.notACatalogue {
+                return nil
+            }
+            do {
+                let mark = try await catalogue.syncMark(query)
+                await catalogue.close()
+                return mark
+            } catch {
+                await catalogue.close()
+                throw error
             }
         }
 
