@@ -21,6 +21,20 @@ package struct Catalogue: Sendable {
     /// Gives the connection back.
     package func close() async { await store.close() }
 
+    /// Opens the catalogue at `location`, runs `body` with it, and closes it whatever `body` does.
+    package static func using<Result>(_ location: CatalogueLocation, writing: Bool,
+                                      _ body: (Catalogue) async throws -> Result) async throws -> Result {
+        let catalogue = try await open(location, writing: writing)
+        do {
+            let result = try await body(catalogue)
+            await catalogue.close()
+            return result
+        } catch {
+            await catalogue.close()
+            throw error
+        }
+    }
+
     /// Writes `batch` in one transaction.
     package func ingest(_ batch: IngestBatch) async throws -> IngestCounts {
         try await store.ingest(batch)

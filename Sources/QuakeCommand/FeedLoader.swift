@@ -179,15 +179,7 @@ package struct FeedLoader {
 
     /// The events `selection` selects from the catalogue at `location`.
     private static func select(_ selection: EventSelection, from location: String) async throws -> FeedSelection {
-        let catalogue = try await Catalogue.open(try CatalogueLocation(location), writing: false)
-        do {
-            let selected = try await catalogue.select(selection)
-            await catalogue.close()
-            return selected
-        } catch {
-            await catalogue.close()
-            throw error
-        }
+        try await Catalogue.using(try CatalogueLocation(location), writing: false) { try await $0.select(selection) }
     }
 
     private var retrieval: FeedRetrieval {

@@ -80,15 +80,7 @@ extension Quakemap {
                         log.warning("--sync: the service's answer carries no update times (try --fdsn-format csv or xml); the next run asks for the whole window again")
                     }
                 }
-                let catalogue = try await Catalogue.open(location, writing: true)
-                let counts: IngestCounts
-                do {
-                    counts = try await catalogue.ingest(batch)
-                    await catalogue.close()
-                } catch {
-                    await catalogue.close()
-                    throw error
-                }
+                let counts = try await Catalogue.using(location, writing: true) { [batch] in try await $0.ingest(batch) }
                 let filtered = batch.events.count(where: { !$0.admitted }) - Self.revisedOutside(counts, batch)
                 var done = "\(counts.new) new, \(counts.updated) updated, \(counts.unchanged) unchanged"
                 if filtered > 0 { done += ", \(filtered) outside the filters" }
@@ -104,19 +96,10 @@ extension Quakemap {
 
         /// The newest `updated` a `--sync` of `query` stored; none when the catalogue is not there yet.
         private static func syncMark(_ query: String, in location: CatalogueLocation) async throws -> Date? {
-            let catalogue: Catalogue
             do {
-                catalogue = try await Catalogue.open(location, writing: false)
+                return try await Catalogue.using(location, writing: false) { try await $0.syncMark(query) }
             } catch CatalogueError.notFound, CatalogueError.notACatalogue {
                 return nil
-            }
-            do {
-                let mark = try await catalogue.syncMark(query)
-                await catalogue.close()
-                return mark
-            } catch {
-                await catalogue.close()
-                throw error
             }
         }
 
