@@ -85,6 +85,22 @@ package enum CatalogueSchema {
         return migrator
     }
 
+    /// A page of events newest first (equal times in feed order) that pass `conditions`, after
+    /// `cursor` (keyset paging): the one statement both databases read with; the page size is its
+    /// last `?`, bound by the caller. The cursor's values are appended to `values`.
+    package static func page(where conditions: [String], after cursor: CatalogueCursor?, values: inout [SQLValue?]) -> String {
+        var conditions = conditions
+        if let cursor {
+            conditions.append("(time_ms < ? OR (time_ms = ? AND seq > ?))")
+            values += [.integer(cursor.timeMilliseconds), .integer(cursor.timeMilliseconds), .integer(cursor.seq)]
+        }
+        return """
+            SELECT seq, \(readColumns.joined(separator: ", ")) FROM events
+            WHERE \(conditions.isEmpty ? "1 = 1" : conditions.joined(separator: " AND "))
+            ORDER BY time_ms DESC, seq LIMIT ?
+            """
+    }
+
     /// The key of `event`: its id, else (no id in the layout) its time and position.
     package static func key(_ event: SeismicEvent) -> String {
         event.id.isEmpty ? "@\(milliseconds(event.time)),\(event.latitude),\(event.longitude)" : event.id

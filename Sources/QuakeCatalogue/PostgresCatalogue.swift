@@ -282,15 +282,7 @@ package final class PostgresCatalogue: CatalogueStore {
             conditions.append("(" + parts.map { _ in "position && ST_MakeEnvelope(?, ?, ?, ?, 4326)" }.joined(separator: " OR ") + ")")
             for part in parts { values += [.real(part.west), .real(part.south), .real(part.east), .real(part.north)] }
         }
-        if let cursor {
-            conditions.append("(time_ms < ? OR (time_ms = ? AND seq > ?))")
-            values += [.integer(cursor.timeMilliseconds), .integer(cursor.timeMilliseconds), .integer(cursor.seq)]
-        }
-        let sql = """
-            SELECT seq, \(CatalogueSchema.readColumns.joined(separator: ", ")) FROM events
-            WHERE \(conditions.isEmpty ? "true" : conditions.joined(separator: " AND "))
-            ORDER BY time_ms DESC, seq LIMIT ?
-            """
+        let sql = CatalogueSchema.page(where: conditions, after: cursor, values: &values)
         var events: [(event: SeismicEvent, cursor: CatalogueCursor)] = []
         do {
             for try await row in try await run(sql, values + [.integer(Int64(count))]) {

@@ -240,7 +240,7 @@ package final class SQLiteCatalogue: CatalogueStore {
         -> [(event: SeismicEvent, cursor: CatalogueCursor)] {
         guard let reader else { return [] }
         var conditions = predicate.conditions
-        var values = predicate.values
+        var values: [SQLValue?] = predicate.values
         for parts in predicate.boxes {
             let any = parts.map { _ in
                 "(max_longitude >= ? AND min_longitude <= ? AND max_latitude >= ? AND min_latitude <= ?)"
@@ -265,18 +265,10 @@ package final class SQLiteCatalogue: CatalogueStore {
                 conditions.append("(" + parts.map { _ in "(longitude BETWEEN ? AND ? AND latitude BETWEEN ? AND ?)" }
                     .joined(separator: " OR ") + ")")
             }
-            values += bounds
+            values += bounds.map(Optional.some)
         }
-        if let cursor {
-            conditions.append("(time_ms < ? OR (time_ms = ? AND seq > ?))")
-            values += [.integer(cursor.timeMilliseconds), .integer(cursor.timeMilliseconds), .integer(cursor.seq)]
-        }
-        let sql = """
-            SELECT seq, \(CatalogueSchema.readColumns.joined(separator: ", ")) FROM events
-            WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
-            ORDER BY time_ms DESC, seq LIMIT ?
-            """
-        let arguments = StatementArguments(values.map { Optional($0).databaseValue } + [count.databaseValue])
+        let sql = CatalogueSchema.page(where: conditions, after: cursor, values: &values)
+        let arguments = StatementArguments(values.map(\.databaseValue) + [count.databaseValue])
         do {
             return try await reader.read { db in
                 var events: [(event: SeismicEvent, cursor: CatalogueCursor)] = []
