@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Named for the error types QuakeFetch tells apart (AsyncHTTPClient's own dependencies).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -133,8 +134,10 @@ let package = Package(
             dependencies: [
                 "QuakeKit",
                 "QuakeFetch",
+                "QuakeCatalogue",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The web map's page, script and style, copied beside the executable.
@@ -146,6 +149,8 @@ let package = Package(
                 "QuakeKit",
                 "QuakeServer",
                 "QuakeCommand",
+                "QuakeCatalogue",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -166,7 +171,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["QuakeServer", "QuakeKit", "QuakeFetch", "FeedTestServer", .product(name: "Hummingbird", package: "hummingbird"),
+            dependencies: ["QuakeServer", "QuakeKit", "QuakeFetch", "QuakeCatalogue", "FeedTestServer",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(

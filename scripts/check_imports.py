@@ -74,7 +74,7 @@ def self_test():
     cases = [
         ("Sources/QuakeKit/Pipeline/QuakeMap.swift", "import CCairo", "QuakeKit imports CCairo, which only QuakeRender may import"),
         ("Sources/QuakeScene/Scene/MapScene.swift", "@preconcurrency import CLibXML2", "QuakeScene imports CLibXML2"),
-        ("Sources/QuakeServer/Catalogue.swift", "import FoundationNetworking", "QuakeServer imports FoundationNetworking"),
+        ("Sources/QuakeServer/FeedSnapshot.swift", "import FoundationNetworking", "QuakeServer imports FoundationNetworking"),
         ("Sources/QuakeRender/Render/MapRenderer.swift", "import CCairo", None),
     ]
     failures = []

@@ -18,6 +18,61 @@ package struct Catalogue: Sendable {
         }
     }
 
+    /// Opens the catalogue at `location` to read from many tasks at once, through up to
+    /// `connections` connections (a server's requests).
+    package static func open(reading location: CatalogueLocation, connections: Int) async throws -> Catalogue {
+        switch location {
+        case .sqlite(let path):
+            return Catalogue(location: location, store: try SQLiteCatalogue(path: path, writing: false, concurrently: true))
+        case .postgres(let database):
+            return Catalogue(location: location,
+                             store: try await PostgresCatalogue.open(database, writing: false, connections: max(2, connections)))
+        }
+    }
+
+    /// Which state the events are in (one row: cheap to ask often).
+    package func state() async throws -> CatalogueState { try await store.state() }
+
+    /// Calls `changed` whenever another process's ingest announces a change, until cancelled;
+    /// returns at once where the database announces nothing (SQLite), and throws where it
+    /// refuses to (a PostgreSQL hot standby): there, poll ``state()``.
+    package func watch(_ changed: @escaping @Sendable () async -> Void) async throws { try await store.watch(changed) }
+
+    /// The event with this id, if it has a magnitude (as every selection requires).
+    package func event(id: String) async throws -> SeismicEvent? {
+        try await store.events(CataloguePredicate(id: id), after: nil, count: 1).first?.event
+    }
+
+    /// A page of the events `filter` admits, newest first: `offset` of them skipped, then up to
+    /// `limit`, and whether more follow. The database narrows, the filter decides, as in ``select(_:)``.
+    package func page(_ filter: EventFilter, offset: Int, limit: Int) async throws -> (events: [SeismicEvent], more: Bool) {
+        let (end, overflow) = offset.addingReportingOverflow(limit)
+        guard !overflow, end < Int.max else { return ([], false) }
+        var selection = EventSelection(limit: end + 1)
+        selection.filter = filter
+        let selected = try await select(selection).events
+        return (Array(selected.dropFirst(offset).prefix(limit)), selected.count > end)
+    }
+
+    /// The drawable events in the box `region` that `filter` admits, the `count` largest (then
+    /// newest): what a tile keeps of the events that reach it. Largest first.
+    package func largest(_ filter: EventFilter, in region: GeoBox, count: Int) async throws -> [SeismicEvent] {
+        var selection = EventSelection(limit: nil)
+        selection.filter = filter
+        selection.region = region
+        let predicate = CataloguePredicate(selection)
+        var found: [SeismicEvent] = []
+        // The filter rarely refuses what the database lets through; when it does, ask for more.
+        var asked = count
+        while true {
+            let rows = try await store.largest(predicate, count: asked)
+            found = rows.filter { selection.admits($0) }
+            if found.count >= count || rows.count < asked { break }
+            asked *= 4
+        }
+        return Array(found.prefix(count))
+    }
+
     /// Gives the connection back.
     package func close() async { await store.close() }
 

@@ -7,6 +7,14 @@ package enum CatalogueLocation: Sendable, Hashable, CustomStringConvertible {
     /// A PostgreSQL database, as `postgresql://[user[:password]@][host][:port]/database`.
     case postgres(PostgresLocation)
 
+    /// `sqlite` or `postgresql`.
+    package var kind: String {
+        switch self {
+        case .sqlite: return "sqlite"
+        case .postgres: return "postgresql"
+        }
+    }
+
     /// Reads `text`: a `postgresql://` or `postgres://` URL, else a file path.
     ///
     /// - Throws: ``CatalogueError/invalidLocation(_:reason:)`` for a URL that cannot be read.

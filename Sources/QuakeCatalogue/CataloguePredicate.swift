@@ -9,24 +9,19 @@ package enum SQLValue: Sendable, Hashable {
 }
 
 /// The part of a selection a database can answer from its indexes, as SQL
-/// with `?` placeholders and the values bound to them. It is a necessary
-/// condition, never a sufficient one: every event it lets through is judged
-/// again by the selection's own filter (``EventSelection``, CQL2 by
-/// `CQLEvaluator`), so what it leaves out of SQL costs time, never a wrong answer.
-///
-/// Into SQL go the time window, the magnitude and depth ranges, the types, the box and
-/// the map region (across 180° as two ranges; through the R*Tree in SQLite, the
-/// GiST index in PostGIS), and those parts of a CQL2 expression that compare
-/// `mag`, `depth`, `time`, `latitude` or `longitude` with a finite literal,
-/// `BETWEEN` on them, and `S_INTERSECTS` with a `BBOX`, where they are joined
-/// by `AND` (or by `OR` when both sides go). Other text (`LIKE`, places),
-/// arithmetic and `NOT` stay with the evaluator.
+/// with `?` placeholders and the values bound to them: ``FilterBounds`` (what
+/// the filter implies of time, updated, magnitude, depth and position), the
+/// types, and the map region. It is a necessary condition, never a sufficient
+/// one: every event it lets through is judged again by the selection's own
+/// filter (``EventSelection``, CQL2 by `CQLEvaluator`), so what it leaves out
+/// of SQL costs time, never a wrong answer. Boxes go through the R*Tree in
+/// SQLite and the GiST index in PostGIS, across 180° as two.
 package struct CataloguePredicate: Sendable, Hashable {
     /// Conditions joined by `AND`; each uses the columns of ``CatalogueSchema``.
     package private(set) var conditions: [String] = []
     /// The values, in the order their `?` appear.
     package private(set) var values: [SQLValue] = []
-    /// Longitude/latitude boxes an event must lie in (all of them): answered by the spatial index.
+    /// Longitude/latitude boxes an event must lie in (one of each group): answered by the spatial index.
     package private(set) var boxes: [[Box]] = []
 
     /// A box in degrees, never crossing 180° (a box that does is two).
@@ -39,12 +34,14 @@ package struct CataloguePredicate: Sendable, Hashable {
     /// The predicate for what `selection` selects (its limit aside).
     package init(_ selection: EventSelection) {
         let filter = selection.filter
-        if let since = filter.since { add("time_ms >= ?", .integer(Self.milliseconds(since, rounding: .down))) }
-        if let until = filter.until { add("time_ms <= ?", .integer(Self.milliseconds(until, rounding: .up))) }
-        if let value = filter.minimumMagnitude, value.isFinite { add("magnitude >= ?", .real(value)) }
-        if let value = filter.maximumMagnitude, value.isFinite { add("magnitude <= ?", .real(value)) }
-        if let value = filter.minimumDepth, value.isFinite { add("depth >= ?", .real(value)) }
-        if let value = filter.maximumDepth, value.isFinite { add("depth <= ?", .real(value)) }
+        let bounds = FilterBounds(filter)
+        // Stored whole milliseconds: time bounds widened to them, never narrowed.
+        milliseconds("time_ms", bounds.time)
+        milliseconds("updated_ms", bounds.updated)
+        real("magnitude", bounds.magnitude)
+        real("depth", bounds.depth)
+        real("latitude", bounds.latitude)
+        real("longitude", bounds.longitude)
         // Events without a magnitude are never selected.
         conditions.append("magnitude IS NOT NULL")
         // Types as the filter compares them (normalized), stored so beside the feed's spelling.
@@ -56,12 +53,29 @@ package struct CataloguePredicate: Sendable, Hashable {
             conditions.append("type_key NOT IN (\(Array(repeating: "?", count: filter.excludedTypes.count).joined(separator: ", ")))")
             values += filter.excludedTypes.sorted().map(SQLValue.text)
         }
-        for box in [filter.bbox, selection.region].compactMap({ $0 }) { boxes.append(Self.parts(of: box)) }
-        if let expression = filter.cql?.expression, let part = Self.translate(expression) {
-            conditions.append(part.sql)
-            values += part.values
-            boxes += part.boxes
+        for group in bounds.boxes + [selection.region.map { [$0] }].compactMap({ $0 }) {
+            boxes.append(group.flatMap(Self.parts(of:)))
         }
+    }
+
+    private mutating func milliseconds(_ column: String, _ range: FilterBounds.Range) {
+        if let lower = range.lower {
+            add("\(column) >= ?", .integer(Self.milliseconds(Date(timeIntervalSince1970: lower), rounding: .down)))
+        }
+        if let upper = range.upper {
+            add("\(column) <= ?", .integer(Self.milliseconds(Date(timeIntervalSince1970: upper), rounding: .up)))
+        }
+    }
+
+    private mutating func real(_ column: String, _ range: FilterBounds.Range) {
+        if let lower = range.lower { add("\(column) >= ?", .real(lower)) }
+        if let upper = range.upper { add("\(column) <= ?", .real(upper)) }
+    }
+
+    /// The event whose id is `id` (events without one are not named by it), if it has a magnitude.
+    package init(id: String) {
+        conditions = ["key = ?", "id = key", "magnitude IS NOT NULL"]
+        values = [.text(id)]
     }
 
     private mutating func add(_ condition: String, _ value: SQLValue) {
@@ -90,64 +104,5 @@ package struct CataloguePredicate: Sendable, Hashable {
             parts.append(Box(west: 180, south: box.south, east: 180, north: box.north))
         }
         return parts
-    }
-
-    /// What a CQL2 expression says of indexed columns, when it says something whole.
-    private struct Part {
-        var sql: String
-        var values: [SQLValue] = []
-        var boxes: [[Box]] = []
-    }
-
-    private static func translate(_ expression: CQLExpression) -> Part? {
-        switch expression {
-        case let .and(a, b):
-            switch (translate(a), translate(b)) {
-            case let (x?, y?): return Part(sql: "(\(x.sql) AND \(y.sql))", values: x.values + y.values, boxes: x.boxes + y.boxes)
-            case let (x?, nil), let (nil, x?): return x
-            case (nil, nil): return nil
-            }
-        case let .or(a, b):
-            // Boxes are answered apart from the conditions, so an OR of them cannot be.
-            guard let x = translate(a), let y = translate(b), x.boxes.isEmpty, y.boxes.isEmpty else { return nil }
-            return Part(sql: "(\(x.sql) OR \(y.sql))", values: x.values + y.values)
-        case let .comparison(op, .property(property), literal):
-            return comparison(op, property, literal)
-        case let .comparison(op, literal, .property(property)):
-            let flipped = ["<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "="][op]
-            return flipped.flatMap { comparison($0, property, literal) }
-        case let .between(.property(property), low, high, false):
-            guard let low = comparison(">=", property, low), let high = comparison("<=", property, high) else { return nil }
-            return Part(sql: "(\(low.sql) AND \(high.sql))", values: low.values + high.values)
-        case let .spatial(op, .box(box)) where op == .intersects || op == .within:
-            return Part(sql: "1 = 1", boxes: [parts(of: box)])
-        default:
-            return nil
-        }
-    }
-
-    private static func comparison(_ op: String, _ property: CQLProperty, _ literal: CQLValue) -> Part? {
-        guard ["<", "<=", ">", ">=", "="].contains(op) else { return nil }
-        let column: String
-        switch property {
-        case .mag: column = "magnitude"
-        case .depth: column = "depth"
-        case .latitude: column = "latitude"
-        case .longitude: column = "longitude"
-        case .time:
-            guard case .timestamp(let date) = literal else { return nil }
-            // Stored whole milliseconds: the bound widened to them, never narrowed.
-            switch op {
-            case ">", ">=": return Part(sql: "time_ms >= ?", values: [.integer(milliseconds(date, rounding: .down))])
-            case "<", "<=": return Part(sql: "time_ms <= ?", values: [.integer(milliseconds(date, rounding: .up))])
-            default:
-                return Part(sql: "time_ms BETWEEN ? AND ?", values: [.integer(milliseconds(date, rounding: .down)),
-                                                                    .integer(milliseconds(date, rounding: .up))])
-            }
-        default: return nil
-        }
-        // Longitudes ±180 name one meridian: the evaluator decides those.
-        guard case .number(let value) = literal, value.isFinite, property != .longitude || abs(value) < 180 else { return nil }
-        return Part(sql: "\(column) \(op) ?", values: [.real(value)])
     }
 }

@@ -46,6 +46,18 @@ package enum CatalogueSchema {
             CREATE VIRTUAL TABLE events_position USING rtree(seq, min_longitude, max_longitude, min_latitude, max_latitude);
             CREATE TABLE sync_marks (query TEXT PRIMARY KEY, newest_updated_ms INTEGER NOT NULL);
             """),
+        ("2-state", """
+            CREATE TABLE catalogue_state (
+                lock INTEGER PRIMARY KEY CHECK (lock = 1),
+                instance TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                events INTEGER NOT NULL,
+                changed_ms INTEGER
+            );
+            INSERT INTO catalogue_state
+                SELECT 1, lower(hex(randomblob(8))), 1, (SELECT count(*) FROM events WHERE magnitude IS NOT NULL), NULL;
+            CREATE INDEX events_updated ON events (updated_ms);
+            """),
     ]
 
     /// Each step of the PostgreSQL schema, numbered from 1; `schema_version` holds the last applied.
@@ -74,7 +86,40 @@ package enum CatalogueSchema {
         CREATE INDEX events_position ON events USING gist (position);
         CREATE TABLE sync_marks (query text PRIMARY KEY, newest_updated_ms bigint NOT NULL);
         """,
+        """
+        CREATE TABLE catalogue_state (
+            lock integer PRIMARY KEY CHECK (lock = 1),
+            instance text NOT NULL,
+            version bigint NOT NULL,
+            events bigint NOT NULL,
+            changed_ms bigint
+        );
+        INSERT INTO catalogue_state
+            SELECT 1, substr(md5(random()::text || clock_timestamp()::text), 1, 16), 1,
+                   (SELECT count(*) FROM events WHERE magnitude IS NOT NULL), NULL;
+        CREATE INDEX events_updated ON events (updated_ms);
+        """,
     ]
+
+    /// The channel an ingest that changed a PostgreSQL catalogue notifies, with its ``CatalogueState/tag``.
+    package static let changeChannel = "quakemap_catalogue"
+
+    /// What an ingest that changed anything runs last, in its transaction: the version moves on
+    /// (every server sees a new tag), the served count and the time are kept for them.
+    package static let bumpState = """
+        UPDATE catalogue_state SET version = version + 1, changed_ms = ?,
+            events = (SELECT count(*) FROM events WHERE magnitude IS NOT NULL)
+        """
+
+    /// One row: the state's columns, then the newest and oldest time of a served event
+    /// (each one step down the time index) and the largest magnitude (one down its index).
+    package static let readState = """
+        SELECT instance, version, events, changed_ms,
+            (SELECT time_ms FROM events WHERE magnitude IS NOT NULL ORDER BY time_ms DESC LIMIT 1),
+            (SELECT time_ms FROM events WHERE magnitude IS NOT NULL ORDER BY time_ms ASC LIMIT 1),
+            (SELECT magnitude FROM events WHERE magnitude IS NOT NULL ORDER BY magnitude DESC LIMIT 1)
+        FROM catalogue_state
+        """
 
     /// The migrator of a SQLite catalogue.
     package static var migrator: DatabaseMigrator {
@@ -99,6 +144,16 @@ package enum CatalogueSchema {
             WHERE \(conditions.isEmpty ? "1 = 1" : conditions.joined(separator: " AND "))
             ORDER BY time_ms DESC, seq LIMIT ?
             """
+    }
+
+    /// The events `conditions` pass, largest magnitude first (then newest, then in feed
+    /// order): what a tile keeps when more events reach it than it draws. The count is the last `?`.
+    package static func largest(where conditions: [String]) -> String {
+        """
+        SELECT seq, \(readColumns.joined(separator: ", ")) FROM events
+        WHERE \(conditions.isEmpty ? "1 = 1" : conditions.joined(separator: " AND "))
+        ORDER BY magnitude DESC, time_ms DESC, seq LIMIT ?
+        """
     }
 
     /// The key of `event`: its id, else (no id in the layout) its time and position.

@@ -41,6 +41,37 @@ package struct CatalogueCursor: Sendable, Hashable {
     package var seq: Int64
 }
 
+/// Which state of its events a catalogue is in: what a server tags its answers with.
+package struct CatalogueState: Sendable, Hashable {
+    /// Made once, when the catalogue is created: two catalogues never share a tag.
+    package var instance: String
+    /// Moves on with every ingest that changed an event.
+    package var version: Int64
+    /// Events with a magnitude (those anything here selects).
+    package var events: Int
+    /// When an ingest last changed it.
+    package var changed: Date?
+    /// The newest and oldest time of those events.
+    package var newest: Date?
+    package var oldest: Date?
+    /// The largest magnitude: how far a circle may reach.
+    package var largestMagnitude: Double?
+
+    package init(instance: String, version: Int64, events: Int, changed: Date? = nil, newest: Date? = nil, oldest: Date? = nil,
+                 largestMagnitude: Double? = nil) {
+        self.largestMagnitude = largestMagnitude
+        self.instance = instance
+        self.version = version
+        self.events = events
+        self.changed = changed
+        self.newest = newest
+        self.oldest = oldest
+    }
+
+    /// The instance and the version: equal tags, equal events.
+    package var tag: String { "\(instance)-\(version)" }
+}
+
 /// One database behind a catalogue: SQLite or PostgreSQL.
 package protocol CatalogueStore: Sendable {
     /// Writes `batch` in one transaction; creates or migrates the schema first.
@@ -49,6 +80,13 @@ package protocol CatalogueStore: Sendable {
     /// times in feed order), after `cursor`.
     func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws
         -> [(event: SeismicEvent, cursor: CatalogueCursor)]
+    /// Up to `count` events `predicate` lets through, largest magnitude first (then newest).
+    func largest(_ predicate: CataloguePredicate, count: Int) async throws -> [SeismicEvent]
+    /// Which state the events are in.
+    func state() async throws -> CatalogueState
+    /// Calls `changed` with each new state another process's ingest announces, until
+    /// cancelled; returns at once where the database cannot announce (SQLite, a hot standby).
+    func watch(_ changed: @escaping @Sendable () async -> Void) async throws
     /// The newest `updated` remembered for a `--sync` query, if any.
     func syncMark(_ query: String) async throws -> Date?
     /// Gives the connection back.

@@ -13,22 +13,47 @@ import QuakeKit
 /// nothing and create the schema once; readers never wait for them.
 package final class PostgresCatalogue: CatalogueStore {
     private let location: PostgresLocation
-    private let connection: PostgresConnection
+    private let connection: Connection
     private let logger: Logger
+
+    /// One connection (a command), or a pool of them (a server answering many requests at once).
+    private enum Connection: Sendable {
+        case single(PostgresConnection)
+        case pool(PostgresClient, running: Task<Void, Never>)
+
+        func query(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+            switch self {
+            case .single(let connection): return try await connection.query(query, logger: logger)
+            case .pool(let client, _): return try await client.query(query, logger: logger)
+            }
+        }
+    }
 
     /// The advisory lock ingests take turns on ("quakemap" as a number).
     private static let ingestLock: Int64 = 0x7175_616b_656d_6170
 
-    private init(location: PostgresLocation, connection: PostgresConnection, logger: Logger) {
+    private init(location: PostgresLocation, connection: Connection, logger: Logger) {
         self.location = location
         self.connection = connection
         self.logger = logger
     }
 
     /// Connects to `location`; to read, the schema must be one this program knows.
-    package static func open(_ location: PostgresLocation, writing: Bool) async throws -> PostgresCatalogue {
+    /// `connections`: more than one keeps a pool of up to that many, to read from many tasks at once.
+    package static func open(_ location: PostgresLocation, writing: Bool, connections: Int = 1) async throws -> PostgresCatalogue {
         // PostgresNIO's own logging stays quiet: its lines could carry a query.
         let logger = Logger(label: "quakemap.catalogue") { _ in SwiftLogNoOpLogHandler() }
+        if connections > 1 {
+            let catalogue = PostgresCatalogue(location: location, connection: try pool(location, connections: connections, logger: logger),
+                                              logger: logger)
+            do {
+                try await catalogue.checkSchema(migrating: writing)
+            } catch {
+                await catalogue.close()
+                throw error
+            }
+            return catalogue
+        }
         let configuration: PostgresConnection.Configuration
         if location.isSocket {
             configuration = .init(unixSocketPath: location.host + "/.s.PGSQL.\(location.port)", username: location.user,
@@ -54,7 +79,7 @@ package final class PostgresCatalogue: CatalogueStore {
         } catch {
             throw mapped(error, location: location, connecting: true)
         }
-        let catalogue = PostgresCatalogue(location: location, connection: connection, logger: logger)
+        let catalogue = PostgresCatalogue(location: location, connection: .single(connection), logger: logger)
         if !writing {
             do {
                 try await catalogue.checkSchema(migrating: false)
@@ -64,6 +89,28 @@ package final class PostgresCatalogue: CatalogueStore {
             }
         }
         return catalogue
+    }
+
+    /// A running pool of up to `connections` connections to `location`.
+    private static func pool(_ location: PostgresLocation, connections: Int, logger: Logger) throws -> Connection {
+        var configuration: PostgresClient.Configuration
+        if location.isSocket {
+            configuration = .init(unixSocketPath: location.host + "/.s.PGSQL.\(location.port)", username: location.user,
+                                  password: location.password, database: location.database)
+        } else {
+            let tls: PostgresClient.Configuration.TLS
+            switch location.sslMode {
+            case "disable": tls = .disable
+            case "require": tls = .require(.makeClientConfiguration())
+            default: tls = .prefer(.makeClientConfiguration())
+            }
+            configuration = .init(host: location.host, port: location.port, username: location.user,
+                                  password: location.password, database: location.database, tls: tls)
+        }
+        configuration.options.maximumConnections = connections
+        configuration.options.minimumConnections = 1
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        return .pool(client, running: Task { await client.run() })
     }
 
     private func run(_ sql: String, _ values: [SQLValue?] = []) async throws -> PostgresRowSequence {
@@ -152,6 +199,8 @@ package final class PostgresCatalogue: CatalogueStore {
     }
 
     package func ingest(_ batch: IngestBatch) async throws -> IngestCounts {
+        // A transaction is one connection's: a pool would spread its statements over several.
+        guard case .single = connection else { preconditionFailure("an ingest needs one connection, not a pool") }
         _ = try await run("BEGIN")
         do {
             let counts = try await write(batch)
@@ -175,6 +224,7 @@ package final class PostgresCatalogue: CatalogueStore {
                 magnitude_type text, place text, event_type text, network text, updated_ms bigint, status text, type_key text) ON COMMIT DROP
             """)
         do {
+            guard case .single(let connection) = connection else { preconditionFailure("an ingest needs one connection, not a pool") }
             try await connection.copyFrom(table: "staging", columns: ["ord", "admitted"] + columns, logger: logger) { writer in
                 var buffer = ByteBuffer()
                 var typeKeys = TypeKeys()
@@ -245,6 +295,12 @@ package final class PostgresCatalogue: CatalogueStore {
             counts.pruned = Int(try await firstInt("WITH gone AS (DELETE FROM events WHERE time_ms < ? RETURNING 1) SELECT count(*) FROM gone",
                                                    [.integer(CataloguePredicate.milliseconds(since, rounding: .up))]) ?? 0)
         }
+        if counts.new + counts.updated + counts.pruned > 0 {
+            _ = try await run(CatalogueSchema.bumpState, [.integer(CatalogueSchema.milliseconds(Date()))])
+            // Delivered at commit, to every server listening on the primary.
+            _ = try await run("SELECT pg_notify(?, instance || '-' || version) FROM catalogue_state",
+                              [.text(CatalogueSchema.changeChannel)])
+        }
         if let mark = batch.syncMark {
             _ = try await run("""
                 INSERT INTO sync_marks (query, newest_updated_ms) VALUES (?, ?)
@@ -274,18 +330,22 @@ package final class PostgresCatalogue: CatalogueStore {
         }
     }
 
-    package func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws
-        -> [(event: SeismicEvent, cursor: CatalogueCursor)] {
+    /// `predicate`'s conditions and values, its boxes as GiST-indexed envelopes.
+    private func conditions(_ predicate: CataloguePredicate) -> ([String], [SQLValue?]) {
         var conditions = predicate.conditions
         var values: [SQLValue?] = predicate.values
         for parts in predicate.boxes {
             conditions.append("(" + parts.map { _ in "position && ST_MakeEnvelope(?, ?, ?, ?, 4326)" }.joined(separator: " OR ") + ")")
             for part in parts { values += [.real(part.west), .real(part.south), .real(part.east), .real(part.north)] }
         }
-        let sql = CatalogueSchema.page(where: conditions, after: cursor, values: &values)
+        return (conditions, values)
+    }
+
+    /// The events of rows that begin with `seq` and the read columns.
+    private func read(_ sql: String, _ values: [SQLValue?]) async throws -> [(event: SeismicEvent, cursor: CatalogueCursor)] {
         var events: [(event: SeismicEvent, cursor: CatalogueCursor)] = []
         do {
-            for try await row in try await run(sql, values + [.integer(Int64(count))]) {
+            for try await row in try await run(sql, values) {
                 let (seq, _, id, time, latitude, longitude, depth, magnitude, magnitudeType, place, type, network, updated, status) =
                     try row.decode((Int64, String, String, Int64, Double, Double, Double?, Double?, String?, String, String,
                                     String?, Int64?, String?).self)
@@ -303,6 +363,57 @@ package final class PostgresCatalogue: CatalogueStore {
         return events
     }
 
+    package func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws
+        -> [(event: SeismicEvent, cursor: CatalogueCursor)] {
+        var (conditions, values) = self.conditions(predicate)
+        let sql = CatalogueSchema.page(where: conditions, after: cursor, values: &values)
+        return try await read(sql, values + [.integer(Int64(count))])
+    }
+
+    package func largest(_ predicate: CataloguePredicate, count: Int) async throws -> [SeismicEvent] {
+        let (conditions, values) = self.conditions(predicate)
+        return try await read(CatalogueSchema.largest(where: conditions), values + [.integer(Int64(count))]).map(\.event)
+    }
+
+    package func state() async throws -> CatalogueState {
+        do {
+            for try await row in try await run(CatalogueSchema.readState) {
+                let (instance, version, events, changed, newest, oldest, largest) =
+                    try row.decode((String, Int64, Int64, Int64?, Int64?, Int64?, Double?).self)
+                return CatalogueState(instance: instance, version: version, events: Int(events),
+                                      changed: changed.map(CatalogueSchema.date(milliseconds:)),
+                                      newest: newest.map(CatalogueSchema.date(milliseconds:)),
+                                      oldest: oldest.map(CatalogueSchema.date(milliseconds:)), largestMagnitude: largest)
+            }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, location: location, connecting: false)
+        }
+        throw CatalogueError.notACatalogue(location.description, reason: "its catalogue_state has no row")
+    }
+
+    /// `LISTEN`s on one connection of the pool (of its own otherwise) for ingests' notifications.
+    /// A hot standby cannot listen (PostgreSQL refuses `LISTEN` during recovery): that throws,
+    /// and the caller polls.
+    package func watch(_ changed: @escaping @Sendable () async -> Void) async throws {
+        let listen: @Sendable (PostgresConnection) async throws -> Void = { connection in
+            try await connection.listen(on: CatalogueSchema.changeChannel) { notifications in
+                for try await _ in notifications { await changed() }
+            }
+        }
+        do {
+            switch connection {
+            case .single(let connection): try await listen(connection)
+            case .pool(let client, _): try await client.withConnection(listen)
+            }
+        } catch is CancellationError {
+            return
+        } catch {
+            throw Self.mapped(error, location: location, connecting: false)
+        }
+    }
+
     package func syncMark(_ query: String) async throws -> Date? {
         guard try await firstInt("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'sync_marks'") ?? 0 > 0
         else { return nil }
@@ -311,7 +422,12 @@ package final class PostgresCatalogue: CatalogueStore {
     }
 
     package func close() async {
-        try? await connection.close()
+        switch connection {
+        case .single(let connection): try? await connection.close()
+        case .pool(_, let running):
+            running.cancel()
+            await running.value
+        }
     }
 
     /// PostgreSQL's and PostgresNIO's errors as the catalogue's: the server's

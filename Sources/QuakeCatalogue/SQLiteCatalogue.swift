@@ -22,7 +22,8 @@ package final class SQLiteCatalogue: CatalogueStore {
 
     /// Opens `path` to write (created when missing, migrated to the current
     /// schema) or to read (it must exist and have a schema this program knows).
-    package init(path: String, writing: Bool) throws {
+    /// `concurrently`: to read from many tasks at once (a server), through a pool of read-only connections.
+    package init(path: String, writing: Bool, concurrently: Bool = false) throws {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
@@ -41,10 +42,16 @@ package final class SQLiteCatalogue: CatalogueStore {
             } else {
                 guard FileManager.default.fileExists(atPath: path) else { throw CatalogueError.notFound(path) }
                 configuration.readonly = true
-                let queue = try DatabaseQueue(path: path, configuration: configuration)
+                let opened: any DatabaseReader
+                if concurrently {
+                    configuration.maximumReaderCount = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
+                    opened = try DatabasePool(path: path, configuration: configuration)
+                } else {
+                    opened = try DatabaseQueue(path: path, configuration: configuration)
+                }
                 writer = nil
-                reader = queue
-                try queue.read { db in try Self.checkSchema(db, path: path, migrating: false) }
+                reader = opened
+                try opened.read { db in try Self.checkSchema(db, path: path, migrating: false) }
             }
         } catch let error as CatalogueError {
             throw error
@@ -63,6 +70,10 @@ package final class SQLiteCatalogue: CatalogueStore {
         }
         if !migrating, try !migrator.hasCompletedMigrations(db) {
             let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            if tables.contains("grdb_migrations") {
+                let found = try migrator.appliedIdentifiers(db).sorted().last ?? "none"
+                throw CatalogueError.notACatalogue(path, reason: "its schema \(found) is older: run 'quakemap ingest' into it once")
+            }
             throw tables.isEmpty
                 ? CatalogueError.notACatalogue(path, reason: "it holds no events yet (ingest into it first)")
                 : CatalogueError.notACatalogue(path, reason: "it has no quakemap schema")
@@ -186,6 +197,9 @@ package final class SQLiteCatalogue: CatalogueStore {
         // The planner's statistics, from a sample of each index (a few milliseconds): which of time,
         // magnitude and position narrows a read most.
         try db.execute(sql: "PRAGMA analysis_limit = 2000; ANALYZE events")
+        if counts.new + counts.updated + counts.pruned > 0 {
+            try db.execute(sql: CatalogueSchema.bumpState, arguments: [CatalogueSchema.milliseconds(Date())])
+        }
         return counts
     }
 
@@ -236,9 +250,8 @@ package final class SQLiteCatalogue: CatalogueStore {
         }
     }
 
-    package func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws
-        -> [(event: SeismicEvent, cursor: CatalogueCursor)] {
-        guard let reader else { return [] }
+    /// `predicate`'s conditions and values, its boxes among them.
+    private func conditions(_ predicate: CataloguePredicate, _ reader: any DatabaseReader) async throws -> ([String], [SQLValue?]) {
         var conditions = predicate.conditions
         var values: [SQLValue?] = predicate.values
         for parts in predicate.boxes {
@@ -250,15 +263,10 @@ package final class SQLiteCatalogue: CatalogueStore {
             // dense network) as plain bounds, checked on the rows the time or magnitude index finds: through
             // the tree every one of them would be fetched and sorted. SQLite's planner cannot weigh the two,
             // so the tree is asked first how many it holds, up to a cap (a millisecond).
-            let held: Int
-            do {
-                held = try await reader.read { db in
-                    try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM events_position WHERE \(any) LIMIT ?)",
-                                     arguments: StatementArguments(bounds.map { Optional($0).databaseValue } + [Self.treeCap.databaseValue]))
-                } ?? 0
-            } catch {
-                throw Self.mapped(error, path: path)
-            }
+            let held = try await reader.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM (SELECT 1 FROM events_position WHERE \(any) LIMIT ?)",
+                                 arguments: StatementArguments(bounds.map { Optional($0).databaseValue } + [Self.treeCap.databaseValue]))
+            } ?? 0
             if held < Self.treeCap {
                 conditions.append("seq IN (SELECT seq FROM events_position WHERE \(any))")
             } else {
@@ -267,9 +275,16 @@ package final class SQLiteCatalogue: CatalogueStore {
             }
             values += bounds.map(Optional.some)
         }
-        let sql = CatalogueSchema.page(where: conditions, after: cursor, values: &values)
-        let arguments = StatementArguments(values.map(\.databaseValue) + [count.databaseValue])
+        return (conditions, values)
+    }
+
+    package func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws
+        -> [(event: SeismicEvent, cursor: CatalogueCursor)] {
+        guard let reader else { return [] }
         do {
+            var (conditions, values) = try await self.conditions(predicate, reader)
+            let sql = CatalogueSchema.page(where: conditions, after: cursor, values: &values)
+            let arguments = StatementArguments(values.map(\.databaseValue) + [count.databaseValue])
             return try await reader.read { db in
                 var events: [(event: SeismicEvent, cursor: CatalogueCursor)] = []
                 events.reserveCapacity(min(count, 100_000))
@@ -284,6 +299,43 @@ package final class SQLiteCatalogue: CatalogueStore {
             throw Self.mapped(error, path: path)
         }
     }
+
+    package func largest(_ predicate: CataloguePredicate, count: Int) async throws -> [SeismicEvent] {
+        guard let reader else { return [] }
+        do {
+            let (conditions, values) = try await self.conditions(predicate, reader)
+            let sql = CatalogueSchema.largest(where: conditions)
+            let arguments = StatementArguments(values.map(\.databaseValue) + [count.databaseValue])
+            return try await reader.read { db in
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map { Self.event($0, offset: 1) }
+            }
+        } catch {
+            throw Self.mapped(error, path: path)
+        }
+    }
+
+    package func state() async throws -> CatalogueState {
+        guard let reader else { throw CatalogueError.database(path, reason: "closed") }
+        do {
+            return try await reader.read { db in
+                guard let row = try Row.fetchOne(db, sql: CatalogueSchema.readState) else {
+                    throw CatalogueError.notACatalogue(path, reason: "its catalogue_state has no row")
+                }
+                let changed: Int64? = row[3], newest: Int64? = row[4], oldest: Int64? = row[5]
+                return CatalogueState(instance: row[0], version: row[1], events: row[2],
+                                      changed: changed.map(CatalogueSchema.date(milliseconds:)),
+                                      newest: newest.map(CatalogueSchema.date(milliseconds:)),
+                                      oldest: oldest.map(CatalogueSchema.date(milliseconds:)), largestMagnitude: row[6])
+            }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, path: path)
+        }
+    }
+
+    /// SQLite announces nothing to other processes: its readers poll ``state()`` (one row).
+    package func watch(_ changed: @escaping @Sendable () async -> Void) async throws {}
 
     package func syncMark(_ query: String) async throws -> Date? {
         guard let reader else { return nil }

@@ -4,7 +4,7 @@ import QuakeKit
 
 /// The routes and what each answers.
 struct Endpoints: Sendable {
-    let store: CatalogueStore
+    let store: any EventStore
     let options: ServerOptions
     let gate: RenderGate
     let cache: ResponseCache
@@ -26,6 +26,9 @@ struct Endpoints: Sendable {
     static let itemParameters: Set<String> = ["bbox", "bbox-crs", "datetime", "limit", "offset", "filter", "filter-lang",
                                               "filter-crs", "f"]
     static let mapParameters = drawingParameters.union(["bbox", "width", "limit", "color"])
+    static let countParameters: Set<String> = ["bbox", "bbox-crs", "datetime", "filter", "filter-lang", "filter-crs", "f", "v"]
+    /// A count from a database reads at most this many events; beyond, it says "more than".
+    static let countBudget = 20_000
     /// The deepest tile served.
     static let maximumZoom = 22
     /// The deepest zoom the web map offers: events are kilometres apart, and
@@ -34,7 +37,7 @@ struct Endpoints: Sendable {
     /// Seconds between the web map's checks for a new catalogue.
     static let webMapRefreshSeconds = 5
 
-    init(store: CatalogueStore, options: ServerOptions, web: WebAssets) {
+    init(store: any EventStore, options: ServerOptions, web: WebAssets) {
         self.store = store
         self.options = options
         self.web = web
@@ -78,12 +81,12 @@ struct Endpoints: Sendable {
         route("/conformance") { _, _ in json(["conformsTo": FeatureDocuments.conformance]) }
         route("/collections") { request, _ in
             let base = base(request)
-            return json(["collections": [FeatureDocuments.collection(base: base, catalogue: await store.catalogue)],
+            return json(["collections": [FeatureDocuments.collection(base: base, served: await store.served())],
                          "links": [FeatureDocuments.link("\(base)/collections", "self", "application/json")]])
         }
         route("/collections/:collection") { request, context in
             try collection(context)
-            return json(FeatureDocuments.collection(base: base(request), catalogue: await store.catalogue))
+            return json(FeatureDocuments.collection(base: base(request), served: await store.served()))
         }
         route("/collections/:collection/queryables") { request, context in
             try collection(context)
@@ -98,24 +101,40 @@ struct Endpoints: Sendable {
             // Path parameters arrive percent-encoded; ids are matched as the feed spells them.
             let raw = context.parameters.get("id") ?? ""
             let id = raw.removingPercentEncoding ?? raw
-            guard let event = await store.catalogue.event(id: id) else {
+            let served = await store.served()
+            if let tagged = notModified(request, served) { return tagged }
+            guard let event = try await served.event(id: id) else {
                 throw Problem(.notFound, "no event with id '\(id)' in collection '\(FeatureDocuments.collectionID)'")
             }
             let collection = Link(href: "\(base(request))/collections/\(FeatureDocuments.collectionID)", rel: "collection",
                                   type: "application/json")
-            return response(FeatureBytes.feature(event, base: base(request), moreLinks: [collection]), type: "application/geo+json")
+            return tagged(response(FeatureBytes.feature(event, base: base(request), moreLinks: [collection]), type: "application/geo+json"),
+                          request, served)
         }
         route("/tiles/:z/:x/:y") { request, context in try await tile(request, context) }
         route("/map.png") { request, _ in try await map(request) }
+        route("/version") { request, _ in
+            // What a page polls to learn of a new catalogue: cheap, and cacheable for a moment, so a
+            // cache in front answers most of the polls.
+            let served = await store.served()
+            if let tagged = notModified(request, served) { return tagged }
+            let (_, newest) = served.interval
+            return tagged(try encoded(VersionDocument(version: served.version, events: served.count,
+                                                      newest: newest.map(CivilTime.iso8601),
+                                                      updated: served.generated.map(CivilTime.iso8601))), request, served)
+        }
+        route("/count") { request, _ in
+            let query = try FeatureQuery(FormQuery.parameters(of: request), allowed: Self.countParameters)
+            let served = await store.served()
+            if let tagged = notModified(request, served) { return tagged }
+            let matched = try await served.count(query.filter, budget: Self.countBudget)
+            return tagged(try encoded(CountDocument(numberMatched: matched, atLeast: matched == nil ? Self.countBudget + 1 : nil)),
+                          request, served)
+        }
         route("/healthz") { _, _ in
-            let catalogue = await store.catalogue
-            var body: [String: Any] = ["status": "ok", "events": catalogue.events.count, "version": catalogue.version,
-                                       "loadedAt": CivilTime.iso8601(catalogue.loadedAt),
-                                       "failedRefreshes": await store.failedRefreshes]
-            if let failure = await store.lastFailure {
-                body["lastFailure"] = ["at": CivilTime.iso8601(failure.date), "message": failure.message]
-            }
-            return json(body)
+            var response = try encoded(await store.health())
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
     }
 
@@ -123,25 +142,14 @@ struct Endpoints: Sendable {
 
     private func items(_ request: Request) async throws -> Response {
         let query = try FeatureQuery(FormQuery.parameters(of: request), allowed: Self.itemParameters)
-        let catalogue = await store.catalogue
-        // Positions, not copies: copying twelve thousand events costs more than encoding a page;
-        // without a filter, the page is a slice and nothing is collected.
-        let events = catalogue.events
-        let page: [SeismicEvent]
-        let matched: Int
-        if query.filter == EventFilter() {
-            matched = events.count
-            page = Array(events.dropFirst(query.offset).prefix(query.limit))
-        } else {
-            let found = catalogue.index.page(matching: query.filter, offset: query.offset, limit: query.limit)
-            matched = found.matched
-            page = found.positions.map { events[$0] }
-        }
+        let served = await store.served()
+        if let tagged = notModified(request, served) { return tagged }
+        let (page, matched, more) = try await served.page(query.filter, offset: query.offset, limit: query.limit)
         let base = base(request)
         let path = "\(base)/collections/\(FeatureDocuments.collectionID)/items"
         var links = [Link(href: Self.url(path, query.query(offset: query.offset)), rel: "self", type: "application/geo+json"),
                      Link(href: "\(base)/collections/\(FeatureDocuments.collectionID)", rel: "collection", type: "application/json")]
-        if query.offset + page.count < matched {
+        if more {
             links.append(Link(href: Self.url(path, query.query(offset: query.offset + page.count)), rel: "next",
                               type: "application/geo+json", title: "The next page"))
         }
@@ -151,7 +159,7 @@ struct Endpoints: Sendable {
         }
         let body = FeatureBytes.collection(matched: matched, timeStamp: CivilTime.iso8601(Date()), links: links,
                                            events: page, base: base)
-        return response(body, type: "application/geo+json")
+        return tagged(response(body, type: "application/geo+json"), request, served)
     }
 
     private func collection(_ context: some RequestContext) throws {
@@ -176,12 +184,15 @@ struct Endpoints: Sendable {
     private func tile(_ request: Request, _ context: some RequestContext) async throws -> Response {
         let id = try Self.tileID(context, route: "/tiles", maximumZoom: Self.maximumZoom)
         let query = try FeatureQuery(FormQuery.parameters(of: request), allowed: Self.drawingParameters, formats: ["png"])
-        let catalogue = await store.catalogue
+        let served = await store.served()
         let tiles = try self.tiles.get()
-        return try await image(request, key: "tile \(id) \(query.query(offset: 0))", catalogue: catalogue,
-                                coloring: options.symbols.coloring) {
-            let events = Self.drawable(catalogue, query.filter)
-            let layer = TileLayer(events: events, zoom: id.zoom, options: tiles.options, feedGenerated: catalogue.generated,
+        let reach = reach(served, zoom: id.zoom, tileSize: tiles.options.tileSize)
+        let limit = options.tileLimit
+        return try await image(request, key: "tile \(id) \(query.query(offset: 0))", served: served,
+                                coloring: options.symbols.coloring, read: {
+            try await served.drawable(query.filter, for: id, reach: reach, limit: limit)
+        }) { events in
+            let layer = TileLayer(events: events, zoom: id.zoom, options: tiles.options, feedGenerated: served.generated,
                                   around: id)
             return try layer.pngData(for: id) ?? tiles.empty
         }
@@ -206,16 +217,15 @@ struct Endpoints: Sendable {
         guard mapOptions.height <= Self.mapSides.upperBound else {
             throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over \(Self.mapSides.upperBound) pixels tall)")
         }
-        let catalogue = await store.catalogue
-        return try await image(request, key: "map \(width) \(name) \(query.query(offset: 0))", catalogue: catalogue,
-                                coloring: coloring) {
-            // Newest first already: the limit keeps the most recent.
-            let events = Array(Self.drawable(catalogue, query.filter).prefix(query.limit))
-            // The labels' places, looked up by id: the catalogue keeps whole events.
-            let places = Dictionary(events.compactMap { event in
-                catalogue.event(id: event.id).flatMap { $0.place.isEmpty ? nil : (event.id, $0.place) }
-            }, uniquingKeysWith: { first, _ in first })
-            let scene = SceneBuilder(options: mapOptions).scene(for: events, feedGenerated: catalogue.generated,
+        let served = await store.served()
+        return try await image(request, key: "map \(width) \(name) \(query.query(offset: 0))", served: served,
+                                coloring: coloring, read: {
+            try await served.newest(query.filter, limit: query.limit)
+        }) { events in
+            // The labels' places, by id.
+            let places = Dictionary(events.compactMap { $0.place.isEmpty || $0.id.isEmpty ? nil : ($0.id, $0.place) },
+                                    uniquingKeysWith: { first, _ in first })
+            let scene = SceneBuilder(options: mapOptions).scene(for: events.compactMap(MapEvent.init), feedGenerated: served.generated,
                                                                 places: places)
             return try MapRenderer().pngData(for: scene)
         }
@@ -227,27 +237,30 @@ struct Endpoints: Sendable {
         _ = try FeatureQuery(FormQuery.parameters(of: request), allowed: ["f"], formats: ["png"])
         let land = self.land
         return try await png(request, tag: "\"land-\(land.tileSize)-\(id.zoom)-\(id.x)-\(id.y)\"",
-                             cacheControl: "package, max-age=86400") {
+                             cacheControl: "public, max-age=86400", read: {}) {
             try MapRenderer().pngData(for: land.scene(for: id))
         }
     }
 
-    /// A PNG of the events, from the cache or drawn through the gate, with an
-    /// ETag that changes with the catalogue; `304` when the client has it.
-    private func image(_ request: Request, key: String, catalogue: Catalogue, coloring: SymbolColoring,
-                       draw: @escaping @Sendable () throws -> Data) async throws -> Response {
+    /// A PNG of the events `read` reads, from the cache or drawn through the gate, with
+    /// an ETag that changes with the catalogue; `304` when the client has it.
+    private func image<Events: Sendable>(_ request: Request, key: String, served: ServedEvents, coloring: SymbolColoring,
+                                         read: @escaping @Sendable () async throws -> Events,
+                                         draw: @escaping @Sendable (Events) throws -> Data) async throws -> Response {
         // What the picture depends on: the events, the request, the server's style,
         // and for age colours the feed's time (which moves without the events changing).
         var identity = FNV1a()
         identity.mix(key)
         identity.mix(styleKey)
-        if case .age = coloring { identity.mix(catalogue.generated.map(CivilTime.iso8601) ?? "") }
-        return try await png(request, tag: "\"\(catalogue.version)-\(identity.hex)\"", cacheControl: "no-cache", draw: draw)
+        if case .age = coloring { identity.mix(served.generated.map(CivilTime.iso8601) ?? "") }
+        return try await png(request, tag: "\"\(served.version)-\(identity.hex)\"", cacheControl: Self.eventsCacheControl,
+                             read: read, draw: draw)
     }
 
     /// A PNG tagged `tag`, from the cache or drawn through the gate; `304` when the client has it.
-    private func png(_ request: Request, tag: String, cacheControl: String,
-                     draw: @escaping @Sendable () throws -> Data) async throws -> Response {
+    private func png<Events: Sendable>(_ request: Request, tag: String, cacheControl: String,
+                                       read: @escaping @Sendable () async throws -> Events,
+                                       draw: @escaping @Sendable (Events) throws -> Data) async throws -> Response {
         var headers = HTTPFields()
         headers[.eTag] = tag
         headers[.cacheControl] = cacheControl
@@ -259,7 +272,8 @@ struct Endpoints: Sendable {
             data = cached
         } else {
             do {
-                data = try await gate.run(draw)
+                let events = try await read()
+                data = try await gate.run { try draw(events) }
             } catch RenderGate.Refusal.busy {
                 throw Problem(.serviceUnavailable, "too many images are being drawn; try again shortly", retryAfter: 1)
             } catch RenderGate.Refusal.timedOut {
@@ -311,16 +325,57 @@ struct Endpoints: Sendable {
     /// Whether an `If-None-Match` value names `tag`: `*`, or the tag itself,
     /// strong or weak (`W/"…"`, as proxies may rewrite it).
     static func matches(_ wanted: String, _ tag: String) -> Bool {
-        wanted.split(separator: ",").contains { candidate in
-            var candidate = candidate.trimmingCharacters(in: .whitespaces)
-            if candidate.hasPrefix("W/") { candidate.removeFirst(2) }
-            return candidate == tag || candidate == "*"
+        // If-None-Match compares weakly (RFC 9110 13.1.2): the opaque tags, whether `W/` or not.
+        func opaque(_ tag: some StringProtocol) -> Substring {
+            let trimmed = Substring(tag.trimmingCharacters(in: .whitespaces))
+            return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : trimmed
+        }
+        let mine = opaque(tag)
+        return wanted.split(separator: ",").contains { candidate in
+            let candidate = opaque(candidate)
+            return candidate == mine || candidate == "*"
         }
     }
 
-    /// The drawable events `filter` admits, newest first.
-    static func drawable(_ catalogue: Catalogue, _ filter: EventFilter) -> [MapEvent] {
-        filter == EventFilter() ? catalogue.mapEvents : catalogue.events.lazy.filter(filter.matches).compactMap(MapEvent.init)
+    /// How events' answers may be cached: by any cache (nginx's among them) for a few seconds,
+    /// then revalidated (a `304` while the version stands); a cache may serve its stale copy while
+    /// it asks again, or while no server answers.
+    static let eventsCacheControl = "public, max-age=\(eventsFreshSeconds), stale-while-revalidate=30, stale-if-error=600"
+    /// Seconds an answer about the events is fresh in a shared cache: a new event shows after at most this.
+    static let eventsFreshSeconds = 2
+
+    /// `304` when the client's `If-None-Match` names the version and the request.
+    private func notModified(_ request: Request, _ served: ServedEvents) -> Response? {
+        let tag = Self.documentTag(request, served)
+        guard let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, tag) else { return nil }
+        var headers = HTTPFields()
+        headers[.eTag] = tag
+        headers[.cacheControl] = Self.eventsCacheControl
+        return Response(status: .notModified, headers: headers)
+    }
+
+    /// A document about the events, tagged with the version it was read at.
+    private func tagged(_ response: Response, _ request: Request, _ served: ServedEvents) -> Response {
+        var response = response
+        response.headers[.eTag] = Self.documentTag(request, served)
+        response.headers[.cacheControl] = Self.eventsCacheControl
+        return response
+    }
+
+    /// A weak tag (the body carries a time stamp): the version, and what was asked, of which host.
+    static func documentTag(_ request: Request, _ served: ServedEvents) -> String {
+        var identity = FNV1a()
+        identity.mix(request.uri.string)
+        identity.mix(request.head.authority ?? "")
+        return "W/\"\(served.version)-\(identity.hex)\""
+    }
+
+    /// How many tiles away a circle's centre may be and still reach a tile of `zoom`.
+    private func reach(_ served: ServedEvents, zoom: Int, tileSize: Int) -> Int {
+        // In memory the layer is given every event and finds those near the tile itself.
+        guard case .database = served else { return 0 }
+        let diameter = options.symbols.sizes.diameter(magnitude: served.largestMagnitude() ?? 0)
+        return min(Int((SymbolShape.diamond.reach(diameter: diameter) / Double(tileSize)).rounded(.up)), 1 << zoom)
     }
 
     static func number(_ parameters: [(name: String, value: String)], _ name: String, default value: Int,
@@ -337,9 +392,31 @@ struct Endpoints: Sendable {
     }
 }
 
+/// `/version`: which catalogue a server serves, for pages to poll.
+struct VersionDocument: Codable {
+    var version: String
+    var events: Int
+    var newest: String?
+    /// When the feeds were generated, or the catalogue last ingested into.
+    var updated: String?
+}
+
+/// `/count`: how many events a filter admits, or that more than `atLeast − 1` do.
+struct CountDocument: Codable {
+    var numberMatched: Int?
+    var atLeast: Int?
+}
+
 /// `http://host:port` as the client addressed the server, for absolute links.
 private func base(_ request: Request) -> String {
     "http://" + (request.head.authority ?? "127.0.0.1")
+}
+
+/// A `Codable` document as JSON (keys sorted, as ``JSONDocument`` writes them).
+private func encoded(_ document: some Encodable, type: String = "application/json") throws -> Response {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return response(Array(try encoder.encode(document)), type: type)
 }
 
 private func json(_ object: Any, type: String = "application/json") -> Response {

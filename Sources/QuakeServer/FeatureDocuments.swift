@@ -43,14 +43,13 @@ enum FeatureDocuments {
         ]
     }
 
-    static func collection(base: String, catalogue: Catalogue) -> [String: Any] {
-        // The events are newest first.
-        let interval: [Any] = [catalogue.events.last.map { CivilTime.iso8601($0.time) } as Any? ?? NSNull(),
-                               catalogue.events.first.map { CivilTime.iso8601($0.time) } as Any? ?? NSNull()]
+    static func collection(base: String, served: ServedEvents) -> [String: Any] {
+        let (oldest, newest) = served.interval
+        let interval: [Any] = [oldest.map(CivilTime.iso8601) as Any? ?? NSNull(), newest.map(CivilTime.iso8601) as Any? ?? NSNull()]
         return [
             "id": collectionID,
             "title": "Earthquakes",
-            "description": "\(catalogue.events.count) seismic events, newest first",
+            "description": "\(served.count) seismic events, newest first",
             "itemType": "feature",
             "crs": ["http://www.opengis.net/def/crs/OGC/1.3/CRS84"],
             "extent": [
@@ -66,31 +65,24 @@ enum FeatureDocuments {
         ]
     }
 
+    /// The properties a filter may name: the parser's own list (``CQLProperty``), so the two cannot differ.
     static func queryables(base: String) -> [String: Any] {
-        func property(_ type: String, _ title: String, format: String? = nil) -> [String: Any] {
-            var schema: [String: Any] = ["type": type, "title": title]
-            if let format { schema["format"] = format }
-            return schema
+        var properties: [String: Any] = ["geometry": ["format": "geometry-point", "title": "Epicentre"]]
+        for property in CQLProperty.allCases {
+            var schema: [String: Any] = ["title": property.title]
+            switch property.valueType {
+            case .number: schema["type"] = "number"
+            case .timestamp: schema["type"] = "string"; schema["format"] = "date-time"
+            case .string, .boolean: schema["type"] = "string"
+            }
+            properties[property.rawValue] = schema
         }
         return [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "$id": "\(base)/collections/\(collectionID)/queryables",
             "type": "object",
             "title": "Earthquakes",
-            "properties": [
-                "geometry": ["format": "geometry-point", "title": "Epicentre"],
-                "mag": property("number", "Magnitude"),
-                "depth": property("number", "Depth in km"),
-                "time": property("string", "Origin time", format: "date-time"),
-                "type": property("string", "Event type"),
-                "magType": property("string", "Magnitude type"),
-                "net": property("string", "Network"),
-                "status": property("string", "Review status"),
-                "place": property("string", "Place"),
-                "id": property("string", "Event id"),
-                "latitude": property("number", "Latitude"),
-                "longitude": property("number", "Longitude"),
-            ],
+            "properties": properties,
             "additionalProperties": false,
         ]
     }
@@ -119,13 +111,18 @@ enum FeatureBytes {
     }
 
     /// A page of items.
-    static func collection(matched: Int, timeStamp: String, links: [Link], events: some Collection<SeismicEvent>,
+    static func collection(matched: Int?, timeStamp: String, links: [Link], events: some Collection<SeismicEvent>,
                            base: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256 + 400 * events.count)
-        out.append(contentsOf: #"{"type":"FeatureCollection","numberMatched":"#.utf8)
-        JSONBytes.appendInteger(matched, to: &out)
-        out.append(contentsOf: #","numberReturned":"#.utf8)
+        out.append(contentsOf: #"{"type":"FeatureCollection","#.utf8)
+        // Optional in the standard: a database would count every match to give it.
+        if let matched {
+            out.append(contentsOf: #""numberMatched":"#.utf8)
+            JSONBytes.appendInteger(matched, to: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        out.append(contentsOf: #""numberReturned":"#.utf8)
         JSONBytes.appendInteger(events.count, to: &out)
         out.append(contentsOf: #","timeStamp":"#.utf8)
         JSONBytes.appendString(timeStamp, to: &out)

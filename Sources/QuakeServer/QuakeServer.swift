@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
+import QuakeCatalogue
 import QuakeKit
 
 /// How the service draws and how much it takes on.
@@ -61,7 +62,7 @@ package enum QuakeServer {
     ///     lines only from warnings up.
     ///   - onRunning: called with the bound port once the server listens.
     package static func application(
-        store: CatalogueStore, options: ServerOptions, logger: Logger,
+        store: any EventStore, options: ServerOptions, logger: Logger,
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
@@ -123,6 +124,10 @@ struct ProblemAnswers<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let thrown as Problem {
             problem = thrown
+        } catch let error as CatalogueError {
+            // The database restarting, a standby catching up: another replica, or a moment later, may answer.
+            logger.warning("\(request.method) \(request.uri.string): \(error)")
+            problem = Problem(.serviceUnavailable, "the catalogue cannot be read just now", retryAfter: 5)
         } catch let error as HTTPError where error.status == .notFound {
             problem = Problem(.notFound, "no such resource: \(request.uri.path)")
         } catch let error as HTTPError {

@@ -5,12 +5,14 @@ import Logging
 import QuakeCommand
 import QuakeKit
 import QuakeServer
+import QuakeCatalogue
+import ServiceLifecycle
 
 @main
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quakemap-server",
-        abstract: "Serve earthquake feeds to map clients: OGC API – Features, XYZ tiles and maps.",
+        abstract: "Serve earthquake feeds or a catalogue to map clients: OGC API – Features, XYZ tiles and maps.",
         discussion: """
             Endpoints (all GET):
               /                         a browser gets the interactive map; other
@@ -27,7 +29,9 @@ struct ServerCommand: AsyncParsableCommand {
                                         Natural Earth land and sea, z 0…8
               /map.png                  plate carrée map: bbox, width, limit
                                         (default 300), color, filter, datetime
-              /healthz                  status, event count, refresh failures
+              /count                    how many events a filter admits
+              /version                  the catalogue's version (pages poll it)
+              /healthz                  status, event count, version, refresh failures
 
             Query strings are read as forms and HTTP clients send them: '+' is a
             space, %2B a plus, escapes are UTF-8. Bad requests get 400 with a JSON
@@ -42,12 +46,18 @@ struct ServerCommand: AsyncParsableCommand {
             and FDSN queries are fetched again every --refresh; a failed refresh
             keeps serving the last good feed.
 
+            --catalogue DB serves what 'quakemap ingest' stored (a SQLite file or
+            postgresql://reader@host/db, read-only): requests query the database,
+            and an ingest is served at once (PostgreSQL's NOTIFY) or within
+            --refresh (SQLite, a hot standby). Replicas behind nginx: docs/deploy.md.
+
             EXIT STATUS
               0   stopped by SIGTERM or SIGINT
               64  usage error
               65  bad feed at start (a header with no rows is not one: it serves an
                   empty collection)
-              66  input not found; 69/75 fetch failed at start
+              66  input or catalogue not found; 69/75 fetch failed at start, or the
+                  catalogue's database cannot be reached (69); 77 permission denied
               70  the server could not start (e.g. the port is taken)
             """,
         version: QuakeMap.version
@@ -69,8 +79,12 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on (0: any free port, printed at start).")
     var port = 8080
 
-    @Option(help: ArgumentHelp("Fetch URL feeds again this often: 30s, 5m, 1h (a second to a day).", valueName: "duration"))
-    var refresh = "60s"
+    @Option(help: ArgumentHelp("Fetch URL feeds again this often, or ask a --catalogue for its version: 30s, 5m, 1h (a second to a day; default 60s, a catalogue 2s).",
+                               valueName: "duration"))
+    var refresh: String?
+
+    @Option(help: ArgumentHelp("With a PostgreSQL --catalogue: connections to it at most (default: 4 per core).", valueName: "n"))
+    var databaseConnections: Int?
 
 
     @Option(help: ArgumentHelp("Seconds a request waits for its image before a 503.", valueName: "seconds"))
@@ -90,7 +104,11 @@ struct ServerCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         if inputOptions.catalogue != nil {
-            throw ValidationError("quakemap-server serves feeds (a file, --url, --fdsn, --feed): it does not read a --catalogue")
+            try inputOptions.checkCatalogueIsTheOnlyInput()
+            if !feeds.isEmpty { throw ValidationError("--catalogue is the input: give no --feed with it (to add a feed: quakemap ingest)") }
+            if try filterOptions.filter() != EventFilter() {
+                throw ValidationError("--catalogue is served whole: filter what 'quakemap ingest' stores, or each request (filter, bbox, datetime)")
+            }
         }
         _ = try refreshInterval()
         guard renderTimeout.isFinite, renderTimeout > 0, renderTimeout <= 3600 else {
@@ -101,11 +119,13 @@ struct ServerCommand: AsyncParsableCommand {
             throw ValidationError("--idle-timeout must be 0.1 to 3600 seconds")
         }
         if let maxConnections, maxConnections < 1 { throw ValidationError("--max-connections must be 1 or more") }
+        if let databaseConnections, databaseConnections < 1 { throw ValidationError("--database-connections must be 1 or more") }
         for feed in feeds where feed.hasPrefix("-") { throw ValidationError("--feed: '\(feed)' is not a file or URL") }
     }
 
     /// `--refresh`, read like `--since` durations (30s, 5m, 1h), one second to a day.
     private func refreshInterval() throws -> Duration {
+        let refresh = self.refresh ?? (inputOptions.catalogue == nil ? "60s" : "2s")
         let now = Date()
         guard refresh.last?.isLetter == true, let back = try? TimeBound.parse(refresh, now: now),
               case let seconds = now.timeIntervalSince(back), seconds >= 1, seconds <= 86_400 else {
@@ -134,15 +154,33 @@ struct ServerCommand: AsyncParsableCommand {
     func run() async throws {
         let log = Reporting.logger(inputOptions, cleansUpOnSignals: false)
         try await reportingErrors(log) {
-            let origins = try origins()
             let interval = try refreshInterval()
-            var feed = inputOptions.feedOptions
-            feed.now = try filterOptions.pinnedNow()
-            let store = CatalogueStore(origins: origins, feed: feed, filter: try filterOptions.filter(),
-                                       fetch: fetchArguments.options, cache: fetchArguments.cache,
-                                       staleOk: fetchArguments.staleOk, log: log)
-            try await store.load()
-            let count = await store.catalogue.events.count
+            let store: any EventStore
+            let refresher: StoreRefresher?
+            let served: String
+            var closing: DatabaseStore?
+            if let location = inputOptions.catalogue {
+                let location = try CatalogueLocation(location)
+                let database = try await DatabaseStore.open(
+                    location, connections: databaseConnections ?? 4 * ProcessInfo.processInfo.activeProcessorCount,
+                    refresh: interval, log: log)
+                store = database
+                closing = database
+                refresher = StoreRefresher { await database.keepFresh() }
+                served = location.description
+            } else {
+                let origins = try origins()
+                var feed = inputOptions.feedOptions
+                feed.now = try filterOptions.pinnedNow()
+                let feeds = FeedStore(origins: origins, feed: feed, filter: try filterOptions.filter(),
+                                      fetch: fetchArguments.options, cache: fetchArguments.cache,
+                                      staleOk: fetchArguments.staleOk, log: log)
+                try await feeds.load()
+                store = feeds
+                refresher = origins.contains(where: \.isRemote) ? StoreRefresher { await feeds.refreshForever(every: interval) } : nil
+                served = origins.map(\.description).joined(separator: ", ")
+            }
+            let count = await store.health().events
             let descriptors = ServerLimits.raiseDescriptorLimit()
             let connections = maxConnections ?? ServerLimits.connectionCap(descriptors: descriptors)
             if connections > descriptors - 16 {
@@ -155,21 +193,17 @@ struct ServerCommand: AsyncParsableCommand {
                 renderTimeout: .milliseconds(Int64(renderTimeout * 1000)),
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), maximumConnections: connections)
             let app = QuakeServer.application(store: store, options: options, logger: log) { [host] bound in
-                log.info("serving \(count) events from \(origins.map(\.description).joined(separator: ", ")) on http://\(host):\(bound)/",
+                log.info("serving \(count) events from \(served) on http://\(host):\(bound)/",
                          metadata: ["outcome": "listening", "port": .stringConvertible(bound), "events": .stringConvertible(count)])
             }
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                if origins.contains(where: { if case .local = $0 { return false } else { return true } }) {
-                    group.addTask { await store.refreshForever(every: interval) }
-                }
-                group.addTask {
-                    do { try await app.runService() } catch {
-                        throw ServerStartError(message: "cannot serve on \(host):\(port): \(error)")
-                    }
-                }
-                // The server ends on SIGTERM/SIGINT; then the refresher stops too.
-                try await group.next()
-                group.cancelAll()
+            defer { if let closing { Task { await closing.close() } } }
+            do {
+                // The server and the refresher as one service group: SIGTERM or SIGINT ends both.
+                let services: [any Service] = [app] + (refresher.map { [$0] } ?? [])
+                try await ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
+                                                            gracefulShutdownSignals: [.sigterm, .sigint], logger: log)).run()
+            } catch {
+                throw ServerStartError(message: "cannot serve on \(host):\(port): \(error)")
             }
         }
     }

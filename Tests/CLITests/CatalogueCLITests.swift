@@ -27,11 +27,9 @@ struct CatalogueFixture {
     let reader: String
     private let database: String?
 
-    /// `host folder:port` of the server `make test` started, if it did.
-    static let postgresAdmin = ProcessInfo.processInfo.environment["QUAKEMAP_TEST_POSTGRES_ADMIN"]
-    static let postgresPresent = postgresAdmin != nil
-    static let writerPassword = ProcessInfo.processInfo.environment["QUAKEMAP_TEST_POSTGRES_WRITER_PASSWORD"] ?? ""
-    static let readerPassword = ProcessInfo.processInfo.environment["QUAKEMAP_TEST_POSTGRES_READER_PASSWORD"] ?? ""
+    static let postgresPresent = TestPostgres.present
+    static let writerPassword = TestPostgres.writerPassword
+    static let readerPassword = TestPostgres.readerPassword
 
     init(_ backend: CatalogueBackend) throws {
         self.backend = backend
@@ -42,36 +40,18 @@ struct CatalogueFixture {
             reader = writer
             database = nil
         case .postgres:
-            let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-            database = String(name)
-            _ = try Self.admin("postgres", "CREATE DATABASE \(name) OWNER quakemap_writer")
-            _ = try Self.admin(String(name), file: QuakemapProcess.repositoryRoot.appendingPathComponent("scripts/catalogue_database.sql").path)
-            let port = Self.postgresAdmin!.split(separator: ":").last!
-            writer = "postgresql://quakemap_writer@127.0.0.1:\(port)/\(name)"
-            reader = "postgresql://quakemap_reader@127.0.0.1:\(port)/\(name)"
+            let name = try TestPostgres.createCatalogueDatabase()
+            database = name
+            writer = "postgresql://quakemap_writer@127.0.0.1:\(TestPostgres.port)/\(name)"
+            reader = "postgresql://quakemap_reader@127.0.0.1:\(TestPostgres.port)/\(name)"
         }
     }
 
-    /// Runs psql as the superuser (trusted on the server's socket); its output.
+    /// Runs psql as the superuser on `database`; its output.
     @discardableResult
     static func admin(_ database: String, _ sql: String? = nil, file: String? = nil) throws -> String {
-        let parts = postgresAdmin!.split(separator: ":")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = ["-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h", String(parts[0]), "-p", String(parts[1]),
-                             "-U", "postgres", "-d", database] + (sql.map { ["-c", $0] } ?? []) + (file.map { ["-f", $0] } ?? [])
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw PsqlFailed(description: message) }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try TestPostgres.psql(database, sql, file: file)
     }
-
-    struct PsqlFailed: Error, CustomStringConvertible { let description: String }
 
     /// Runs psql on this catalogue's database as the superuser.
     @discardableResult
@@ -93,7 +73,7 @@ struct CatalogueFixture {
 
     func finish() {
         try? FileManager.default.removeItem(at: folder)
-        if let database { _ = try? Self.admin("postgres", "DROP DATABASE IF EXISTS \(database) WITH (FORCE)") }
+        if let database { TestPostgres.drop(database) }
     }
 
     /// The backends this run can test: SQLite always; PostgreSQL when `make test` started one.
@@ -330,7 +310,7 @@ struct CatalogueCLITests {
             switch backend {
             case .sqlite:
                 let size = (try? FileManager.default.attributesOfItem(atPath: fixture.writer + "-wal")[.size] as? Int) ?? 0
-                writing = (size ?? 0) > 1 << 20
+                writing = size > 1 << 20
             case .postgres:
                 writing = (try? fixture.sql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'")) == "1"
                     && (try? fixture.sql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'WITH changed%' OR query LIKE 'COPY%'")) != "0"
@@ -556,8 +536,14 @@ struct CatalogueCLITests {
             CataloguePredicate(EventSelection(filter: EventFilter(cql: try CQLFilter(text))))
         }
         let numeric = try predicate("mag >= 4.5 AND depth < 70")
-        #expect(numeric.conditions.contains("(magnitude >= ? AND depth < ?)"))
+        // A strict comparison widened to an inclusive one: the evaluator decides the edge.
+        #expect(numeric.conditions.starts(with: ["magnitude >= ?", "depth <= ?"]))
         #expect(numeric.values == [.real(4.5), .real(70)])
+        // OR: the span of both sides; times and `updated` in whole milliseconds.
+        let spanned = try predicate("(mag > 5 AND depth < 10) OR (mag >= 4 AND depth < 30) AND updated > TIMESTAMP('2024-01-01T00:00:00.0005Z')")
+        #expect(spanned.values == [.real(4), .real(30)])
+        let updated = try predicate("updated >= TIMESTAMP('2024-01-01T00:00:00.25Z') AND S_INTERSECTS(geometry, POLYGON((170 0, 180 0, 175 10, 170 0)))")
+        #expect(updated.conditions.first == "updated_ms >= ?" && updated.values.first == .integer(1_704_067_200_250))
         // Text and NOT stay with the evaluator; their AND partner still narrows.
         let mixed = try predicate("place LIKE '%x%' AND NOT mag < 2 AND mag <= 7")
         #expect(mixed.values == [.real(7)])

@@ -80,7 +80,9 @@ def census(image):
 def matched(server, **parameters):
     reply = requests.get(f"{server.url}/collections/quakes/items", params={"limit": 1, **parameters}, timeout=30)
     reply.raise_for_status()
-    return reply.json()["numberMatched"]
+    counted = requests.get(f"{server.url}/count", params=parameters, timeout=30).json()["numberMatched"]
+    assert counted == reply.json()["numberMatched"]
+    return counted
 
 
 def count_shown(browser):
@@ -210,3 +212,51 @@ def test_the_page_follows_a_changing_catalogue(start_server, browser, tmp_path):
         assert any(f"v={version}" in source for source in sources)
     finally:
         origin.shutdown()
+
+
+def ingest(feed, catalogue, environment=None):
+    import os
+    import subprocess
+    from conftest import BIN
+    done = subprocess.run([str(BIN / "quakemap"), "ingest", str(feed), "--catalogue", catalogue, "--quiet"],
+                          capture_output=True, text=True, timeout=120, env={**os.environ, **(environment or {})})
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_page_shows_an_ingest_without_a_reload(start_server, browser, tmp_path):
+    # The catalogue first holds the older half of the sample's newest 200 events; then an ingest adds the newer half.
+    rows = SAMPLE.read_text().splitlines()
+    older, both = tmp_path / "older.csv", tmp_path / "both.csv"
+    older.write_text("\n".join([rows[0]] + rows[101:201]) + "\n")
+    both.write_text("\n".join(rows[:201]) + "\n")
+    catalogue = str(tmp_path / "quakes.sqlite")
+    ingest(older, catalogue)
+    server = start_server("--catalogue", catalogue, "--refresh", "1s")
+    open_page(browser, server)
+    assert count_shown(browser) == matched(server)
+    first = requests.get(f"{server.url}/version", timeout=10).json()["version"]
+    assert browser.find_element(By.ID, "updated").text.startswith("Updated ")
+    # What is new: the events after the newest the catalogue held (the sample is not strictly in time order).
+    newest = max(row.split(",")[0] for row in rows[101:201])
+    arrived = sum(1 for row in rows[1:101] if row.split(",")[0] > newest and row.split(",")[4])
+    assert arrived > 90
+    ingest(both, catalogue)
+    start = time.monotonic()
+    # The server reads the catalogue's state every second.
+    while (total := matched(server)) < 190 and time.monotonic() - start < 5:
+        time.sleep(0.1)
+    assert total > 190
+    # Within 10 s of the ingest, without a reload: the new count, the new events ringed, the time of the change.
+    wait(browser, f"document.getElementById('count').dataset.matched === '{total}' && "
+                  f"document.getElementById('updated').dataset.fresh === '{arrived}'", seconds=10)
+    assert time.monotonic() - start <= 10
+    assert browser.execute_script("return document.querySelectorAll('path.fresh').length") == arrived
+    assert f"{arrived} new since you opened this page" in browser.find_element(By.ID, "updated").text
+    wait_for_tiles(browser)
+    version = requests.get(f"{server.url}/version", timeout=10).json()["version"]
+    assert version != first
+    sources = browser.execute_script("return [...document.querySelectorAll('img.leaflet-tile')].map(i => i.src)")
+    assert any(f"v={version}" in source for source in sources)
+    screenshot(browser).save(tmp_path / "after-ingest.png")
+    if pathlib.Path("/tmp/quakemap-look").is_dir():
+        screenshot(browser).save("/tmp/quakemap-look/after-ingest.png")

@@ -19,7 +19,7 @@ struct FDSNServerTests {
         var query = FDSNQuery(service: try FDSNService.named(service.baseURL), format: .text,
                               filter: EventFilter(since: end.addingTimeInterval(-6 * 86_400)), limit: nil, pageSize: 500)
         query.sinceAge = 6 * 86_400 + 120  // `--since 6d`: the window moves with each refresh
-        let store = CatalogueStore(origins: [.fdsn(query, cacheKey: "fdsn-test")],
+        let store = FeedStore(origins: [.fdsn(query, cacheKey: "fdsn-test")],
                                    fetch: FetchOptions(timeout: 1_800, retries: 0))  // no failure from a busy test run
         try await store.load()
         #expect(await Set(store.catalogue.events.map(\.id)) == Set(events.map(\.id)))

@@ -13,9 +13,9 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("shared/data/usgs").path
     static var sharedMonthAvailable: Bool { FileManager.default.fileExists(atPath: usgs + "/all_month_2020-06.csv") }
 
-    static func sharedMonth() throws -> Catalogue {
+    static func sharedMonth() throws -> FeedSnapshot {
         let selected = try QuakeMap.select(from: .file(usgs + "/all_month_2020-06.csv"), selection: EventSelection(limit: nil))
-        return Catalogue(events: selected.events, generated: selected.summary.generated)
+        return FeedSnapshot(events: selected.events, generated: selected.summary.generated)
     }
 
     /// A deterministic generator (a 64-bit LCG), so a failure repeats.
@@ -68,7 +68,21 @@ import Testing
         for box in boxes {
             var filter = EventFilter(bbox: box)
             filters.append(filter)
-            switch random.below(6) {
+            // Expressions the index narrows by (magnitude, depth, time, polygons' boxes) and some it cannot.
+            let moment = CivilTime.iso8601(times[random.below(times.count)])
+            let ring = box.crossesAntimeridian ? "" : "(\(box.west) \(box.south), \(box.east) \(box.south), \((box.west + box.east) / 2) \(box.north), \(box.west) \(box.south))"
+            let expressions = [
+                "mag >= \(random.between(-1, 6))", "mag BETWEEN \(random.between(0, 3)) AND \(random.between(3, 7))",
+                "depth < \(random.between(-2, 30))", "time >= TIMESTAMP('\(moment)')", "updated > TIMESTAMP('\(moment)')",
+                "mag >= 4 OR depth > 300", "NOT (mag < 2) AND depth >= 5", "\(random.between(2, 5)) <= mag",
+            ] + (ring.isEmpty ? [] : [
+                "S_INTERSECTS(geometry, POLYGON(\(ring)))", "mag > 1 AND S_WITHIN(geometry, MULTIPOLYGON((\(ring)), ((-1 -1, 1 -1, 1 1, -1 -1))))",
+            ])
+            var bare = EventFilter()
+            bare.cql = try CQLFilter(expressions[random.below(expressions.count)])
+            filters.append(bare)
+            switch random.below(7) {
+            case 6: filter.cql = try CQLFilter(expressions[random.below(expressions.count)])
             case 0: filter.since = times[random.below(times.count)]
             case 1: filter.until = times[random.below(times.count)]
             case 2:
@@ -83,7 +97,7 @@ import Testing
         return filters
     }
 
-    func expectIndexAgreesWithScan(_ catalogue: Catalogue, filters: [EventFilter], random: inout Random) {
+    func expectIndexAgreesWithScan(_ catalogue: FeedSnapshot, filters: [EventFilter], random: inout Random) {
         let events = catalogue.events
         for filter in filters {
             let scanned = events.indices.filter { filter.matches(events[$0]) }
@@ -126,7 +140,7 @@ import Testing
         let boxes = Self.boxes(&random, count: 300)
         let filters = try Self.filters(events, &random, boxes: boxes)
         // As given (out of time order), and newest first as a catalogue keeps them.
-        for list in [events, Catalogue(events: events, generated: nil).events] {
+        for list in [events, FeedSnapshot(events: events, generated: nil).events] {
             let index = EventIndex(list)
             for filter in filters {
                 #expect(index.positions(matching: filter) == list.indices.filter { filter.matches(list[$0]) }, "\(filter)")

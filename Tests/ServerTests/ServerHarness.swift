@@ -11,7 +11,7 @@ import FoundationNetworking
 /// test, and a small client for it.
 struct RunningServer {
     let port: Int
-    let store: CatalogueStore
+    let store: FeedStore
     private let task: Task<Void, any Error>
 
     struct Reply {
@@ -25,7 +25,7 @@ struct RunningServer {
 
     /// Starts a server over `origins`; stop it with ``stop()``.
     static func start(_ origins: [FeedOrigin], options: ServerOptions = ServerOptions()) async throws -> RunningServer {
-        let store = CatalogueStore(origins: origins)
+        let store = FeedStore(origins: origins)
         try await store.load()
         var options = options
         options.host = "127.0.0.1"

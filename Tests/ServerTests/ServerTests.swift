@@ -261,10 +261,10 @@ struct ServerTests {
         try cache.store(CachedFeed(url: url, body: Data(ServerFixtures.csv(Array(ServerFixtures.sixty.prefix(4))).utf8),
                                    entityTag: nil, lastModified: nil, fetchedAt: Date(), renderedOutput: nil))
         let fetch = FetchOptions(timeout: LoopbackServer.patientSeconds, retries: 0)
-        let stale = CatalogueStore(origins: [.url(url)], fetch: fetch, cache: cache, staleOk: true)
+        let stale = FeedStore(origins: [.url(url)], fetch: fetch, cache: cache, staleOk: true)
         try await stale.load()
         #expect(await stale.catalogue.events.count == 4)
-        let strict = CatalogueStore(origins: [.url(url)], fetch: fetch, cache: cache, staleOk: false)
+        let strict = FeedStore(origins: [.url(url)], fetch: fetch, cache: cache, staleOk: false)
         await #expect(throws: FetchError.self) { try await strict.load() }
     }
 
@@ -283,7 +283,7 @@ struct ServerTests {
         try cache.store(CachedFeed(url: url, body: body, entityTag: "\"v1\"", lastModified: nil,
                                    fetchedAt: Date(timeIntervalSince1970: 0), renderedOutput: "/maps/quakes.png"))
         let fetch = FetchOptions(timeout: LoopbackServer.patientSeconds, retries: 0)
-        let store = CatalogueStore(origins: [.url(url)], fetch: fetch, cache: cache)
+        let store = FeedStore(origins: [.url(url)], fetch: fetch, cache: cache)
         try await store.load()
         #expect(await store.catalogue.events.count == 4)
         #expect(upstream.requests.first?.headers["if-none-match"] == "\"v1\"")
@@ -294,7 +294,7 @@ struct ServerTests {
         upstream.route("/feed.csv", [.response(status: 503, body: "down")])
         try cache.store(CachedFeed(url: url, body: Data("garbage\u{0}".utf8), entityTag: nil, lastModified: nil,
                                    fetchedAt: Date(), renderedOutput: nil))
-        let stale = CatalogueStore(origins: [.url(url)], fetch: fetch, cache: cache, staleOk: true)
+        let stale = FeedStore(origins: [.url(url)], fetch: fetch, cache: cache, staleOk: true)
         await #expect(throws: FeedError.self) { try await stale.load() }
     }
 

@@ -75,6 +75,7 @@ package enum CQLEvaluator {
             case .latitude: return .number(event.latitude)
             case .longitude: return .number(event.longitude)
             case .time: return .timestamp(event.time)
+            case .updated: return event.updated.map(Scalar.timestamp) ?? .null
             case .type: return .string(EventType.normalized(event.eventType))
             case .magType: return event.magnitudeType.map(Scalar.string) ?? .null
             case .net: return event.network.map(Scalar.string) ?? .null

@@ -4,14 +4,32 @@ import QuakeParse
 
 /// The event properties a CQL2 filter can name.
 package enum CQLProperty: String, Sendable, Hashable, CaseIterable {
-    case mag, depth, time, type, magType, net, status, place, id, latitude, longitude
+    case mag, depth, time, updated, type, magType, net, status, place, id, latitude, longitude
 
     /// The property's CQL2 data type.
     package var valueType: CQLValueType {
         switch self {
         case .mag, .depth, .latitude, .longitude: return .number
-        case .time: return .timestamp
+        case .time, .updated: return .timestamp
         case .type, .magType, .net, .status, .place, .id: return .string
+        }
+    }
+
+    /// What the property is, for people: the queryables' titles.
+    package var title: String {
+        switch self {
+        case .mag: return "Magnitude"
+        case .depth: return "Depth in km"
+        case .time: return "Origin time"
+        case .updated: return "When the event was last revised"
+        case .type: return "Event type"
+        case .magType: return "Magnitude type"
+        case .net: return "Network"
+        case .status: return "Review status"
+        case .place: return "Place"
+        case .id: return "Event id"
+        case .latitude: return "Latitude"
+        case .longitude: return "Longitude"
         }
     }
 }
@@ -93,14 +111,79 @@ package enum CQLGeometry: Sendable, Hashable {
     case box(GeoBox)
     /// `POINT(lon lat)`.
     case point(longitude: Double, latitude: Double)
+    /// `POLYGON(…)` and `MULTIPOLYGON(…)`: polygons, each an outer ring and its holes, in
+    /// plain longitude and latitude (as PostGIS and pygeoapi read them: a polygon does not
+    /// wrap across 180°; a MULTIPOLYGON of two parts covers a region that does).
+    case polygons([CQLPolygon])
 
-    /// Whether the event's point lies on this geometry (box edges included).
+    /// Whether the event's point lies on this geometry (edges included).
     package func contains(latitude: Double, longitude: Double) -> Bool {
         switch self {
         case .box(let box): return box.contains(latitude: latitude, longitude: longitude)
         case let .point(pointLongitude, pointLatitude):
             return latitude == pointLatitude && (longitude == pointLongitude || abs(longitude) == 180 && abs(pointLongitude) == 180)
+        case .polygons(let polygons):
+            return polygons.contains { $0.contains(x: longitude, y: latitude) }
         }
+    }
+
+    /// Boxes every point of the geometry lies in (one per polygon), for an index to narrow by.
+    package var boxes: [GeoBox] {
+        switch self {
+        case .box(let box): return [box]
+        case let .point(longitude, latitude): return [GeoBox(uncheckedWest: longitude, south: latitude, east: longitude, north: latitude)]
+        case .polygons(let polygons): return polygons.map(\.bounds)
+        }
+    }
+}
+
+/// A polygon of a CQL2 literal: its outer ring, then its holes; each ring closed (its first
+/// point again at its end), in longitude and latitude.
+package struct CQLPolygon: Sendable, Hashable {
+    package var rings: [[CQLPoint]]
+    /// The box of the outer ring.
+    package let bounds: GeoBox
+
+    package init(rings: [[CQLPoint]]) {
+        self.rings = rings
+        let outer = rings.first ?? []
+        bounds = GeoBox(uncheckedWest: outer.map(\.x).min() ?? 0, south: outer.map(\.y).min() ?? 0,
+                        east: outer.map(\.x).max() ?? 0, north: outer.map(\.y).max() ?? 0)
+    }
+
+    /// Inside the outer ring and in no hole, or on any ring's edge (intersecting counts edges).
+    package func contains(x: Double, y: Double) -> Bool {
+        guard let outer = rings.first, bounds.west <= x, x <= bounds.east, bounds.south <= y, y <= bounds.north else { return false }
+        if rings.contains(where: { Self.onEdge($0, x: x, y: y) }) { return true }
+        return Self.inside(outer, x: x, y: y) && !rings.dropFirst().contains { Self.inside($0, x: x, y: y) }
+    }
+
+    /// Even-odd crossing test: a ray to the east crosses the ring an odd number of times.
+    private static func inside(_ ring: [CQLPoint], x: Double, y: Double) -> Bool {
+        var inside = false
+        for (a, b) in zip(ring, ring.dropFirst()) where (a.y > y) != (b.y > y) {
+            let crossing = a.x + (y - a.y) / (b.y - a.y) * (b.x - a.x)
+            if x < crossing { inside.toggle() }
+        }
+        return inside
+    }
+
+    private static func onEdge(_ ring: [CQLPoint], x: Double, y: Double) -> Bool {
+        zip(ring, ring.dropFirst()).contains { a, b in
+            guard min(a.x, b.x) <= x, x <= max(a.x, b.x), min(a.y, b.y) <= y, y <= max(a.y, b.y) else { return false }
+            return (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) == 0
+        }
+    }
+}
+
+/// A vertex of a polygon literal: longitude `x`, latitude `y`.
+package struct CQLPoint: Sendable, Hashable {
+    package var x: Double
+    package var y: Double
+
+    package init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
     }
 }
 

@@ -224,17 +224,50 @@ package struct CQLParser {
                     throw CQLError(column: column, reason: "POINT(\(longitude) \(latitude)) is outside the world")
                 }
                 geometry = .point(longitude: longitude, latitude: latitude)
+            } else if takeKeyword("POLYGON") {
+                geometry = .polygons([try polygon(column: column)])
+            } else if takeKeyword("MULTIPOLYGON") {
+                try expectSymbol("(", "after MULTIPOLYGON")
+                var polygons: [CQLPolygon] = []
+                repeat { polygons.append(try polygon(column: current.column)) } while takeSymbol(",")
+                try expectSymbol(")", "to close MULTIPOLYGON")
+                geometry = .polygons(polygons)
             } else if case .identifier(let name) = current.kind {
-                throw CQLError(column: column, reason: "unknown geometry '\(name)': use geometry, BBOX(W,S,E,N) or POINT(lon lat)")
+                throw CQLError(column: column, reason: "unknown geometry '\(name)': use geometry, BBOX(W,S,E,N), POINT(lon lat), POLYGON((…)) or MULTIPOLYGON(((…)))")
             } else {
                 throw CQLError(column: column, reason: "expected a geometry, found \(current.shown)")
             }
         }
         try expectSymbol(")", "to close \(spatial.rawValue)")
         guard sawGeometry, let geometry else {
-            throw CQLError(column: previous.column, reason: "\(spatial.rawValue) needs the property geometry and one BBOX or POINT")
+            throw CQLError(column: previous.column, reason: "\(spatial.rawValue) needs the property geometry and one BBOX, POINT, POLYGON or MULTIPOLYGON")
         }
         return .spatial(spatial, geometry)
+    }
+
+    /// `((x y, x y, …), (…))`: an outer ring and its holes, each closed and of at least four points.
+    private mutating func polygon(column: Int) throws -> CQLPolygon {
+        try expectSymbol("(", "to open a polygon")
+        var rings: [[CQLPoint]] = []
+        repeat {
+            let ringColumn = current.column
+            try expectSymbol("(", "to open a polygon's ring")
+            var ring: [CQLPoint] = []
+            repeat {
+                let x = try signedNumber(context: "in a polygon"), y = try signedNumber(context: "in a polygon")
+                guard abs(x) <= 180, abs(y) <= 90 else {
+                    throw CQLError(column: ringColumn, reason: "the polygon's point (\(x) \(y)) is outside the world")
+                }
+                ring.append(CQLPoint(x: x, y: y))
+            } while takeSymbol(",")
+            try expectSymbol(")", "to close a polygon's ring")
+            guard ring.count >= 4, ring.first == ring.last else {
+                throw CQLError(column: ringColumn, reason: "a polygon's ring needs at least four points, the last the same as the first")
+            }
+            rings.append(ring)
+        } while takeSymbol(",")
+        try expectSymbol(")", "to close a polygon")
+        return CQLPolygon(rings: rings)
     }
 
     private mutating func signedNumber(context: String) throws -> Double {

@@ -3,10 +3,12 @@ import QuakeModel
 import QuakeParse
 
 /// Finds the events an ``EventFilter`` admits without testing every event
-/// when the filter's box or time window is small: a coarse grid of
-/// longitude–latitude cells holding event positions, and the times, in the
-/// events' own order, for a binary search. Built once per list of events
-/// (a server builds it once per catalogue).
+/// when what it implies (``FilterBounds``: its own fields and its CQL2
+/// expression alike) is narrow: a coarse grid of longitude–latitude cells
+/// holding event positions, the times in the events' own order for a binary
+/// search, and the magnitudes and depths sorted. The narrowest of them gives
+/// the candidates. Built once per list of events (a server builds it once per
+/// catalogue).
 ///
 /// The index only narrows the candidates: each is still tested with
 /// ``EventFilter/matches(_:)``, so the answer is exactly a scan's, in the
@@ -33,6 +35,9 @@ package struct EventIndex: Sendable {
     private let entries: [Int32]
     /// Where each cell's positions start in `entries`, and one past the last cell's end.
     private let cellStarts: [Int32]
+    /// Magnitudes and depths, sorted, with their positions.
+    private let magnitudes: SortedColumn
+    private let depths: SortedColumn
 
     /// Indexes `events`, which should be newest first (as a catalogue keeps
     /// them) for the time search to help; any order gives the right answers.
@@ -60,6 +65,8 @@ package struct EventIndex: Sendable {
         }
         self.entries = entries
         cellStarts = starts
+        magnitudes = SortedColumn(events.map(\.magnitude))
+        depths = SortedColumn(events.map(\.depth))
     }
 
     /// The positions of the events `filter` admits, ascending.
@@ -86,7 +93,8 @@ package struct EventIndex: Sendable {
 
     /// Calls `body` with each admitted position, ascending.
     package func forEachMatch(_ filter: EventFilter, _ body: (Int) -> Void) {
-        let window = timeWindow(filter)
+        let bounds = FilterBounds(filter)
+        let window = timeWindow(bounds.time)
         guard !window.isEmpty else { return }
         let numeric = NumericAdmission(filter)
         let plain = filter.isNumeric
@@ -103,20 +111,35 @@ package struct EventIndex: Sendable {
             let event = events[position]
             return numeric.admits(event) && (plain || filter.matchesTypesAndExpression(event))
         }
-        guard let box = filter.bbox, let candidates = candidates(in: box, window: window) else {
+        // The fewest candidates: the time window, the cells of a box group, or a magnitude or depth range.
+        var best: (count: Int, gather: () -> [Int])?
+        func consider(_ count: Int, _ gather: @escaping () -> [Int]) {
+            // Gathering sorts them: worth it only well below a scan of the window.
+            if count * 4 < window.count, count < best?.count ?? .max { best = (count, gather) }
+        }
+        for group in bounds.boxes {
+            let cells = cellRuns(group)
+            consider(cells.reduce(0) { $0 + $1.count }) { self.gather(cells, window: window) }
+        }
+        for (column, range) in [(magnitudes, bounds.magnitude), (depths, bounds.depth)] where !range.isOpen {
+            let found = column.indices(range)
+            consider(found.count) { column.positions(found, window: window) }
+        }
+        guard let best else {
             for position in window where admits(position) { body(position) }
             return
         }
-        for position in candidates where admits(position) { body(position) }
+        for position in best.gather() where admits(position) { body(position) }
     }
 
     /// Positions whose times may lie in the filter's window: all of them
     /// unless the events are newest first.
-    private func timeWindow(_ filter: EventFilter) -> Range<Int> {
+    private func timeWindow(_ time: FilterBounds.Range) -> Range<Int> {
         guard newestFirst else { return times.indices }
-        // Newest first: `until` cuts the front (times after it), `since` the back.
-        let first = filter.until.map { until in firstPosition { $0 <= until.timeIntervalSinceReferenceDate } } ?? 0
-        let end = filter.since.map { since in firstPosition { $0 < since.timeIntervalSinceReferenceDate } } ?? times.count
+        // Newest first: the upper bound cuts the front (times after it), the lower the back.
+        let offset = Date.timeIntervalBetween1970AndReferenceDate
+        let first = time.upper.map { until in firstPosition { $0 <= until - offset } } ?? 0
+        let end = time.lower.map { since in firstPosition { $0 < since - offset } } ?? times.count
         return first < end ? first..<end : first..<first
     }
 
@@ -130,41 +153,40 @@ package struct EventIndex: Sendable {
         return low
     }
 
-    /// The positions in `window` of the cells `box` touches, ascending; `nil`
-    /// when they are a good part of the window anyway (a scan is then cheaper
-    /// than gathering and sorting them).
-    private func candidates(in box: GeoBox, window: Range<Int>) -> [Int]? {
-        let firstRow = Self.row(box.south), lastRow = Self.row(box.north)
-        var spans: [ClosedRange<Int>] = []
-        if box.longitudeSpan >= 360 {
-            spans = [0...(Self.columns - 1)]
-        } else if box.crossesAntimeridian {
-            spans = [Self.column(box.west)...(Self.columns - 1), 0...Self.column(box.east)]
-        } else {
-            spans = [Self.column(box.west)...Self.column(box.east)]
-        }
-        var total = 0
-        for row in firstRow...lastRow {
-            for span in spans {
-                total += Int(cellStarts[Self.cell(column: span.upperBound, row: row) + 1]
-                             - cellStarts[Self.cell(column: span.lowerBound, row: row)])
+    /// The runs of `entries` (each a span of columns of one row) the cells of `boxes` hold.
+    private func cellRuns(_ boxes: [GeoBox]) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        for box in boxes {
+            var spans: [ClosedRange<Int>]
+            if box.longitudeSpan >= 360 {
+                spans = [0...(Self.columns - 1)]
+            } else if box.crossesAntimeridian {
+                spans = [Self.column(box.west)...(Self.columns - 1), 0...Self.column(box.east)]
+            } else {
+                spans = [Self.column(box.west)...Self.column(box.east)]
             }
-        }
-        // Cells hold every time; a scan visits only the window.
-        guard total * 4 < window.count else { return nil }
-        var found: [Int] = []
-        found.reserveCapacity(total)
-        let low = Int32(window.lowerBound), high = Int32(window.upperBound)
-        entries.withUnsafeBufferPointer { entries in
-            for row in firstRow...lastRow {
+            for row in Self.row(box.south)...Self.row(box.north) {
                 for span in spans {
-                    let start = Int(cellStarts[Self.cell(column: span.lowerBound, row: row)])
-                    let end = Int(cellStarts[Self.cell(column: span.upperBound, row: row) + 1])
-                    for entry in entries[start..<end] where entry >= low && entry < high { found.append(Int(entry)) }
+                    runs.append(Int(cellStarts[Self.cell(column: span.lowerBound, row: row)])
+                                ..< Int(cellStarts[Self.cell(column: span.upperBound, row: row) + 1]))
                 }
             }
         }
+        return runs
+    }
+
+    /// The positions in `window` of the cells' runs, ascending, each once (boxes may share cells).
+    private func gather(_ runs: [Range<Int>], window: Range<Int>) -> [Int] {
+        var found: [Int] = []
+        found.reserveCapacity(runs.reduce(0) { $0 + $1.count })
+        let low = Int32(window.lowerBound), high = Int32(window.upperBound)
+        entries.withUnsafeBufferPointer { entries in
+            for run in runs {
+                for entry in entries[run] where entry >= low && entry < high { found.append(Int(entry)) }
+            }
+        }
         found.sort()
+        if runs.count > 1 { found = found.enumerated().compactMap { $0.offset > 0 && found[$0.offset - 1] == $0.element ? nil : $0.element } }
         return found
     }
 
@@ -184,5 +206,43 @@ package struct EventIndex: Sendable {
     /// Row-major: a row's columns are neighbours in `entries`, so a span of columns is one run.
     package static func cell(column: Int, row: Int) -> Int {
         row * columns + column
+    }
+}
+
+/// One field's values in ascending order, beside the positions of their events: a range of
+/// values is a range of this array, found by binary search. Events without the value are left out.
+private struct SortedColumn: Sendable {
+    private let values: [Double]
+    private let positions: [Int32]
+
+    init(_ column: [Double?]) {
+        let order = column.indices.filter { column[$0].map { !$0.isNaN } ?? false }.sorted { column[$0]! < column[$1]! }
+        values = order.map { column[$0]! }
+        positions = order.map(Int32.init)
+    }
+
+    /// The indices of the values in `range`.
+    func indices(_ range: FilterBounds.Range) -> Range<Int> {
+        let start = range.lower.map { lower in first { $0 >= lower } } ?? 0
+        let end = range.upper.map { upper in first { $0 > upper } } ?? values.count
+        return start < end ? start..<end : start..<start
+    }
+
+    /// Their positions in `window`, ascending.
+    func positions(_ indices: Range<Int>, window: Range<Int>) -> [Int] {
+        var found: [Int] = []
+        found.reserveCapacity(indices.count)
+        for index in indices where window.contains(Int(positions[index])) { found.append(Int(positions[index])) }
+        found.sort()
+        return found
+    }
+
+    private func first(where test: (Double) -> Bool) -> Int {
+        var low = 0, high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if test(values[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 }

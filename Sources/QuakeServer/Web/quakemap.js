@@ -1,6 +1,9 @@
 // The web map of quakemap-server: Leaflet over the server's own land tiles and
 // event tiles, a CQL2 filter box, a time window and a count; the view lives in
 // the URL's fragment (#map=zoom/lat/lon&filter=…&window=…) so it can be shared.
+// It follows the catalogue by itself: a poll of /version (cheap, and cacheable
+// by a cache in front) redraws the events when it changes, rings what is new
+// and says when it last changed.
 "use strict";
 
 (async function () {
@@ -10,11 +13,13 @@
   const windowChoice = document.getElementById("window");
   const count = document.getElementById("count");
   const problem = document.getElementById("problem");
+  const updated = document.getElementById("updated");
 
   const config = await getJSON("/web/config.json");
   let view = readFragment();
   let version = null;   // the catalogue version the layers show
   let newest = null;    // the newest event's time, which the windows count back from
+  let fresh = 0;        // events new since the page opened
 
   const map = L.map("map", { worldCopyJump: true, minZoom: 1, maxZoom: config.maximumZoom })
     .setView([view.lat, view.lon], view.zoom);
@@ -23,6 +28,8 @@
     attribution: 'Land: <a href="https://www.naturalearthdata.com/">Natural Earth</a>',
   }).addTo(map);
   const events = L.tileLayer("", { maxZoom: config.maximumZoom, attribution: config.attribution }).addTo(map);
+  // Rings around the events that arrived while the page was open, newest drawn last.
+  const arrivals = L.layerGroup().addTo(map);
 
   filterBox.value = view.filter;
   windowChoice.value = view.window;
@@ -37,14 +44,13 @@
   }
 
   async function refresh() {
-    const health = await getJSON("/healthz");
-    const collection = await getJSON("/collections/quakes");
-    const end = collection.extent.temporal.interval[0][1];
-    newest = end ? Date.parse(end) : null;
+    const current = await getJSON("/version");
+    newest = current.newest ? Date.parse(current.newest) : null;
     const parameters = query();
+    // The version in the query: a cache in front never answers for another catalogue.
     const counted = new URLSearchParams(parameters);
-    counted.set("limit", "1");
-    const reply = await fetch("/collections/quakes/items?" + counted);
+    counted.set("v", current.version);
+    const reply = await fetch("/count?" + counted, { cache: "no-cache" });
     const body = await reply.json();
     if (!reply.ok) {
       problem.textContent = body.detail || reply.statusText;
@@ -53,9 +59,13 @@
     }
     problem.hidden = true;
     const suffix = view.window === "all" ? "" : " in the " + windowChoice.selectedOptions[0].text.toLowerCase();
-    count.textContent = body.numberMatched.toLocaleString("en") + (body.numberMatched === 1 ? " event" : " events") + suffix;
-    count.dataset.matched = body.numberMatched;
-    version = health.version;
+    // A count from a large catalogue may stop early: "more than".
+    const shown = body.numberMatched ?? body.atLeast - 1;
+    count.textContent = (body.numberMatched === null || body.numberMatched === undefined ? "More than " : "")
+      + shown.toLocaleString("en") + (shown === 1 ? " event" : " events") + suffix;
+    count.dataset.matched = body.numberMatched ?? "";
+    version = current.version;
+    showUpdated(current);
     // The version asks again for every tile once the catalogue changes.
     parameters.set("v", version);
     events.setUrl("/tiles/{z}/{x}/{y}.png?" + parameters);
@@ -165,17 +175,50 @@
     return box;
   }
 
+  // "Updated 12:34:56 UTC" (the catalogue's last change) and how many arrived since the page opened.
+  function showUpdated(current) {
+    const at = current.updated ? new Date(current.updated) : new Date();
+    updated.textContent = "Updated " + at.toISOString().slice(11, 19) + " UTC"
+      + (fresh ? ` · ${fresh} new since you opened this page` : "");
+    updated.dataset.version = current.version;
+    updated.dataset.fresh = fresh;
+  }
+
+  // The events after `since` that the filter admits, ringed until the page is reloaded.
+  async function ring(since) {
+    const parameters = query();
+    parameters.set("datetime", new Date(since + 1).toISOString() + "/..");
+    parameters.set("limit", "500");
+    const reply = await fetch("/collections/quakes/items?" + parameters, { cache: "no-cache" });
+    if (!reply.ok) return;
+    const features = (await reply.json()).features;
+    for (const feature of features.reverse()) {
+      const [lon, lat] = feature.geometry.coordinates;
+      L.circleMarker([lat, lon], {
+        radius: diameter(feature.properties.mag) / 2 + 5, className: "fresh", interactive: false,
+      }).addTo(arrivals);
+    }
+    fresh += features.length;
+  }
+
+  // Revalidated every time (a 304 while it stands): a browser would otherwise show its stale copy
+  // while it asks again, and the page would miss a new catalogue.
   async function getJSON(path) {
-    const reply = await fetch(path);
+    const reply = await fetch(path, { cache: "no-cache" });
     if (!reply.ok) throw new Error(`${path}: ${reply.status}`);
     return reply.json();
   }
 
-  // A new catalogue (a refreshed feed) redraws the events and the count.
+  // A new catalogue (a refreshed feed, an ingest) redraws the events and the count, and rings the new ones.
   setInterval(async () => {
     try {
-      const health = await getJSON("/healthz");
-      if (health.version !== version) await refresh();
+      const current = await getJSON("/version");
+      if (current.version === version) return;
+      const before = newest;
+      if (await refresh() && before !== null) {
+        await ring(before);
+        showUpdated(current);
+      }
     } catch (error) {
       // The server may be restarting: try again at the next tick.
     }

@@ -24,7 +24,7 @@ package enum FeedOrigin: Sendable, CustomStringConvertible {
     }
 
     /// Whether it is fetched again on refresh.
-    var isRemote: Bool {
+    package var isRemote: Bool {
         if case .local = self { return false }
         return true
     }
@@ -36,7 +36,7 @@ package enum FeedOrigin: Sendable, CustomStringConvertible {
 /// A feed with a header and no rows is a good feed with no events (a quiet
 /// day's `significant_day`): the server starts on it, and a refresh to it
 /// empties that feed's part of the catalogue.
-package actor CatalogueStore {
+package actor FeedStore: EventStore {
     private let origins: [FeedOrigin]
     private let feed: FeedOptions
     private let filter: EventFilter
@@ -45,7 +45,7 @@ package actor CatalogueStore {
     private let staleOk: Bool
     private let log: Logger
     private var lastGood: [Int: Feed] = [:]
-    private var snapshot = Catalogue(events: [], generated: nil)
+    private var snapshot = FeedSnapshot(events: [], generated: nil)
     /// Refreshes that failed since the start, for `/healthz`.
     package private(set) var failedRefreshes = 0
     /// When the last refresh of a URL failed, and why.
@@ -69,7 +69,15 @@ package actor CatalogueStore {
     }
 
     /// The catalogue now.
-    package var catalogue: Catalogue { snapshot }
+    package var catalogue: FeedSnapshot { snapshot }
+
+    package func served() -> ServedEvents { .memory(snapshot) }
+
+    package func health() -> Health {
+        Health(status: "ok", source: "feeds", events: snapshot.events.count,
+               version: snapshot.version, loadedAt: CivilTime.iso8601(snapshot.loadedAt), failedRefreshes: failedRefreshes,
+               lastFailure: lastFailure.map { Health.Failure(at: CivilTime.iso8601($0.date), message: $0.message) })
+    }
 
     /// One feed's last good state.
     private struct Feed: Sendable {
@@ -197,7 +205,7 @@ package actor CatalogueStore {
     }
 
     /// Merging, sorting and hashing every event: done off the actor.
-    private nonisolated static func catalogue(of feeds: [Feed]) async -> Catalogue {
-        Catalogue(events: feeds.flatMap(\.events), generated: feeds.compactMap(\.generated).max())
+    private nonisolated static func catalogue(of feeds: [Feed]) async -> FeedSnapshot {
+        FeedSnapshot(events: feeds.flatMap(\.events), generated: feeds.compactMap(\.generated).max())
     }
 }

@@ -4,7 +4,7 @@ import QuakeKit
 /// One immutable state of the served catalogue: every event of every feed,
 /// newest first, and what tiles and maps draw of them. Requests read a
 /// snapshot while a refresh builds the next one.
-package struct Catalogue: Sendable {
+package struct FeedSnapshot: Sendable {
     /// The events, newest first (ties: by id), one per id.
     package let events: [SeismicEvent]
     /// The drawable events (those with a magnitude), newest first.

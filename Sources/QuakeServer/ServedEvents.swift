@@ -1,0 +1,155 @@
+import Foundation
+import QuakeCatalogue
+import QuakeKit
+
+/// What one request reads: the feeds' events held in memory, or a catalogue in
+/// a database at one state. Either way the same filter decides (``EventFilter``,
+/// CQL2 by its evaluator); a database only narrows first, through its indexes.
+package enum ServedEvents: Sendable {
+    case memory(FeedSnapshot)
+    case database(QuakeCatalogue.Catalogue, CatalogueState)
+
+    /// Changes whenever the events do: part of every ETag.
+    var version: String {
+        switch self {
+        case .memory(let snapshot): return snapshot.version
+        case .database(_, let state): return state.tag
+        }
+    }
+
+    /// "Now" of the age colours: the feeds' generation time, or the catalogue's last ingest.
+    var generated: Date? {
+        switch self {
+        case .memory(let snapshot): return snapshot.generated
+        case .database(_, let state): return state.changed
+        }
+    }
+
+    /// The events served (those with a magnitude).
+    var count: Int {
+        switch self {
+        case .memory(let snapshot): return snapshot.events.count
+        case .database(_, let state): return state.events
+        }
+    }
+
+    /// The oldest and newest event time.
+    var interval: (oldest: Date?, newest: Date?) {
+        switch self {
+        case .memory(let snapshot): return (snapshot.events.last?.time, snapshot.events.first?.time)
+        case .database(_, let state): return (state.oldest, state.newest)
+        }
+    }
+
+    /// A page of what `filter` admits, newest first; `matched` when it is known
+    /// without counting every match in a database (a count could read millions of rows).
+    func page(_ filter: EventFilter, offset: Int, limit: Int) async throws -> (events: [SeismicEvent], matched: Int?, more: Bool) {
+        switch self {
+        case .memory(let snapshot):
+            // Positions, not copies: copying twelve thousand events costs more than encoding a page;
+            // without a filter, the page is a slice and nothing is collected.
+            let events = snapshot.events
+            if filter == EventFilter() {
+                let page = Array(events.dropFirst(offset).prefix(limit))
+                return (page, events.count, offset + page.count < events.count)
+            }
+            let found = snapshot.index.page(matching: filter, offset: offset, limit: limit)
+            return (found.positions.map { events[$0] }, found.matched, offset + found.positions.count < found.matched)
+        case .database(let catalogue, let state):
+            // Past the last event nothing is read.
+            guard offset < state.events else { return ([], filter == EventFilter() ? state.events : nil, false) }
+            let found = try await catalogue.page(filter, offset: offset, limit: limit)
+            // Known without counting: the whole catalogue, or a last page.
+            let last = !found.more && (offset == 0 || !found.events.isEmpty)
+            let matched = filter == EventFilter() ? state.events : last ? offset + found.events.count : nil
+            return (found.events, matched, found.more)
+        }
+    }
+
+    /// How many events `filter` admits; `nil` from a database when more than `budget`
+    /// would have to be read to tell (the count of the whole catalogue is always known).
+    func count(_ filter: EventFilter, budget: Int) async throws -> Int? {
+        switch self {
+        case .memory(let snapshot):
+            return filter == EventFilter() ? snapshot.events.count : snapshot.index.page(matching: filter, offset: 0, limit: 0).matched
+        case .database(let catalogue, let state):
+            guard filter != EventFilter() else { return state.events }
+            let found = try await catalogue.select(EventSelection(limit: budget + 1, filter: filter)).events.count
+            return found <= budget ? found : nil
+        }
+    }
+
+    /// The event with this id.
+    func event(id: String) async throws -> SeismicEvent? {
+        switch self {
+        case .memory(let snapshot): return snapshot.event(id: id)
+        case .database(let catalogue, _): return try await catalogue.event(id: id)
+        }
+    }
+
+    /// The `limit` most recent events `filter` admits, newest first: what a map draws.
+    func newest(_ filter: EventFilter, limit: Int) async throws -> [SeismicEvent] {
+        switch self {
+        case .memory(let snapshot):
+            guard filter != EventFilter() else { return Array(snapshot.events.prefix(limit)) }
+            return Array(snapshot.events.lazy.filter(filter.matches).prefix(limit))
+        case .database(let catalogue, _):
+            return try await catalogue.select(EventSelection(limit: limit, filter: filter)).events
+        }
+    }
+
+    /// The events `filter` admits that a tile's layer needs for `tile`: in memory all
+    /// of them (the layer reads only those near the tile); from a database, of each tile
+    /// whose circles could reach it (`reach` tiles around), the `limit` largest, which are
+    /// what the layer keeps of that tile.
+    func drawable(_ filter: EventFilter, for tile: TileID, reach: Int, limit: Int?) async throws -> [MapEvent] {
+        switch self {
+        case .memory(let snapshot):
+            return filter == EventFilter() ? snapshot.mapEvents : snapshot.events.lazy.filter(filter.matches).compactMap(MapEvent.init)
+        case .database(let catalogue, let state):
+            let side = 1 << tile.zoom
+            let columns = Set((-reach...reach).map { ((tile.x + $0) % side + side) % side })
+            let rows = max(0, tile.y - reach)...min(side - 1, tile.y + reach)
+            var seen = Set<String>()
+            var events: [MapEvent] = []
+            for column in columns.sorted() {
+                for row in rows {
+                    let box = Self.box(zoom: tile.zoom, x: column, y: row)
+                    // A few over the limit: events on a seam are read by both tiles, and the layer decides.
+                    let count = limit.map { $0 + 16 } ?? state.events
+                    for event in try await catalogue.largest(filter, in: box, count: max(1, count)) {
+                        guard seen.insert(Self.identity(event)).inserted, let drawable = MapEvent(event) else { continue }
+                        events.append(drawable)
+                    }
+                }
+            }
+            // Newest first, as a feed's events come: the layer breaks ties by order.
+            return events.sorted { $0.time > $1.time }
+        }
+    }
+
+    /// The largest magnitude served, which sets how far a circle reaches.
+    func largestMagnitude() -> Double? {
+        switch self {
+        case .memory(let snapshot): return snapshot.mapEvents.lazy.map(\.magnitude).max()
+        case .database(_, let state): return state.largestMagnitude
+        }
+    }
+
+    private static func identity(_ event: SeismicEvent) -> String {
+        event.id.isEmpty ? "@\(event.time.timeIntervalSince1970),\(event.latitude),\(event.longitude)" : event.id
+    }
+
+    /// A Web Mercator tile's bounds in degrees; the first and last rows reach the poles, where
+    /// the projection puts every event beyond its ±85.05°.
+    static func box(zoom: Int, x: Int, y: Int) -> GeoBox {
+        let side = Double(1 << zoom)
+        func latitude(_ row: Int) -> Double {
+            if row == 0 { return 90 }
+            if row == 1 << zoom { return -90 }
+            return atan(sinh(.pi * (1 - 2 * Double(row) / side))) * 180 / .pi
+        }
+        let west = Double(x) / side * 360 - 180, east = Double(x + 1) / side * 360 - 180
+        return GeoBox(uncheckedWest: west, south: latitude(y + 1), east: east, north: latitude(y))
+    }
+}

@@ -1,0 +1,259 @@
+"""Several quakemap-server replicas on one PostgreSQL + PostGIS catalogue, behind Debian's nginx
+running the configuration docs/deploy.md documents (docs/deploy/nginx-quakemap.conf), and one
+replica reading a hot standby of the database (scripts/with_postgres.sh streams to it). All of it
+on 127.0.0.1, started here and stopped after: the same answers everywhere, an ingest reaching every
+replica, a replica killed under load without a failed request, ETags that follow the catalogue."""
+import concurrent.futures
+import os
+import pathlib
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+
+import pytest
+import requests
+
+from conftest import BIN, ROOT, SAMPLE, Server
+
+ADMIN = os.environ.get("QUAKEMAP_TEST_POSTGRES_ADMIN")
+STANDBY_PORT = os.environ.get("QUAKEMAP_TEST_POSTGRES_STANDBY_PORT")
+NGINX = pathlib.Path("/usr/sbin/nginx")
+CONFIGURATION = ROOT / "docs" / "deploy" / "nginx-quakemap.conf"
+
+if not ADMIN or not STANDBY_PORT:
+    if os.environ.get("CI"):
+        pytest.fail("CI runs make test, which starts PostgreSQL and its standby (scripts/with_postgres.sh): it did not",
+                    pytrace=False)
+    pytest.skip("no PostgreSQL server beside the tests (make test starts one)", allow_module_level=True)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def psql(database, sql, port=None):
+    folder, primary = ADMIN.rsplit(":", 1)
+    done = subprocess.run(["psql", "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", port or primary,
+                           "-U", "postgres", "-d", database, "-c", sql], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def ingest(feed, url):
+    done = subprocess.run([str(BIN / "quakemap"), "ingest", str(feed), "--catalogue", url, "--quiet"],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PGPASSWORD": os.environ["QUAKEMAP_TEST_POSTGRES_WRITER_PASSWORD"]})
+    assert done.returncode == 0, done.stderr
+
+
+def synthetic_feed(path, count, start):
+    """`count` new events (ids made up here), one a second after `start`, scattered over the world."""
+    header = SAMPLE.read_text().splitlines()[0]
+    rows = [header]
+    for index in range(count):
+        moment = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(start + index)) + ".000Z"
+        latitude, longitude = (index * 37) % 160 - 80, (index * 71) % 360 - 180
+        rows.append(f"{moment},{latitude},{longitude},10,{2 + index % 40 / 10},ml,,,,,zz,zz{index:05d},{moment},"
+                    f"\"Made-up place {index}\",earthquake,,,,,automatic,zz,zz")
+    path.write_text("\n".join(rows) + "\n")
+
+
+class Nginx:
+    """nginx with docs/deploy/nginx-quakemap.conf, its upstreams and port replaced by the test's."""
+
+    def __init__(self, folder, upstreams):
+        self.port = free_port()
+        text = CONFIGURATION.read_text()
+        servers = "\n".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in upstreams)
+        text, replaced = re.subn(r"(    server 127\.0\.0\.1:\d+ [^\n]*\n)+", servers + "\n", text)
+        assert replaced == 1, "the upstream block of the documented configuration changed: update this test"
+        text = text.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{self.port};")
+        text = text.replace("/var/cache/nginx/quakemap", str(folder / "cache"))
+        (folder / "quakemap.conf").write_text(text)
+        user = "user root;" if os.geteuid() == 0 else ""
+        (folder / "nginx.conf").write_text(f"""
+{user}
+daemon off;
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {folder}/quakemap.conf;
+}}
+""")
+        checked = subprocess.run([str(NGINX), "-t", "-p", str(folder), "-c", str(folder / "nginx.conf")],
+                                 capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
+        self.process = subprocess.Popen([str(NGINX), "-p", str(folder), "-c", str(folder / "nginx.conf")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        pytest.fail("nginx did not start: " + (folder / "error.log").read_text(errors="replace"))
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    if not NGINX.exists():
+        pytest.fail("nginx is missing: make test-deps installs Debian's")
+    name = "r_" + uuid.uuid4().hex[:16]
+    psql("postgres", f"CREATE DATABASE {name} OWNER quakemap_writer")
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="quakemap-replicas-"))
+    servers, proxy = [], None
+    try:
+        subprocess.run(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", ADMIN.rsplit(":", 1)[0], "-p", ADMIN.rsplit(":", 1)[1],
+                        "-U", "postgres", "-d", name, "-f", str(ROOT / "scripts" / "catalogue_database.sql")], check=True,
+                       capture_output=True)
+        port = ADMIN.rsplit(":", 1)[1]
+        writer = f"postgresql://quakemap_writer@127.0.0.1:{port}/{name}"
+        ingest(SAMPLE, writer)
+        # The standby has the catalogue once its WAL has arrived.
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if psql(name, "SELECT count(*) FROM catalogue_state", port=STANDBY_PORT) == "1":
+                    break
+            except AssertionError:
+                pass
+            time.sleep(0.2)
+        os.environ["PGPASSWORD"] = os.environ["QUAKEMAP_TEST_POSTGRES_READER_PASSWORD"]
+        primary = f"postgresql://quakemap_reader@127.0.0.1:{port}/{name}"
+        standby = f"postgresql://quakemap_reader@127.0.0.1:{STANDBY_PORT}/{name}"
+        servers = [Server("--catalogue", primary, "--refresh", "1s"), Server("--catalogue", primary, "--refresh", "1s"),
+                   Server("--catalogue", standby, "--refresh", "1s")]
+        proxy = Nginx(folder, [servers[0].port, servers[1].port])
+        yield {"name": name, "writer": writer, "replicas": servers, "nginx": proxy, "folder": folder}
+    finally:
+        os.environ.pop("PGPASSWORD", None)
+        if proxy:
+            proxy.stop()
+        for server in servers:
+            server.stop()
+        psql("postgres", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def document(url, path, **headers):
+    """The answer with the base URL and the time stamp taken out: what must not differ between servers."""
+    reply = requests.get(url + path, headers=headers, timeout=30)
+    text = reply.text.replace(url, "BASE")
+    return reply.status_code, re.sub(r'"timeStamp":"[^"]*"', "", text)
+
+
+QUERIES = [
+    "/collections/quakes/items?limit=50",
+    "/collections/quakes/items?bbox=-130,30,-110,45&limit=20",
+    "/collections/quakes/items?filter=mag%20%3E%3D%202.5%20AND%20depth%20%3C%2020&limit=30",
+    "/collections/quakes/items?filter=S_INTERSECTS(geometry,POLYGON((-125%2030,-110%2030,-117%2045,-125%2030)))",
+    "/collections/quakes/items?filter=place%20LIKE%20%27%25%3B%25%27",
+    "/collections/quakes/items?offset=100000000&limit=5",
+    "/collections/quakes/items?filter=mag%20%3E%3D%20%27x%27",
+    "/collections/quakes",
+    "/count?filter=mag%20%3E%202",
+]
+
+
+def test_every_replica_and_the_standby_answer_alike_through_nginx_and_directly(cluster):
+    replicas, proxy = cluster["replicas"], cluster["nginx"]
+    versions = {requests.get(r.url + "/healthz", timeout=10).json()["version"] for r in replicas}
+    assert len(versions) == 1
+    for path in QUERIES:
+        answers = [document(server.url, path) for server in [proxy, *replicas]]
+        assert all(answer == answers[0] for answer in answers), path
+        assert answers[0][0] in (200, 400), path
+    ids = [f["id"] for f in requests.get(proxy.url + "/collections/quakes/items?limit=3", timeout=10).json()["features"]]
+    for event in ids:
+        answers = [document(server.url, f"/collections/quakes/items/{event}") for server in [proxy, *replicas]]
+        assert all(answer == answers[0] for answer in answers)
+    # A tile: the same picture from each (the PNG encoder is deterministic, so the bytes).
+    tiles = {requests.get(server.url + "/tiles/2/1/1.png", timeout=30).content for server in [proxy, *replicas]}
+    assert len(tiles) == 1
+
+
+def test_etags_follow_the_catalogue_and_an_ingest_reaches_every_replica(cluster, tmp_path):
+    replicas, proxy = cluster["replicas"], cluster["nginx"]
+    path = "/collections/quakes/items?limit=5"
+    first = requests.get(proxy.url + path, timeout=10)
+    tag = first.headers["ETag"]
+    assert requests.get(proxy.url + path, headers={"If-None-Match": tag}, timeout=10).status_code == 304
+    # Each replica behind nginx tags the same document alike, so a revalidation may go to either.
+    assert {requests.get(r.url + path, headers={"Host": f"127.0.0.1:{proxy.port}"}, timeout=10).headers["ETag"]
+            for r in replicas} == {tag}
+    before = requests.get(replicas[0].url + "/healthz", timeout=10).json()["version"]
+    feed = tmp_path / "new.csv"
+    synthetic_feed(feed, 1000, time.time() - 3600)
+    ingest(feed, cluster["writer"])
+    start = time.monotonic()
+    pending = set(range(len(replicas)))
+    while pending and time.monotonic() - start < 5:
+        for index in list(pending):
+            health = requests.get(replicas[index].url + "/healthz", timeout=10).json()
+            if health["version"] != before:
+                pending.discard(index)
+        time.sleep(0.05)
+    assert not pending, f"replicas {sorted(pending)} did not serve the ingest within 5 s"
+    after = {requests.get(r.url + "/healthz", timeout=10).json()["version"] for r in replicas}
+    assert len(after) == 1
+    # Through nginx once its copy is no longer fresh (max-age=2): the new events, a new tag, no 304 for the old one.
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        reply = requests.get(proxy.url + path, headers={"If-None-Match": tag}, timeout=10)
+        if reply.status_code == 200:
+            break
+        time.sleep(0.2)
+    assert reply.status_code == 200 and reply.headers["ETag"] != tag
+    assert reply.json()["features"][0]["id"].startswith("zz")
+    assert requests.get(proxy.url + "/count", params={"filter": "net = 'zz'"}, timeout=10).json()["numberMatched"] == 1000
+
+
+def test_a_replica_killed_under_load_fails_no_request_through_nginx(cluster):
+    replicas, proxy = cluster["replicas"], cluster["nginx"]
+    victim = replicas[1]
+    failures, answered = [], []
+    stop = threading.Event()
+
+    def client(seed):
+        session = requests.Session()
+        index = 0
+        while not stop.is_set():
+            index += 1
+            # Distinct boxes: nothing comes from nginx's cache.
+            west = -170 + (seed * 4001 + index * 7) % 30000 / 200
+            path = f"/collections/quakes/items?bbox={west:.3f},-60,{west + 9.5:.3f},60&limit=20"
+            try:
+                reply = session.get(proxy.url + path, timeout=10)
+                (answered if reply.status_code == 200 else failures).append(reply.status_code)
+            except requests.RequestException as error:
+                failures.append(str(error))
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        for seed in range(8):
+            pool.submit(client, seed)
+        time.sleep(1.5)
+        victim.process.send_signal(signal.SIGKILL)
+        time.sleep(2.5)
+        stop.set()
+    assert answered, "no request was answered"
+    assert not failures, f"{len(failures)} failed of {len(failures) + len(answered)}: {failures[:5]}"
