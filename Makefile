@@ -16,7 +16,7 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xl
 # The fuzzers' seed corpora, written afresh for the corpus replay test (FuzzCorpusReplayTests).
 FUZZ_SEEDS := $(CURDIR)/.build/fuzz-seeds
 
-.PHONY: map test test-run test-all outside bench-catalogue test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
+.PHONY: map test test-run test-all outside bench-catalogue bench-servers test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -162,6 +162,11 @@ bench: deps
 ## own, scripts/with_postgres.sh; generates a 5 M-row feed once, about 900 MB; 15 minutes or so)
 bench-catalogue: deps test-deps
 	Benchmarks/catalogue.sh
+
+## bench-servers: quakemap-server on a 5 M-event PostGIS catalogue against pygeoapi's PostgreSQL provider
+## on the same database (six items queries under wrk), replicas behind nginx, kill -9 and an ingest under load
+bench-servers: deps test-deps
+	Benchmarks/servers.sh
 
 ## bench-readers: each reader (CSV, GeoJSON, FDSN text, QuakeML) against xmllint and ObsPy
 ## (BIG_BYTES sets the QuakeML file's size; long: a 1 GB QuakeML file)

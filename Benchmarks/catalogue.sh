@@ -23,17 +23,9 @@ swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -X
     >"$WORK/build.txt" 2>&1 || { cat "$WORK/build.txt" >&2; echo "bench-catalogue: the build failed" >&2; exit 1; }
 BIN=$PWD/.build/release/quakemap
 
-GENERATOR_SUM=$(cksum <Benchmarks/make_big_catalog.py)
-feed() {  # feed ROWS: the generator's CSV of ROWS events, made again when the generator changes
-    local path=$WORK/realistic-$1.csv
-    if [ ! -f "$path" ] || [ "$(cat "$path.sum" 2>/dev/null)" != "$GENERATOR_SUM" ]; then
-        python3 Benchmarks/make_big_catalog.py csv "$path" "${1}r" >/dev/null
-        echo "$GENERATOR_SUM" >"$path.sum"
-    fi
-    echo "$path"
-}
-ONE=$(feed 1000000)
-FIVE=$(feed 5000000)
+. Benchmarks/realistic_feed.sh
+ONE=$(realistic_feed 1000000)
+FIVE=$(realistic_feed 5000000)
 # The generator's newest event is at the end of 2025: "now" is pinned there.
 NOW=2026-01-01T00:00:00Z
 

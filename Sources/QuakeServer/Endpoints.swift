@@ -22,11 +22,10 @@ struct Endpoints: Sendable {
     /// Parameters every tile and map request may carry: which events are drawn.
     /// `v` is any value and changes nothing: a page sends the catalogue version
     /// it saw, so that a browser asks again for every tile when it changes.
-    static let drawingParameters: Set<String> = ["filter", "filter-lang", "filter-crs", "datetime", "f", "v"]
-    static let itemParameters: Set<String> = ["bbox", "bbox-crs", "datetime", "limit", "offset", "filter", "filter-lang",
-                                              "filter-crs", "f"]
-    static let mapParameters = drawingParameters.union(["bbox", "width", "limit", "color"])
-    static let countParameters: Set<String> = ["bbox", "bbox-crs", "datetime", "filter", "filter-lang", "filter-crs", "f", "v"]
+    static let drawingParameters = QueryParameters.names(QueryParameters.tile)
+    static let itemParameters = QueryParameters.names(QueryParameters.items)
+    static let mapParameters = QueryParameters.names(QueryParameters.map)
+    static let countParameters = QueryParameters.names(QueryParameters.count)
     /// A count from a database reads at most this many events; beyond, it says "more than".
     static let countBudget = 20_000
     /// The deepest tile served.
@@ -61,7 +60,7 @@ struct Endpoints: Sendable {
             // A browser gets the web map; JSON clients (and ties, as with `*/*`) the landing page.
             var response = try Self.wantsHTML(request)
                 ? try webFile(WebAssets.page, request)
-                : json(FeatureDocuments.landing(base: base(request)))
+                : try encoded(LandingDocument(base: base(request)))
             response.headers[.vary] = "Accept"
             return response
         }
@@ -69,28 +68,27 @@ struct Endpoints: Sendable {
             route(RouterPath(file.path)) { request, _ in try webFile(file.path, request) }
         }
         route("/web/config.json") { _, _ in
-            json(["maximumZoom": Self.webMapMaximumZoom, "landMaximumZoom": BasemapTiles.maximumZoom,
-                  "symbolScale": options.symbols.sizes.symbolScale, "minimumDiameter": options.symbols.sizes.minimumDiameter,
-                  "coloring": "\(options.symbols.coloring)", "refreshSeconds": Self.webMapRefreshSeconds,
-                  "attribution": "Events: <a href=\"/collections/quakes\">quakemap</a>"])
+            try encoded(WebConfigDocument(maximumZoom: Self.webMapMaximumZoom, landMaximumZoom: BasemapTiles.maximumZoom,
+                                          symbolScale: options.symbols.sizes.symbolScale,
+                                          minimumDiameter: options.symbols.sizes.minimumDiameter,
+                                          coloring: "\(options.symbols.coloring)", refreshSeconds: Self.webMapRefreshSeconds,
+                                          attribution: "Events: <a href=\"/collections/quakes\">quakemap</a>"))
         }
         route("/tiles/land/:z/:x/:y") { request, context in try await landTile(request, context) }
         route("/api") { request, _ in
-            json(OpenAPIDocument.document(base: base(request)), type: "application/vnd.oai.openapi+json;version=3.0")
+            response(try OpenAPIDocument.json(base: base(request)), type: "application/vnd.oai.openapi+json;version=3.0")
         }
-        route("/conformance") { _, _ in json(["conformsTo": FeatureDocuments.conformance]) }
+        route("/conformance") { _, _ in try encoded(ConformanceDocument()) }
         route("/collections") { request, _ in
-            let base = base(request)
-            return json(["collections": [FeatureDocuments.collection(base: base, served: await store.served())],
-                         "links": [FeatureDocuments.link("\(base)/collections", "self", "application/json")]])
+            try encoded(CollectionsDocument(base: base(request), served: await store.served()))
         }
         route("/collections/:collection") { request, context in
             try collection(context)
-            return json(FeatureDocuments.collection(base: base(request), served: await store.served()))
+            return try encoded(CollectionDocument(base: base(request), served: await store.served()))
         }
         route("/collections/:collection/queryables") { request, context in
             try collection(context)
-            return json(FeatureDocuments.queryables(base: base(request)), type: "application/schema+json")
+            return try encoded(QueryablesDocument(base: base(request)), type: "application/schema+json")
         }
         route("/collections/:collection/items") { request, context in
             try collection(context)
@@ -138,188 +136,6 @@ struct Endpoints: Sendable {
         }
     }
 
-    // MARK: Features
-
-    private func items(_ request: Request) async throws -> Response {
-        let query = try FeatureQuery(FormQuery.parameters(of: request), allowed: Self.itemParameters)
-        let served = await store.served()
-        if let tagged = notModified(request, served) { return tagged }
-        let (page, matched, more) = try await served.page(query.filter, offset: query.offset, limit: query.limit)
-        let base = base(request)
-        let path = "\(base)/collections/\(FeatureDocuments.collectionID)/items"
-        var links = [Link(href: Self.url(path, query.query(offset: query.offset)), rel: "self", type: "application/geo+json"),
-                     Link(href: "\(base)/collections/\(FeatureDocuments.collectionID)", rel: "collection", type: "application/json")]
-        if more {
-            links.append(Link(href: Self.url(path, query.query(offset: query.offset + page.count)), rel: "next",
-                              type: "application/geo+json", title: "The next page"))
-        }
-        if query.offset > 0 {
-            links.append(Link(href: Self.url(path, query.query(offset: max(0, query.offset - query.limit))), rel: "prev",
-                              type: "application/geo+json", title: "The previous page"))
-        }
-        let body = FeatureBytes.collection(matched: matched, timeStamp: CivilTime.iso8601(Date()), links: links,
-                                           events: page, base: base)
-        return tagged(response(body, type: "application/geo+json"), request, served)
-    }
-
-    private func collection(_ context: some RequestContext) throws {
-        let name = context.parameters.get("collection") ?? ""
-        guard name == FeatureDocuments.collectionID else {
-            throw Problem(.notFound, "no collection '\(name)'; the one collection is '\(FeatureDocuments.collectionID)'")
-        }
-    }
-
-    // MARK: Images
-
-    /// The tile a `{z}/{x}/{y}.png` route names, at most `maximumZoom` deep.
-    private static func tileID(_ context: some RequestContext, route: String, maximumZoom: Int) throws(Problem) -> TileID {
-        let z = context.parameters.get("z") ?? "", x = context.parameters.get("x") ?? "", file = context.parameters.get("y") ?? ""
-        guard file.hasSuffix(".png"), let zoom = Int(z), let column = Int(x), let row = Int(file.dropLast(4)),
-              zoom <= maximumZoom, let id = try? TileID(zoom: zoom, x: column, y: row) else {
-            throw Problem(.notFound, "no tile \(z)/\(x)/\(file): tiles are \(route)/{z}/{x}/{y}.png with z 0…\(maximumZoom), x and y 0…2^z−1")
-        }
-        return id
-    }
-
-    private func tile(_ request: Request, _ context: some RequestContext) async throws -> Response {
-        let id = try Self.tileID(context, route: "/tiles", maximumZoom: Self.maximumZoom)
-        let query = try FeatureQuery(FormQuery.parameters(of: request), allowed: Self.drawingParameters, formats: ["png"])
-        let served = await store.served()
-        let tiles = try self.tiles.get()
-        let reach = reach(served, zoom: id.zoom, tileSize: tiles.options.tileSize)
-        let limit = options.tileLimit
-        return try await image(request, key: "tile \(id) \(query.query(offset: 0))", served: served,
-                                coloring: options.symbols.coloring, read: {
-            try await served.drawable(query.filter, for: id, reach: reach, limit: limit)
-        }) { events in
-            let layer = TileLayer(events: events, zoom: id.zoom, options: tiles.options, feedGenerated: served.generated,
-                                  around: id)
-            return try layer.pngData(for: id) ?? tiles.empty
-        }
-    }
-
-    /// The sides `/map.png` draws, in pixels: a request may not ask a process for more.
-    static let mapSides = 64...4096
-    /// The width `/map.png` draws without `width`.
-    static let defaultMapWidth = 1024
-
-    private func map(_ request: Request) async throws -> Response {
-        let parameters = try FormQuery.parameters(of: request)
-        let query = try FeatureQuery(parameters, allowed: Self.mapParameters, formats: ["png"], defaultLimit: EventSelection.defaultLimit,
-                                     maximumLimit: Int.max)
-        let width = try Self.number(parameters, "width", default: Self.defaultMapWidth, range: Self.mapSides)
-        let name = parameters.first(where: { $0.name == "color" })?.value ?? "magnitude"
-        guard let coloring = SymbolColoring(named: name) else {
-            throw Problem.badParameter("color", "'\(name)' is not \(SymbolColoring.names.joined(separator: ", "))")
-        }
-        let region = query.filter.bbox
-        let mapOptions = MapOptions(width: width, region: region, style: options.symbols.sizes, coloring: coloring)
-        guard mapOptions.height <= Self.mapSides.upperBound else {
-            throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over \(Self.mapSides.upperBound) pixels tall)")
-        }
-        let served = await store.served()
-        return try await image(request, key: "map \(width) \(name) \(query.query(offset: 0))", served: served,
-                                coloring: coloring, read: {
-            try await served.newest(query.filter, limit: query.limit)
-        }) { events in
-            // The labels' places, by id.
-            let places = Dictionary(events.compactMap { $0.place.isEmpty || $0.id.isEmpty ? nil : ($0.id, $0.place) },
-                                    uniquingKeysWith: { first, _ in first })
-            let scene = SceneBuilder(options: mapOptions).scene(for: events.compactMap(MapEvent.init), feedGenerated: served.generated,
-                                                                places: places)
-            return try MapRenderer().pngData(for: scene)
-        }
-    }
-
-    /// Land and sea for the web map: the same for every catalogue, so cached by clients for a day.
-    private func landTile(_ request: Request, _ context: some RequestContext) async throws -> Response {
-        let id = try Self.tileID(context, route: "/tiles/land", maximumZoom: BasemapTiles.maximumZoom)
-        _ = try FeatureQuery(FormQuery.parameters(of: request), allowed: ["f"], formats: ["png"])
-        let land = self.land
-        return try await png(request, tag: "\"land-\(land.tileSize)-\(id.zoom)-\(id.x)-\(id.y)\"",
-                             cacheControl: "public, max-age=86400", read: {}) {
-            try MapRenderer().pngData(for: land.scene(for: id))
-        }
-    }
-
-    /// A PNG of the events `read` reads, from the cache or drawn through the gate, with
-    /// an ETag that changes with the catalogue; `304` when the client has it.
-    private func image<Events: Sendable>(_ request: Request, key: String, served: ServedEvents, coloring: SymbolColoring,
-                                         read: @escaping @Sendable () async throws -> Events,
-                                         draw: @escaping @Sendable (Events) throws -> Data) async throws -> Response {
-        // What the picture depends on: the events, the request, the server's style,
-        // and for age colours the feed's time (which moves without the events changing).
-        var identity = FNV1a()
-        identity.mix(key)
-        identity.mix(styleKey)
-        if case .age = coloring { identity.mix(served.generated.map(CivilTime.iso8601) ?? "") }
-        return try await png(request, tag: "\"\(served.version)-\(identity.hex)\"", cacheControl: Self.eventsCacheControl,
-                             read: read, draw: draw)
-    }
-
-    /// A PNG tagged `tag`, from the cache or drawn through the gate; `304` when the client has it.
-    private func png<Events: Sendable>(_ request: Request, tag: String, cacheControl: String,
-                                       read: @escaping @Sendable () async throws -> Events,
-                                       draw: @escaping @Sendable (Events) throws -> Data) async throws -> Response {
-        var headers = HTTPFields()
-        headers[.eTag] = tag
-        headers[.cacheControl] = cacheControl
-        if let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, tag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        let data: Data
-        if let cached = cache.value(for: tag) {
-            data = cached
-        } else {
-            do {
-                let events = try await read()
-                data = try await gate.run { try draw(events) }
-            } catch RenderGate.Refusal.busy {
-                throw Problem(.serviceUnavailable, "too many images are being drawn; try again shortly", retryAfter: 1)
-            } catch RenderGate.Refusal.timedOut {
-                throw Problem(.serviceUnavailable, "drawing took longer than \(options.renderTimeout); try again shortly",
-                              retryAfter: 5)
-            }
-            cache.store(data, for: tag)
-        }
-        headers[.contentType] = "image/png"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    // MARK: Web map
-
-    /// A file of the web map's fixed list, with its tag; `304` when the client has it.
-    private func webFile(_ path: String, _ request: Request) throws -> Response {
-        guard let asset = web.assets[path] else {
-            throw Problem(.notFound, web.missing[path] ?? "no such resource: \(path)")
-        }
-        var headers = HTTPFields()
-        headers[.eTag] = asset.tag
-        // Revalidated each time (a 304 costs nothing): a new server version is seen at once.
-        headers[.cacheControl] = "no-cache"
-        headers[.xContentTypeOptions] = "nosniff"
-        if asset.contentType.hasPrefix("text/html") {
-            // Only the server's own scripts and styles, and its own or inline images (Leaflet's).
-            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
-        }
-        if let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, asset.tag) {
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentType] = asset.contentType
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.body))
-    }
-
-    /// Whether `/` should answer the web map: `f=html`, or no `f` and an
-    /// `Accept` that ranks HTML above JSON.
-    static func wantsHTML(_ request: Request) throws(Problem) -> Bool {
-        switch try FormQuery.parameters(of: request).last(where: { $0.name == "f" })?.value {
-        case "html"?: return true
-        case "json"?: return false
-        case let other?: throw Problem.badParameter("f", "'\(other)' is not served here; f may be html, json")
-        case nil: return AcceptHeader(request.headers[.accept]).prefers("text/html", over: "application/json")
-        }
-    }
-
     // MARK: Helpers
 
     /// Whether an `If-None-Match` value names `tag`: `*`, or the tag itself,
@@ -345,7 +161,7 @@ struct Endpoints: Sendable {
     static let eventsFreshSeconds = 2
 
     /// `304` when the client's `If-None-Match` names the version and the request.
-    private func notModified(_ request: Request, _ served: ServedEvents) -> Response? {
+    func notModified(_ request: Request, _ served: ServedEvents) -> Response? {
         let tag = Self.documentTag(request, served)
         guard let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, tag) else { return nil }
         var headers = HTTPFields()
@@ -355,7 +171,7 @@ struct Endpoints: Sendable {
     }
 
     /// A document about the events, tagged with the version it was read at.
-    private func tagged(_ response: Response, _ request: Request, _ served: ServedEvents) -> Response {
+    func tagged(_ response: Response, _ request: Request, _ served: ServedEvents) -> Response {
         var response = response
         response.headers[.eTag] = Self.documentTag(request, served)
         response.headers[.cacheControl] = Self.eventsCacheControl
@@ -371,7 +187,7 @@ struct Endpoints: Sendable {
     }
 
     /// How many tiles away a circle's centre may be and still reach a tile of `zoom`.
-    private func reach(_ served: ServedEvents, zoom: Int, tileSize: Int) -> Int {
+    func reach(_ served: ServedEvents, zoom: Int, tileSize: Int) -> Int {
         // In memory the layer is given every event and finds those near the tile itself.
         guard case .database = served else { return 0 }
         let diameter = options.symbols.sizes.diameter(magnitude: served.largestMagnitude() ?? 0)
@@ -392,38 +208,17 @@ struct Endpoints: Sendable {
     }
 }
 
-/// `/version`: which catalogue a server serves, for pages to poll.
-struct VersionDocument: Codable {
-    var version: String
-    var events: Int
-    var newest: String?
-    /// When the feeds were generated, or the catalogue last ingested into.
-    var updated: String?
-}
-
-/// `/count`: how many events a filter admits, or that more than `atLeast − 1` do.
-struct CountDocument: Codable {
-    var numberMatched: Int?
-    var atLeast: Int?
-}
-
 /// `http://host:port` as the client addressed the server, for absolute links.
-private func base(_ request: Request) -> String {
+func base(_ request: Request) -> String {
     "http://" + (request.head.authority ?? "127.0.0.1")
 }
 
-/// A `Codable` document as JSON (keys sorted, as ``JSONDocument`` writes them).
-private func encoded(_ document: some Encodable, type: String = "application/json") throws -> Response {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return response(Array(try encoder.encode(document)), type: type)
+/// A `Codable` document as JSON.
+func encoded(_ document: some Encodable, type: String = "application/json") throws -> Response {
+    response(try JSONDocument.encoded(document), type: type)
 }
 
-private func json(_ object: Any, type: String = "application/json") -> Response {
-    response(JSONDocument.data(object), type: type)
-}
-
-private func response(_ body: some Sequence<UInt8>, type: String) -> Response {
+func response(_ body: some Sequence<UInt8>, type: String) -> Response {
     var headers = HTTPFields()
     headers[.contentType] = type
     return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

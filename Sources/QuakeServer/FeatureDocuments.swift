@@ -1,7 +1,7 @@
 import Foundation
 import QuakeKit
 
-/// The JSON documents of the OGC API – Features endpoints.
+/// What the OGC API – Features documents share: the collection's name and the conformance classes.
 enum FeatureDocuments {
     static let collectionID = "quakes"
 
@@ -20,76 +20,10 @@ enum FeatureDocuments {
         "http://www.opengis.net/spec/cql2/1.0/conf/accent-insensitive-comparison",
         "http://www.opengis.net/spec/cql2/1.0/conf/basic-spatial-functions",
     ]
-
-    static func link(_ href: String, _ rel: String, _ type: String, _ title: String? = nil) -> [String: Any] {
-        var link: [String: Any] = ["href": href, "rel": rel, "type": type]
-        if let title { link["title"] = title }
-        return link
-    }
-
-    static func landing(base: String) -> [String: Any] {
-        [
-            "title": "quakemap",
-            "description": "Earthquakes from USGS feeds: OGC API – Features, XYZ tiles and maps.",
-            "links": [
-                link("\(base)/", "self", "application/json", "This document"),
-                link("\(base)/?f=html", "alternate", "text/html", "The web map"),
-                link("\(base)/api", "service-desc", "application/vnd.oai.openapi+json;version=3.0", "The API in OpenAPI 3.0"),
-                link("\(base)/conformance", "conformance", "application/json", "Conformance classes"),
-                link("\(base)/collections", "data", "application/json", "Collections"),
-                link("\(base)/tiles/{z}/{x}/{y}.png", "tiles", "image/png", "XYZ tiles (Web Mercator)"),
-                link("\(base)/map.png", "preview", "image/png", "A plate carrée map"),
-            ],
-        ]
-    }
-
-    static func collection(base: String, served: ServedEvents) -> [String: Any] {
-        let (oldest, newest) = served.interval
-        let interval: [Any] = [oldest.map(CivilTime.iso8601) as Any? ?? NSNull(), newest.map(CivilTime.iso8601) as Any? ?? NSNull()]
-        return [
-            "id": collectionID,
-            "title": "Earthquakes",
-            "description": "\(served.count) seismic events, newest first",
-            "itemType": "feature",
-            "crs": ["http://www.opengis.net/def/crs/OGC/1.3/CRS84"],
-            "extent": [
-                "spatial": ["bbox": [[-180, -90, 180, 90]], "crs": "http://www.opengis.net/def/crs/OGC/1.3/CRS84"],
-                "temporal": ["interval": [interval], "trs": "http://www.opengis.net/def/uom/ISO-8601/0/Gregorian"],
-            ],
-            "links": [
-                link("\(base)/collections/\(collectionID)", "self", "application/json"),
-                link("\(base)/collections/\(collectionID)/items", "items", "application/geo+json", "The events"),
-                link("\(base)/collections/\(collectionID)/queryables", "http://www.opengis.net/def/rel/ogc/1.0/queryables",
-                     "application/schema+json", "What filters may name"),
-            ],
-        ]
-    }
-
-    /// The properties a filter may name: the parser's own list (``CQLProperty``), so the two cannot differ.
-    static func queryables(base: String) -> [String: Any] {
-        var properties: [String: Any] = ["geometry": ["format": "geometry-point", "title": "Epicentre"]]
-        for property in CQLProperty.allCases {
-            var schema: [String: Any] = ["title": property.title]
-            switch property.valueType {
-            case .number: schema["type"] = "number"
-            case .timestamp: schema["type"] = "string"; schema["format"] = "date-time"
-            case .string, .boolean: schema["type"] = "string"
-            }
-            properties[property.rawValue] = schema
-        }
-        return [
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "$id": "\(base)/collections/\(collectionID)/queryables",
-            "type": "object",
-            "title": "Earthquakes",
-            "properties": properties,
-            "additionalProperties": false,
-        ]
-    }
 }
 
 /// A link as OGC API documents carry them.
-struct Link: Encodable, Sendable {
+struct Link: Codable, Sendable {
     var href: String
     var rel: String
     var type: String
@@ -233,12 +167,5 @@ enum FeatureBytes {
             JSONBytes.appendString(title, to: &out)
         }
         out.append(UInt8(ascii: "}"))
-    }
-}
-
-/// JSON as the service writes it: no escaped slashes (links stay readable).
-enum JSONDocument {
-    static func data(_ object: Any) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
     }
 }

@@ -1,130 +1,110 @@
+import Foundation
+import OpenAPIKit30
 import QuakeKit
 
-/// The service described in OpenAPI 3.0 (`/api`, the landing page's
-/// `service-desc`): what clients and test tools read to learn the parameters,
-/// their ranges and the answers.
+/// The service described in OpenAPI 3.0 (`/api`, the landing page's `service-desc`): what
+/// clients and test tools read to learn the parameters, their ranges and the answers. Built
+/// with OpenAPIKit from the routes' own parameter lists (``QueryParameters``), so the two
+/// cannot differ.
 enum OpenAPIDocument {
-    static func document(base: String) -> [String: Any] {
-        [
-            "openapi": "3.0.3",
-            "info": ["title": "quakemap", "version": QuakeMap.version,
-                     "description": "Earthquakes from USGS feeds: OGC API – Features (Part 1 core, Part 3 CQL2 text), XYZ tiles and maps."],
-            "servers": [["url": base]],
-            "paths": paths,
-            "components": ["schemas": ["Problem": problemSchema]],
-        ]
+    static func document(base: String) -> OpenAPI.Document {
+        OpenAPI.Document(
+            openAPIVersion: .v3_0_3,
+            info: .init(title: "quakemap", description: "Earthquakes: OGC API – Features (Part 1 core, Part 3 CQL2 text), XYZ tiles and maps.",
+                        version: QuakeMap.version),
+            servers: URL(string: base).map { [.init(url: $0)] } ?? [],
+            paths: paths,
+            components: .init(schemas: ["Problem": problemSchema])
+        )
     }
 
-    private static let json = "application/json"
-    private static let geoJSON = "application/geo+json"
+    /// The document as JSON.
+    static func json(base: String) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(document(base: base)))
+    }
 
-    private static var paths: [String: Any] {
-        [
+    private static let geoJSON = OpenAPI.ContentType(rawValue: "application/geo+json")!
+    private static let schemaJSON = OpenAPI.ContentType(rawValue: "application/schema+json")!
+    private static let openAPIJSON = OpenAPI.ContentType(rawValue: "application/vnd.oai.openapi+json;version=3.0")!
+    private static let problemJSON = OpenAPI.ContentType(rawValue: "application/problem+json")!
+
+    private static var paths: OpenAPI.PathItem.Map {
+        let collection = path("collectionId", "The one collection", .string(allowedValues: .init(FeatureDocuments.collectionID)))
+        let tile = [path("z", "Zoom", .integer(maximum: (Endpoints.maximumZoom, exclusive: false), minimum: (0, exclusive: false))),
+                    path("x", "Column from 180° W", .integer(minimum: (0, exclusive: false))),
+                    path("y", "Row from the north, with .png", .string)]
+        return [
             "/": get("The landing page; a browser (Accept ranking text/html above JSON, or f=html) gets the web map",
-                     ["description": "OK", "content": [json: ["schema": ["type": "object"]], "text/html": ["schema": ["type": "string"]]]],
-                     parameters: [query("f", "The format; without it, the Accept header decides", ["type": "string", "enum": ["json", "html"]])],
-                     badRequest: true),
-            "/api": get("This document", ok("application/vnd.oai.openapi+json;version=3.0")),
-            "/conformance": get("The conformance classes", ok(json)),
-            "/collections": get("The collections", ok(json)),
-            "/collections/{collectionId}": get("A collection", ok(json), parameters: [collectionID], notFound: true),
-            "/collections/{collectionId}/queryables": get("What filters may name", ok("application/schema+json"),
-                                                          parameters: [collectionID], notFound: true),
-            "/collections/{collectionId}/items": get("Events, newest first", ok(geoJSON), parameters: [
-                collectionID,
-                query("bbox", "W,S,E,N in CRS84; W > E crosses the antimeridian",
-                      ["type": "array", "minItems": 4, "maxItems": 4, "items": ["type": "number"]], explode: false),
-                query("bbox-crs", "Only CRS84", ["type": "string"]),
-                query("datetime", "An RFC 3339 instant or date, or an interval start/end with '..' for an open end", ["type": "string"]),
-                query("limit", "Events per page; more than \(FeatureQuery.maximumLimit) is lowered to \(FeatureQuery.maximumLimit)",
-                      ["type": "integer", "minimum": 1, "maximum": FeatureQuery.maximumLimit, "default": FeatureQuery.defaultLimit]),
-                query("offset", "Matching events skipped before the page", ["type": "integer", "minimum": 0, "default": 0]),
-                query("filter", "A CQL2 text expression", ["type": "string"]),
-                query("filter-lang", "Only cql2-text", ["type": "string", "enum": ["cql2-text"]]),
-                query("filter-crs", "Only CRS84", ["type": "string"]),
-                query("f", "The format", ["type": "string", "enum": ["json", "geojson"]]),
-            ], badRequest: true, notFound: true),
-            "/collections/{collectionId}/items/{featureId}": get("One event", ok(geoJSON), parameters: [
-                collectionID, path("featureId", "The event id", ["type": "string"]),
-            ], notFound: true),
-            "/tiles/{z}/{x}/{y}.png": get("An XYZ tile (Web Mercator), circles on a transparent background", image, parameters: [
-                path("z", "Zoom", ["type": "integer", "minimum": 0, "maximum": Endpoints.maximumZoom]),
-                path("x", "Column from 180° W", ["type": "integer", "minimum": 0]),
-                path("y", "Row from the north", ["type": "integer", "minimum": 0]),
-                query("filter", "A CQL2 text expression", ["type": "string"]),
-                query("filter-lang", "Only cql2-text", ["type": "string", "enum": ["cql2-text"]]),
-                query("datetime", "As for items", ["type": "string"]),
-                query("v", "Any value, ignored: a page sends the catalogue version it saw, to ask again when it changes",
-                      ["type": "string"]),
-            ], badRequest: true, notFound: true, busy: true),
+                     ok([.json: .init(schema: .object), .html: .init(schema: .string)]),
+                     parameters: QueryParameters.landingFormat.openAPI, badRequest: true),
+            "/api": get("This document", ok([openAPIJSON: .init(schema: .object)])),
+            "/conformance": get("The conformance classes", ok([.json: .init(schema: .object)])),
+            "/collections": get("The collections", ok([.json: .init(schema: .object)])),
+            "/collections/{collectionId}": get("A collection", ok([.json: .init(schema: .object)]), parameters: collection, notFound: true),
+            "/collections/{collectionId}/queryables": get("What filters may name", ok([schemaJSON: .init(schema: .object)]),
+                                                          parameters: collection, notFound: true),
+            "/collections/{collectionId}/items": get("Events, newest first", ok([geoJSON: .init(schema: .object)]), tagged: true,
+                                                     parameters: [collection] + QueryParameters.items.map(\.openAPI),
+                                                     badRequest: true, notFound: true),
+            "/collections/{collectionId}/items/{featureId}": get("One event", ok([geoJSON: .init(schema: .object)]), tagged: true,
+                                                                 parameters: collection, path("featureId", "The event id", .string),
+                                                                 notFound: true),
+            "/count": get("How many events a filter admits (numberMatched), or that more than atLeast − 1 do",
+                          ok([.json: .init(schema: .object)]), tagged: true, parameters: QueryParameters.count.map(\.openAPI),
+                          badRequest: true),
+            "/version": get("The catalogue's version, count, newest event and last change: what a page polls",
+                            ok([.json: .init(schema: .object)]), tagged: true),
+            "/tiles/{z}/{x}/{y}.png": get("An XYZ tile (Web Mercator), circles on a transparent background", image, tagged: true,
+                                          parameters: tile + QueryParameters.tile.map(\.openAPI),
+                                          badRequest: true, notFound: true, busy: true),
             "/tiles/land/{z}/{x}/{y}.png": get("An XYZ tile (Web Mercator) of Natural Earth land and sea: the web map's base layer", image,
-                                               parameters: [
-                path("z", "Zoom", ["type": "integer", "minimum": 0, "maximum": BasemapTiles.maximumZoom]),
-                path("x", "Column from 180° W", ["type": "integer", "minimum": 0]),
-                path("y", "Row from the north", ["type": "integer", "minimum": 0]),
-            ], notFound: true, busy: true),
-            "/map.png": get("A plate carrée map", image, parameters: [
-                query("bbox", "The region W,S,E,N", ["type": "array", "minItems": 4, "maxItems": 4, "items": ["type": "number"]],
-                      explode: false),
-                query("width", "Pixels", ["type": "integer", "minimum": Endpoints.mapSides.lowerBound,
-                                          "maximum": Endpoints.mapSides.upperBound, "default": Endpoints.defaultMapWidth]),
-                query("limit", "The most recent events drawn", ["type": "integer", "minimum": 1, "default": EventSelection.defaultLimit]),
-                query("color", "What the colour tells", ["type": "string", "enum": ["magnitude", "depth", "age"]]),
-                query("filter", "A CQL2 text expression", ["type": "string"]),
-                query("filter-lang", "Only cql2-text", ["type": "string", "enum": ["cql2-text"]]),
-                query("datetime", "As for items", ["type": "string"]),
-            ], badRequest: true, busy: true),
-            "/healthz": get("Status, event count, refresh failures", ok(json)),
+                                               tagged: true, parameters: tile + QueryParameters.landTile.map(\.openAPI),
+                                               notFound: true, busy: true),
+            "/map.png": get("A plate carrée map", image, tagged: true, parameters: QueryParameters.map.map(\.openAPI),
+                            badRequest: true, busy: true),
+            "/healthz": get("This server's own state: where its events come from, their version, its refreshes",
+                            ok([.json: .init(schema: .object)])),
         ]
     }
 
-    private static var collectionID: [String: Any] {
-        path("collectionId", "The one collection", ["type": "string", "enum": ["quakes"]])
+    private static var problemSchema: JSONSchema {
+        .object(properties: ["type": .string(required: false), "title": .string, "status": .integer, "detail": .string,
+                             "parameter": .string(required: false)])
     }
 
-    private static var problemSchema: [String: Any] { [
-        "type": "object",
-        "required": ["status", "title", "detail"],
-        "properties": ["type": ["type": "string"], "title": ["type": "string"], "status": ["type": "integer"],
-                       "detail": ["type": "string"], "parameter": ["type": "string"]],
-    ] }
-
-    private static func ok(_ type: String) -> [String: Any] {
-        ["description": "OK", "content": [type: ["schema": ["type": "object"]]]]
+    private static func ok(_ content: OpenAPI.Content.Map) -> OpenAPI.Response {
+        OpenAPI.Response(description: "OK", content: content)
     }
 
-    private static var image: [String: Any] { [
-        "description": "A PNG, with an ETag",
-        "content": ["image/png": ["schema": ["type": "string", "format": "binary"]]],
-    ] }
-
-    private static func problem(_ description: String) -> [String: Any] {
-        ["description": description,
-         "content": ["application/problem+json": ["schema": ["$ref": "#/components/schemas/Problem"]]]]
+    private static var image: OpenAPI.Response {
+        OpenAPI.Response(description: "A PNG, with an ETag", content: [.png: .init(schema: .string(format: .binary))])
     }
 
-    private static func get(_ summary: String, _ success: [String: Any], parameters: [[String: Any]] = [],
-                            badRequest: Bool = false, notFound: Bool = false, busy: Bool = false) -> [String: Any] {
-        var responses: [String: Any] = ["200": success]
-        if badRequest { responses["400"] = problem("A bad parameter, named in the body") }
-        if notFound { responses["404"] = problem("No such resource") }
-        if busy {
-            responses["304"] = ["description": "Not modified (If-None-Match)"]
-            responses["503"] = problem("Drawing is saturated or too slow; see Retry-After")
-        }
-        return ["get": ["summary": summary, "parameters": parameters, "responses": responses]]
+    private static func problem(_ description: String) -> Either<JSONReference<OpenAPI.Response>, OpenAPI.Response> {
+        .response(description: description, content: [problemJSON: .init(schemaReference: .component(named: "Problem"))])
     }
 
-    private static func path(_ name: String, _ description: String, _ schema: [String: Any]) -> [String: Any] {
-        ["name": name, "in": "path", "required": true, "description": description, "schema": schema]
+    private static func get(_ summary: String, _ success: OpenAPI.Response, tagged: Bool = false,
+                            parameters: OpenAPI.Parameter..., badRequest: Bool = false, notFound: Bool = false,
+                            busy: Bool = false) -> Either<JSONReference<OpenAPI.PathItem>, OpenAPI.PathItem> {
+        get(summary, success, tagged: tagged, parameters: parameters, badRequest: badRequest, notFound: notFound, busy: busy)
     }
 
-    private static func query(_ name: String, _ description: String, _ schema: [String: Any], explode: Bool = true) -> [String: Any] {
-        var parameter: [String: Any] = ["name": name, "in": "query", "required": false, "description": description, "schema": schema]
-        if !explode {
-            parameter["style"] = "form"
-            parameter["explode"] = false
-        }
-        return parameter
+    private static func get(_ summary: String, _ success: OpenAPI.Response, tagged: Bool = false,
+                            parameters: [OpenAPI.Parameter], badRequest: Bool = false, notFound: Bool = false,
+                            busy: Bool = false) -> Either<JSONReference<OpenAPI.PathItem>, OpenAPI.PathItem> {
+        var responses: OpenAPI.Response.Map = [200: .response(success)]
+        if tagged { responses[304] = .response(description: "Not modified (If-None-Match names the version's tag)") }
+        if badRequest { responses[400] = problem("A bad parameter, named in the body") }
+        if notFound { responses[404] = problem("No such resource") }
+        if busy { responses[503] = problem("Drawing is saturated or too slow, or the catalogue cannot be read; see Retry-After") }
+        return .b(OpenAPI.PathItem(get: OpenAPI.Operation(summary: summary, parameters: parameters.map { .parameter($0) },
+                                                          responses: responses)))
+    }
+
+    private static func path(_ name: String, _ description: String, _ schema: JSONSchema) -> OpenAPI.Parameter {
+        OpenAPI.Parameter(name: name, context: .path, schema: schema, description: description)
     }
 }

@@ -32,13 +32,12 @@ package struct Problem: HTTPResponseError, Equatable {
 
     /// The response.
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        var body: [String: Any] = ["type": "about:blank", "title": status.reasonPhrase, "status": status.code,
-                                   "detail": detail]
-        if let parameter { body["parameter"] = parameter }
+        let body = try JSONDocument.encoded(ProblemDocument(title: status.reasonPhrase, status: status.code, detail: detail,
+                                                            parameter: parameter))
         var fields = HTTPFields()
         fields[.contentType] = "application/problem+json"
         if let retryAfter { fields[.retryAfter] = String(retryAfter) }
         if let allow { fields[.allow] = allow }
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: JSONDocument.data(body))))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 }

@@ -36,7 +36,18 @@ struct ServerTests {
             #expect(api.headers["content-type"] == "application/vnd.oai.openapi+json;version=3.0")
             let paths = api.json["paths"] as? [String: Any] ?? [:]
             #expect(api.json["openapi"] as? String == "3.0.3" && paths.keys.contains("/collections/{collectionId}/items"))
-            #expect(paths.count == 12, "every route is described: \(paths.keys.sorted())")
+            #expect(paths.count == 14, "every route is described: \(paths.keys.sorted())")
+            // The query parameters the document lists are those each route takes (its 400 for an unknown one lists them).
+            for (path, concrete) in [("/collections/{collectionId}/items", "/collections/quakes/items"), ("/count", "/count"),
+                                     ("/tiles/{z}/{x}/{y}.png", "/tiles/0/0/0.png"), ("/map.png", "/map.png"),
+                                     ("/tiles/land/{z}/{x}/{y}.png", "/tiles/land/0/0/0.png")] {
+                let operation = (paths[path] as? [String: Any])?["get"] as? [String: Any] ?? [:]
+                let described = ((operation["parameters"] as? [[String: Any]]) ?? [])
+                    .filter { $0["in"] as? String == "query" }.compactMap { $0["name"] as? String }.sorted()
+                let refusal = try await server.get(concrete + "?nonsense=1").json["detail"] as? String ?? ""
+                let taken = refusal.components(separatedBy: "this endpoint takes ").last?.components(separatedBy: ", ").sorted() ?? []
+                #expect(described == taken, "\(path): the document lists \(described), the route takes \(taken)")
+            }
             // And every path described answers: the document names no route the server lacks.
             for path in paths.keys {
                 let concrete = path.replacingOccurrences(of: "{collectionId}", with: "quakes")

@@ -1,0 +1,122 @@
+import Foundation
+import Hummingbird
+import QuakeKit
+
+/// Tiles and maps drawn on demand, and the land under the web map: through the render gate,
+/// from the cache when drawn before, `304` when the client has them.
+extension Endpoints {
+    /// The tile a `{z}/{x}/{y}.png` route names, at most `maximumZoom` deep.
+    static func tileID(_ context: some RequestContext, route: String, maximumZoom: Int) throws(Problem) -> TileID {
+        let z = context.parameters.get("z") ?? "", x = context.parameters.get("x") ?? "", file = context.parameters.get("y") ?? ""
+        guard file.hasSuffix(".png"), let zoom = Int(z), let column = Int(x), let row = Int(file.dropLast(4)),
+              zoom <= maximumZoom, let id = try? TileID(zoom: zoom, x: column, y: row) else {
+            throw Problem(.notFound, "no tile \(z)/\(x)/\(file): tiles are \(route)/{z}/{x}/{y}.png with z 0…\(maximumZoom), x and y 0…2^z−1")
+        }
+        return id
+    }
+
+    func tile(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let id = try Self.tileID(context, route: "/tiles", maximumZoom: Self.maximumZoom)
+        let query = try FeatureQuery(FormQuery.parameters(of: request), allowed: Self.drawingParameters, formats: ["png"])
+        let served = await store.served()
+        let tiles = try self.tiles.get()
+        let reach = reach(served, zoom: id.zoom, tileSize: tiles.options.tileSize)
+        let limit = options.tileLimit
+        return try await image(request, key: "tile \(id) \(query.query(offset: 0))", served: served,
+                                coloring: options.symbols.coloring, read: {
+            try await served.drawable(query.filter, for: id, reach: reach, limit: limit)
+        }) { events in
+            let layer = TileLayer(events: events, zoom: id.zoom, options: tiles.options, feedGenerated: served.generated,
+                                  around: id)
+            return try layer.pngData(for: id) ?? tiles.empty
+        }
+    }
+
+    /// The sides `/map.png` draws, in pixels: a request may not ask a process for more.
+    static let mapSides = 64...4096
+    /// The width `/map.png` draws without `width`.
+    static let defaultMapWidth = 1024
+
+    func map(_ request: Request) async throws -> Response {
+        let parameters = try FormQuery.parameters(of: request)
+        let query = try FeatureQuery(parameters, allowed: Self.mapParameters, formats: ["png"], defaultLimit: EventSelection.defaultLimit,
+                                     maximumLimit: Int.max)
+        let width = try Self.number(parameters, "width", default: Self.defaultMapWidth, range: Self.mapSides)
+        let name = parameters.first(where: { $0.name == "color" })?.value ?? "magnitude"
+        guard let coloring = SymbolColoring(named: name) else {
+            throw Problem.badParameter("color", "'\(name)' is not \(SymbolColoring.names.joined(separator: ", "))")
+        }
+        let region = query.filter.bbox
+        let mapOptions = MapOptions(width: width, region: region, style: options.symbols.sizes, coloring: coloring)
+        guard mapOptions.height <= Self.mapSides.upperBound else {
+            throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over \(Self.mapSides.upperBound) pixels tall)")
+        }
+        let served = await store.served()
+        return try await image(request, key: "map \(width) \(name) \(query.query(offset: 0))", served: served,
+                                coloring: coloring, read: {
+            try await served.newest(query.filter, limit: query.limit)
+        }) { events in
+            // The labels' places, by id.
+            let places = Dictionary(events.compactMap { $0.place.isEmpty || $0.id.isEmpty ? nil : ($0.id, $0.place) },
+                                    uniquingKeysWith: { first, _ in first })
+            let scene = SceneBuilder(options: mapOptions).scene(for: events.compactMap(MapEvent.init), feedGenerated: served.generated,
+                                                                places: places)
+            return try MapRenderer().pngData(for: scene)
+        }
+    }
+
+    /// Land and sea for the web map: the same for every catalogue, so cached by clients for a day.
+    func landTile(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let id = try Self.tileID(context, route: "/tiles/land", maximumZoom: BasemapTiles.maximumZoom)
+        _ = try FeatureQuery(FormQuery.parameters(of: request), allowed: QueryParameters.names(QueryParameters.landTile), formats: ["png"])
+        let land = self.land
+        return try await png(request, tag: "\"land-\(land.tileSize)-\(id.zoom)-\(id.x)-\(id.y)\"",
+                             cacheControl: "public, max-age=86400", read: {}) {
+            try MapRenderer().pngData(for: land.scene(for: id))
+        }
+    }
+
+    /// A PNG of the events `read` reads, from the cache or drawn through the gate, with
+    /// an ETag that changes with the catalogue; `304` when the client has it.
+    func image<Events: Sendable>(_ request: Request, key: String, served: ServedEvents, coloring: SymbolColoring,
+                                         read: @escaping @Sendable () async throws -> Events,
+                                         draw: @escaping @Sendable (Events) throws -> Data) async throws -> Response {
+        // What the picture depends on: the events, the request, the server's style,
+        // and for age colours the feed's time (which moves without the events changing).
+        var identity = FNV1a()
+        identity.mix(key)
+        identity.mix(styleKey)
+        if case .age = coloring { identity.mix(served.generated.map(CivilTime.iso8601) ?? "") }
+        return try await png(request, tag: "\"\(served.version)-\(identity.hex)\"", cacheControl: Self.eventsCacheControl,
+                             read: read, draw: draw)
+    }
+
+    /// A PNG tagged `tag`, from the cache or drawn through the gate; `304` when the client has it.
+    func png<Events: Sendable>(_ request: Request, tag: String, cacheControl: String,
+                                       read: @escaping @Sendable () async throws -> Events,
+                                       draw: @escaping @Sendable (Events) throws -> Data) async throws -> Response {
+        var headers = HTTPFields()
+        headers[.eTag] = tag
+        headers[.cacheControl] = cacheControl
+        if let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, tag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        let data: Data
+        if let cached = cache.value(for: tag) {
+            data = cached
+        } else {
+            do {
+                let events = try await read()
+                data = try await gate.run { try draw(events) }
+            } catch RenderGate.Refusal.busy {
+                throw Problem(.serviceUnavailable, "too many images are being drawn; try again shortly", retryAfter: 1)
+            } catch RenderGate.Refusal.timedOut {
+                throw Problem(.serviceUnavailable, "drawing took longer than \(options.renderTimeout); try again shortly",
+                              retryAfter: 5)
+            }
+            cache.store(data, for: tag)
+        }
+        headers[.contentType] = "image/png"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

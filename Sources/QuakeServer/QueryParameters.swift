@@ -1,0 +1,63 @@
+import OpenAPIKit30
+import QuakeKit
+
+/// A query parameter of the service, once: the routes take the names of their list
+/// (anything else is a `400`), and the OpenAPI document describes the same list.
+struct QueryParameter: Sendable {
+    let name: String
+    let description: String
+    /// The parameter's JSON Schema, made when the document is (OpenAPIKit's values are not `Sendable`).
+    let schema: @Sendable () -> JSONSchema
+    /// `false` for a list written as one value (`bbox=1,2,3,4`).
+    var explode = true
+
+    /// The parameter as OpenAPI describes it.
+    var openAPI: OpenAPI.Parameter {
+        OpenAPI.Parameter(name: name, context: .query(required: false),
+                          schemaOrContent: .init(.init(schema(), style: .form, explode: explode)), description: description)
+    }
+}
+
+/// Every query parameter, and which route takes which.
+enum QueryParameters {
+    static let bbox = QueryParameter(name: "bbox", description: "W,S,E,N in CRS84; W > E crosses the antimeridian",
+                                     schema: { .array(minItems: 4, maxItems: 4, items: .number) }, explode: false)
+    static let bboxCRS = QueryParameter(name: "bbox-crs", description: "Only CRS84", schema: { .string })
+    static let datetime = QueryParameter(name: "datetime",
+                                         description: "An RFC 3339 instant or date, or an interval start/end with '..' for an open end",
+                                         schema: { .string })
+    static let limit = QueryParameter(
+        name: "limit", description: "Events per page; more than \(FeatureQuery.maximumLimit) is lowered to \(FeatureQuery.maximumLimit)",
+        schema: { .integer(maximum: (FeatureQuery.maximumLimit, exclusive: false), minimum: (1, exclusive: false),
+                           defaultValue: .init(FeatureQuery.defaultLimit)) })
+    static let offset = QueryParameter(name: "offset", description: "Matching events skipped before the page",
+                                       schema: { .integer(minimum: (0, exclusive: false), defaultValue: 0) })
+    static let filter = QueryParameter(name: "filter", description: "A CQL2 text expression over the queryables", schema: { .string })
+    static let filterLanguage = QueryParameter(name: "filter-lang", description: "Only cql2-text",
+                                               schema: { .string(allowedValues: "cql2-text") })
+    static let filterCRS = QueryParameter(name: "filter-crs", description: "Only CRS84", schema: { .string })
+    static let featureFormat = QueryParameter(name: "f", description: "The format", schema: { .string(allowedValues: "json", "geojson") })
+    static let imageFormat = QueryParameter(name: "f", description: "The format", schema: { .string(allowedValues: "png") })
+    static let version = QueryParameter(
+        name: "v", description: "Any value, ignored: a page sends the catalogue version it saw, so that a cache never answers for another",
+        schema: { .string })
+    static let width = QueryParameter(
+        name: "width", description: "Pixels",
+        schema: { .integer(maximum: (Endpoints.mapSides.upperBound, exclusive: false), minimum: (Endpoints.mapSides.lowerBound, exclusive: false),
+                           defaultValue: .init(Endpoints.defaultMapWidth)) })
+    static let mapLimit = QueryParameter(name: "limit", description: "The most recent events drawn",
+                                         schema: { .integer(minimum: (1, exclusive: false), defaultValue: .init(EventSelection.defaultLimit)) })
+    static let color = QueryParameter(name: "color", description: "What the colour tells",
+                                      schema: { .string(allowedValues: SymbolColoring.names.map { .init($0) }) })
+    static let landingFormat = QueryParameter(name: "f", description: "The format; without it, the Accept header decides",
+                                              schema: { .string(allowedValues: "json", "html") })
+
+    static let items = [bbox, bboxCRS, datetime, limit, offset, filter, filterLanguage, filterCRS, featureFormat]
+    static let count = [bbox, bboxCRS, datetime, filter, filterLanguage, filterCRS, featureFormat, version]
+    static let tile = [filter, filterLanguage, filterCRS, datetime, imageFormat, version]
+    static let map = tile + [bbox, width, mapLimit, color]
+    static let landTile = [imageFormat]
+
+    /// The names a route takes.
+    static func names(_ parameters: [QueryParameter]) -> Set<String> { Set(parameters.map(\.name)) }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import QuakeCatalogue
+import QuakeKit
+
+/// `/`: the OGC API landing page, for clients that ask for JSON.
+struct LandingDocument: Codable {
+    var title = "quakemap"
+    var description = "Earthquakes: OGC API – Features, XYZ tiles and maps."
+    var links: [Link]
+
+    init(base: String) {
+        links = [
+            Link(href: "\(base)/", rel: "self", type: "application/json", title: "This document"),
+            Link(href: "\(base)/?f=html", rel: "alternate", type: "text/html", title: "The web map"),
+            Link(href: "\(base)/api", rel: "service-desc", type: "application/vnd.oai.openapi+json;version=3.0", title: "The API in OpenAPI 3.0"),
+            Link(href: "\(base)/conformance", rel: "conformance", type: "application/json", title: "Conformance classes"),
+            Link(href: "\(base)/collections", rel: "data", type: "application/json", title: "Collections"),
+            Link(href: "\(base)/tiles/{z}/{x}/{y}.png", rel: "tiles", type: "image/png", title: "XYZ tiles (Web Mercator)"),
+            Link(href: "\(base)/map.png", rel: "preview", type: "image/png", title: "A plate carrée map"),
+        ]
+    }
+}
+
+/// `/conformance`.
+struct ConformanceDocument: Codable {
+    var conformsTo = FeatureDocuments.conformance
+}
+
+/// `/collections`.
+struct CollectionsDocument: Codable {
+    var collections: [CollectionDocument]
+    var links: [Link]
+
+    init(base: String, served: ServedEvents) {
+        collections = [CollectionDocument(base: base, served: served)]
+        links = [Link(href: "\(base)/collections", rel: "self", type: "application/json")]
+    }
+}
+
+/// `/collections/quakes`: the one collection, with the time its events span.
+struct CollectionDocument: Codable {
+    struct Extent: Codable {
+        var spatial: Spatial
+        var temporal: Temporal
+    }
+
+    struct Spatial: Codable {
+        var bbox: [[Double]] = [[-180, -90, 180, 90]]
+        var crs = "http://www.opengis.net/def/crs/OGC/1.3/CRS84"
+    }
+
+    struct Temporal: Codable {
+        /// The oldest and the newest event's time; `null` for an empty collection.
+        var interval: [[String?]]
+        var trs = "http://www.opengis.net/def/uom/ISO-8601/0/Gregorian"
+    }
+
+    var id = FeatureDocuments.collectionID
+    var title = "Earthquakes"
+    var description: String
+    var itemType = "feature"
+    var crs = ["http://www.opengis.net/def/crs/OGC/1.3/CRS84"]
+    var extent: Extent
+    var links: [Link]
+
+    init(base: String, served: ServedEvents) {
+        let (oldest, newest) = served.interval
+        description = "\(served.count) seismic events, newest first"
+        extent = Extent(spatial: Spatial(), temporal: Temporal(interval: [[oldest.map(CivilTime.iso8601), newest.map(CivilTime.iso8601)]]))
+        let path = "\(base)/collections/\(FeatureDocuments.collectionID)"
+        links = [
+            Link(href: path, rel: "self", type: "application/json"),
+            Link(href: "\(path)/items", rel: "items", type: "application/geo+json", title: "The events"),
+            Link(href: "\(path)/queryables", rel: "http://www.opengis.net/def/rel/ogc/1.0/queryables", type: "application/schema+json",
+                 title: "What filters may name"),
+        ]
+    }
+}
+
+/// `/collections/quakes/queryables`: the properties a filter may name, from the parser's own
+/// list (``CQLProperty``), so the two cannot differ.
+struct QueryablesDocument: Codable {
+    struct Queryable: Codable {
+        var title: String
+        var type: String?
+        var format: String?
+    }
+
+    var schema = "https://json-schema.org/draft/2020-12/schema"
+    var id: String
+    var type = "object"
+    var title = "Earthquakes"
+    var properties: [String: Queryable]
+    var additionalProperties = false
+
+    enum CodingKeys: String, CodingKey {
+        case schema = "$schema", id = "$id", type, title, properties, additionalProperties
+    }
+
+    init(base: String) {
+        id = "\(base)/collections/\(FeatureDocuments.collectionID)/queryables"
+        var properties = ["geometry": Queryable(title: "Epicentre", format: "geometry-point")]
+        for property in CQLProperty.allCases {
+            switch property.valueType {
+            case .number: properties[property.rawValue] = Queryable(title: property.title, type: "number")
+            case .timestamp: properties[property.rawValue] = Queryable(title: property.title, type: "string", format: "date-time")
+            case .string, .boolean: properties[property.rawValue] = Queryable(title: property.title, type: "string")
+            }
+        }
+        self.properties = properties
+    }
+}
+
+/// `/web/config.json`: what the web map draws with.
+struct WebConfigDocument: Codable {
+    var maximumZoom: Int
+    var landMaximumZoom: Int
+    var symbolScale: Double
+    var minimumDiameter: Double
+    var coloring: String
+    var refreshSeconds: Int
+    var attribution: String
+}
+
+/// `/version`: which catalogue a server serves, for pages to poll.
+struct VersionDocument: Codable {
+    var version: String
+    var events: Int
+    var newest: String?
+    /// When the feeds were generated, or the catalogue last ingested into.
+    var updated: String?
+}
+
+/// `/count`: how many events a filter admits, or that more than `atLeast − 1` do.
+struct CountDocument: Codable {
+    var numberMatched: Int?
+    var atLeast: Int?
+}
+
+/// An `application/problem+json` body (RFC 9457).
+struct ProblemDocument: Codable {
+    var type = "about:blank"
+    var title: String
+    var status: Int
+    var detail: String
+    var parameter: String?
+}
+
+/// Documents as JSON: keys sorted, slashes not escaped (links stay readable). An encoding
+/// failure is thrown, never turned into an empty document.
+enum JSONDocument {
+    static func encoded(_ document: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(document))
+    }
+}
