@@ -15,8 +15,9 @@ cd "$(dirname "$0")/.."
 WORK=${WORK:-.build/bench}
 RUNS=${RUNS:-2}
 DURATION=${DURATION:-10s}
+ROWS=${ROWS:-5000000}
 mkdir -p "$WORK/servers"
-OUT=$WORK/servers
+OUT=$(cd "$WORK/servers" && pwd)
 
 if [ -z "${QUAKEMAP_TEST_POSTGRES:-}" ]; then
     exec env PG_FSYNC=on scripts/with_postgres.sh "$0" "$@"
@@ -40,7 +41,7 @@ swift build -c release --product quakemap >"$OUT/build.txt" 2>&1 && swift build 
 BIN=$PWD/.build/release
 
 . Benchmarks/realistic_feed.sh
-FIVE=$(realistic_feed 5000000)
+FIVE=$(realistic_feed "$ROWS")
 
 PG_ADMIN_DIR=${QUAKEMAP_TEST_POSTGRES_ADMIN%:*}
 PG_PORT=${QUAKEMAP_TEST_POSTGRES_ADMIN##*:}
@@ -49,14 +50,14 @@ psql_admin -d postgres -c "DROP DATABASE IF EXISTS bench_servers WITH (FORCE)" -
 psql_admin -d bench_servers -f scripts/catalogue_database.sql
 WRITER=${QUAKEMAP_TEST_POSTGRES%/*}/bench_servers
 READER=${QUAKEMAP_TEST_POSTGRES_READER%/*}/bench_servers
-echo "ingesting 5 M events ($(du -m "$FIVE" | cut -f1) MB of CSV)…"
+echo "ingesting $ROWS events ($(du -m "$FIVE" | cut -f1) MB of CSV)…"
 start=$EPOCHREALTIME
 PGPASSWORD=$QUAKEMAP_TEST_POSTGRES_WRITER_PASSWORD "$BIN/quakemap" ingest "$FIVE" --catalogue "$WRITER" --quiet
 echo "  ingested in $(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.1f", b - a}') s"
-# pygeoapi reads a table's columns as they are: a view gives it the feed's names and a timestamp
-# for `datetime` (its time_field), and an index on that expression lets its time filter use one.
+# pygeoapi reads a table's columns as they are: a view gives it the feed's names, the indexed key as
+# its id, and a timestamp for `datetime` (its time_field), with an index on that expression.
 psql_admin -d bench_servers -c "CREATE INDEX events_time_stamp ON events ((to_timestamp(time_ms / 1000.0)))" \
-    -c "CREATE VIEW events_pygeoapi AS SELECT id, to_timestamp(time_ms / 1000.0) AS time, time_ms, latitude, longitude, depth,
+    -c "CREATE VIEW events_pygeoapi AS SELECT key AS id, to_timestamp(time_ms / 1000.0) AS time, time_ms, latitude, longitude, depth,
             magnitude AS mag, magnitude_type AS \"magType\", place, event_type AS type, network AS net, updated_ms, status, position
         FROM events WHERE magnitude IS NOT NULL" \
     -c "GRANT SELECT ON events_pygeoapi TO quakemap_reader" -c "VACUUM ANALYZE events"
@@ -75,7 +76,11 @@ cpu_seconds() {
 }
 
 PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    # PostgreSQL's own log, before scripts/with_postgres.sh removes its folder.
+    cp "$PG_ADMIN_DIR/server.log" "$OUT/postgres.log" 2>/dev/null || true
+}
 trap cleanup EXIT
 
 # start_replica PORT [taskset core]: a quakemap-server on the catalogue; echoes its pid once it listens.
@@ -97,7 +102,7 @@ start_replica() {
 
 # The queries, for quakemap and for pygeoapi (the same rows asked the same way: newest first,
 # 100 a page; pygeoapi's CQL is its `cql-text`, whose spatial predicate is INTERSECTS).
-IDS=$(psql_admin -d bench_servers -c "SELECT id FROM events TABLESAMPLE SYSTEM (0.05) REPEATABLE (7) LIMIT 200" | tr '\n' ' ')
+IDS=$(psql_admin -d bench_servers -c "SELECT id FROM events TABLESAMPLE SYSTEM (0.05) REPEATABLE (7) WHERE magnitude IS NOT NULL LIMIT 200" | tr '\n' ' ')
 POLYGON="POLYGON((-125 32,-114 32,-114 42,-125 42,-125 32))"
 cat >"$OUT/queries.lua" <<LUA
 -- QUERY selects one of the kinds; SERVER says whose spelling; every request draws the next box or id in turn.
@@ -105,6 +110,10 @@ local kind, server = os.getenv("QUERY"), os.getenv("SERVER")
 local ids = {} for id in ("$IDS"):gmatch("%S+") do ids[#ids + 1] = id end
 local boxes = { "-125,32,-114,42", "120,-60,-60,60", "-180,-90,180,90", "10,35,30,48", "135,30,146,46", "-80,-45,-60,10" }
 local i = 0
+-- Each thread, and each run (SALT), starts elsewhere in the sequence: no two ask the same distinct box.
+local threads = 0
+function setup(thread) thread:set("tid", threads); threads = threads + 1 end
+function init(args) i = (tid or 0) * 15013 + tonumber(os.getenv("SALT") or "0") * 4999 end
 local function escape(s) return (s:gsub("[^%w%-%._~]", function(c) return string.format("%%%02X", c:byte()) end)) end
 request = function()
   i = i + 1
@@ -125,35 +134,59 @@ request = function()
     path = path .. "?limit=100&filter-lang=" .. language .. "&filter=" .. escape(predicate) .. suffix
   elseif kind == "distinct" then
     -- A different box each time: nothing a cache holds.
-    local west = -170 + (i * 7 % 33000) / 200
+    local west = -170 + (i * 7 % 33001) / 200
     path = path .. string.format("?limit=100&bbox=%.3f,-60,%.3f,60", west, west + 9.5)
   end
   return wrk.format("GET", path)
 end
 LUA
 
-# load LABEL URL PIDS…: wrk at 64 connections; prints a row of the table.
+SALT=0
+# PostgreSQL's processes (the postmaster and its backends): the database's share of a request.
+pg_pids() {
+    local main
+    main=$(head -1 "$PG_ADMIN_DIR/data/postmaster.pid")
+    echo "$main $(pgrep -P "$main" | tr '\n' ' ')"
+}
+
+# load LABEL URL PIDS…: wrk at CONNECTIONS (default 64) connections; prints a row of the table.
 load() {
     local label=$1 url=$2
     shift 2
-    local before after
+    local before after pg_before pg_after
     before=$(cpu_seconds "$@")
-    wrk -t2 -c64 -d"$DURATION" --timeout 20s --latency -s "$OUT/queries.lua" "$url" >"$OUT/wrk.txt" 2>&1 || true
+    # shellcheck disable=SC2046
+    pg_before=$(cpu_seconds $(pg_pids))
+    SALT=$((SALT + 1))
+    SALT=$SALT wrk -t2 -c"${CONNECTIONS:-64}" -d"$DURATION" --timeout 20s --latency -s "$OUT/queries.lua" "$url" >"$OUT/wrk.txt" 2>&1 || true
     after=$(cpu_seconds "$@")
+    # shellcheck disable=SC2046
+    pg_after=$(cpu_seconds $(pg_pids))
+    # A server that queued more than it answered works on after wrk stops (not counted: at a steady
+    # state the CPU of a window is that of the requests it completes); the next line must not share
+    # the machine with it.
+    local settled=$after now
+    while true; do
+        sleep 1
+        now=$(cpu_seconds "$@")
+        [ "$now" = "$settled" ] && break
+        settled=$now
+    done
     local rps p50 p99 requests cpu errors
     rps=$(awk '/Requests\/sec/ {print $2}' "$OUT/wrk.txt")
     p50=$(awk '$1 == "50%" {print $2}' "$OUT/wrk.txt")
     p99=$(awk '$1 == "99%" {print $2}' "$OUT/wrk.txt")
     requests=$(awk '/requests in/ {print $1}' "$OUT/wrk.txt")
     cpu=$(awk -v a="$before" -v b="$after" -v n="$requests" 'BEGIN {printf "%.3f", (n > 0 ? (b - a) * 1000 / n : 0)}')
+    pg=$(awk -v a="$pg_before" -v b="$pg_after" -v n="$requests" 'BEGIN {printf "%.3f", (n > 0 ? (b - a) * 1000 / n : 0)}')
     errors=$(awk '/Non-2xx|Socket errors/ {$1=$1; print}' "$OUT/wrk.txt" | tr '\n' ' ')
-    printf "| %-40s | %9s | %8s ms | %8s | %8s | %s |\n" "$label" "$rps" "$cpu" "$p50" "$p99" "${errors:-none}"
-    echo "$rps $cpu" >"$OUT/last.txt"
+    printf "| %-40s | %9s | %8s ms | %8s ms | %8s | %8s | %s |\n" "$label" "$rps" "$cpu" "$pg" "$p50" "$p99" "${errors:-none}"
+    echo "$rps $cpu $pg" >"$OUT/last.txt"
 }
 
 header() {
-    echo "| $1 | req/s | CPU a request | p50 | p99 | errors |"
-    echo "|---|---|---|---|---|---|"
+    echo "| $1 | req/s | server CPU a request | PostgreSQL CPU a request | p50 | p99 | errors |"
+    echo "|---|---|---|---|---|---|---|"
 }
 
 # pygeoapi: its own configuration, the OpenAPI document it wants, gunicorn with a worker per core.
@@ -191,11 +224,22 @@ resources:
         time_field: time
 YAML
 PYGEOAPI_CONFIG=$OUT/pygeoapi.yml "$VENV/bin/pygeoapi" openapi generate "$OUT/pygeoapi.yml" --output-file "$OUT/pygeoapi-openapi.yml" >/dev/null 2>&1
-PYGEOAPI_CONFIG=$OUT/pygeoapi.yml PYGEOAPI_OPENAPI=$OUT/pygeoapi-openapi.yml "$VENV/bin/gunicorn" -w "$(nproc)" \
-    -b "127.0.0.1:$PYGEO_PORT" --log-level error pygeoapi.flask_app:APP >"$OUT/pygeoapi.log" 2>&1 &
-PYGEO=$!
-PIDS+=("$PYGEO")
-for _ in $(seq 200); do curl -sf "http://127.0.0.1:$PYGEO_PORT/" >/dev/null && break; sleep 0.1; done
+# pygeoapi anew for each line: a slow server still works through the requests queued when wrk
+# stopped (in PostgreSQL too), which would otherwise run on beside the next line.
+start_pygeoapi() {
+    PYGEOAPI_CONFIG=$OUT/pygeoapi.yml PYGEOAPI_OPENAPI=$OUT/pygeoapi-openapi.yml "$VENV/bin/gunicorn" -w "$(nproc)" \
+        -b "127.0.0.1:$PYGEO_PORT" --log-level error pygeoapi.flask_app:APP >>"$OUT/pygeoapi.log" 2>&1 &
+    PYGEO=$!
+    PIDS+=("$PYGEO")
+    for _ in $(seq 200); do curl -sf "http://127.0.0.1:$PYGEO_PORT/" >/dev/null && break; sleep 0.1; done
+}
+stop_pygeoapi() {
+    kill "$PYGEO" 2>/dev/null || true
+    wait "$PYGEO" 2>/dev/null || true
+    # Its queries still running (the replica under test is idle between lines: only pygeoapi's are busy).
+    psql_admin -d postgres -c "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'bench_servers'
+        AND backend_type = 'client backend' AND state <> 'idle' AND pid <> pg_backend_pid()" >/dev/null
+}
 pygeo_pids() { echo "$PYGEO $(pgrep -P "$PYGEO" | tr '\n' ' ')"; }
 
 for run in $(seq "$RUNS"); do
@@ -205,17 +249,20 @@ for run in $(seq "$RUNS"); do
     start=$EPOCHREALTIME
     REPLICA=$(start_replica "$PORT")
     started=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.2f", b - a}')
-    echo "one replica on the 5 M catalogue: started in $started s (target ≤ 20 s)"
+    echo "one replica on the $ROWS-event catalogue: started in $started s (target ≤ 20 s)"
     echo
     header "query, 64 connections, $DURATION (quakemap / pygeoapi)"
     for kind in first bbox feature datetime cql polygon; do
         QUERY=$kind SERVER=quakemap load "$kind: quakemap" "http://127.0.0.1:$PORT" "$REPLICA"
-        read -r q_rps q_cpu <"$OUT/last.txt"
+        read -r q_rps q_cpu q_pg <"$OUT/last.txt"
+        start_pygeoapi
         # shellcheck disable=SC2046
-        QUERY=$kind SERVER=pygeoapi load "$kind: pygeoapi" "http://127.0.0.1:$PYGEO_PORT" $(pygeo_pids)
-        read -r p_rps p_cpu <"$OUT/last.txt"
-        awk -v a="$q_rps" -v b="$p_rps" -v c="$q_cpu" -v d="$p_cpu" -v k="$kind" \
-            'BEGIN {printf "| %-40s | %8.1f× | %8.1f× less CPU | | | |\n", k ": quakemap / pygeoapi", (b > 0 ? a / b : 0), (c > 0 ? d / c : 0)}'
+        CONNECTIONS=8 QUERY=$kind SERVER=pygeoapi load "$kind: pygeoapi (8 connections)" "http://127.0.0.1:$PYGEO_PORT" $(pygeo_pids)
+        read -r p_rps p_cpu p_pg <"$OUT/last.txt"
+        stop_pygeoapi
+        awk -v a="$q_rps" -v b="$p_rps" -v c="$q_cpu" -v d="$p_cpu" -v e="$q_pg" -v f="$p_pg" -v k="$kind" \
+            'BEGIN {printf "| %-40s | %8.1f× | %8.1f× less | %8.1f× less (server + database) | | | |\n", k ": quakemap / pygeoapi",
+                    (b > 0 ? a / b : 0), (c > 0 ? d / c : 0), (c + e > 0 ? (d + f) / (c + e) : 0)}'
     done
     echo "resident memory of the replica after the queries: $(awk '/VmHWM/ {printf "%.0f MiB peak", $2 / 1024}' "/proc/$REPLICA/status"), $(awk '/VmRSS/ {printf "%.0f MiB now", $2 / 1024}' "/proc/$REPLICA/status")"
     kill "$REPLICA"; wait "$REPLICA" 2>/dev/null || true
@@ -225,7 +272,7 @@ for run in $(seq "$RUNS"); do
     ONE=$(free_port)
     SOLO=$(start_replica "$ONE" taskset -c 0)
     QUERY=distinct load "one replica on core 0, direct" "http://127.0.0.1:$ONE" "$SOLO"
-    read -r solo_rps _ <"$OUT/last.txt"
+    read -r solo_rps _ _ <"$OUT/last.txt"
     A=$(free_port); B=$(free_port)
     kill "$SOLO"; wait "$SOLO" 2>/dev/null || true
     FIRST=$(start_replica "$A" taskset -c 0)
@@ -254,9 +301,9 @@ NGINX
     PIDS+=("$NGINX")
     sleep 0.5
     QUERY=distinct load "two replicas (cores 0, 1) behind nginx" "http://127.0.0.1:$NGINX_PORT" "$FIRST" "$SECOND"
-    read -r pair_rps pair_cpu <"$OUT/last.txt"
+    read -r pair_rps pair_cpu _ <"$OUT/last.txt"
     QUERY=distinct load "one of them, direct (CPU a request)" "http://127.0.0.1:$A" "$FIRST"
-    read -r _ direct_cpu <"$OUT/last.txt"
+    read -r _ direct_cpu _ <"$OUT/last.txt"
     awk -v a="$pair_rps" -v b="$solo_rps" -v c="$pair_cpu" -v d="$direct_cpu" \
         'BEGIN {printf "two replicas behind nginx: %.2f× one replica (target ≥ 1.6×); the replicas\047 CPU a request through nginx %+.0f %% of direct (target within 15 %%)\n", a / b, (c / d - 1) * 100}'
 

@@ -24,6 +24,9 @@ package struct CataloguePredicate: Sendable, Hashable {
     /// Longitude/latitude boxes an event must lie in (one of each group): answered by the spatial index.
     package private(set) var boxes: [[Box]] = []
 
+    /// Whether a magnitude bound narrows it: how rare the events are decides the plan (``CatalogueSchema/page(where:after:values:sortingMatches:)``).
+    package private(set) var boundsMagnitude = false
+
     /// A box in degrees, never crossing 180° (a box that does is two).
     package struct Box: Sendable, Hashable {
         package var west, south, east, north: Double
@@ -39,6 +42,7 @@ package struct CataloguePredicate: Sendable, Hashable {
         milliseconds("time_ms", bounds.time)
         milliseconds("updated_ms", bounds.updated)
         real("magnitude", bounds.magnitude)
+        boundsMagnitude = bounds.magnitude.lower != nil
         real("depth", bounds.depth)
         real("latitude", bounds.latitude)
         real("longitude", bounds.longitude)

@@ -133,7 +133,14 @@ package enum CatalogueSchema {
     /// A page of events newest first (equal times in feed order) that pass `conditions`, after
     /// `cursor` (keyset paging): the one statement both databases read with; the page size is its
     /// last `?`, bound by the caller. The cursor's values are appended to `values`.
-    package static func page(where conditions: [String], after cursor: CatalogueCursor?, values: inout [SQLValue?]) -> String {
+    ///
+    /// `sortingMatches`: the conditions hold few events (``fewMatches``), so they are found
+    /// through their own index and sorted, rather than by walking the time index: `time_ms + 0`
+    /// keeps both planners off it. A planner that misjudges how rare a large magnitude is
+    /// (PostgreSQL's estimate from a sample: 158 events of 5 M are M4.5+) otherwise walks the
+    /// whole time index for a page of them (0.7 s a page, measured).
+    package static func page(where conditions: [String], after cursor: CatalogueCursor?, values: inout [SQLValue?],
+                             sortingMatches: Bool = false) -> String {
         var conditions = conditions
         if let cursor {
             conditions.append("(time_ms < ? OR (time_ms = ? AND seq > ?))")
@@ -142,8 +149,16 @@ package enum CatalogueSchema {
         return """
             SELECT seq, \(readColumns.joined(separator: ", ")) FROM events
             WHERE \(conditions.isEmpty ? "1 = 1" : conditions.joined(separator: " AND "))
-            ORDER BY time_ms DESC, seq LIMIT ?
+            ORDER BY \(sortingMatches ? "time_ms + 0" : "time_ms") DESC, seq LIMIT ?
             """
+    }
+
+    /// The most events conditions may hold for a page to sort them rather than walk the time index.
+    package static let fewMatches = 10_000
+
+    /// How many events `conditions` hold, counted up to its last `?` (``fewMatches``).
+    package static func held(where conditions: [String]) -> String {
+        "SELECT count(*) FROM (SELECT 1 FROM events WHERE \(conditions.isEmpty ? "1 = 1" : conditions.joined(separator: " AND ")) LIMIT ?) AS held"
     }
 
     /// The events `conditions` pass, largest magnitude first (then newest, then in feed

@@ -366,7 +366,12 @@ package final class PostgresCatalogue: CatalogueStore {
     package func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws
         -> [(event: SeismicEvent, cursor: CatalogueCursor)] {
         var (conditions, values) = self.conditions(predicate)
-        let sql = CatalogueSchema.page(where: conditions, after: cursor, values: &values)
+        var sorting = false
+        if predicate.boundsMagnitude {
+            let held = try await firstInt(CatalogueSchema.held(where: conditions), values + [.integer(Int64(CatalogueSchema.fewMatches))])
+            sorting = (held ?? 0) < CatalogueSchema.fewMatches
+        }
+        let sql = CatalogueSchema.page(where: conditions, after: cursor, values: &values, sortingMatches: sorting)
         return try await read(sql, values + [.integer(Int64(count))])
     }
 

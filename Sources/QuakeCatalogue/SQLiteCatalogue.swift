@@ -283,7 +283,13 @@ package final class SQLiteCatalogue: CatalogueStore {
         guard let reader else { return [] }
         do {
             var (conditions, values) = try await self.conditions(predicate, reader)
-            let sql = CatalogueSchema.page(where: conditions, after: cursor, values: &values)
+            var sorting = false
+            if predicate.boundsMagnitude {
+                let counted = CatalogueSchema.held(where: conditions)
+                let arguments = StatementArguments(values.map(\.databaseValue) + [CatalogueSchema.fewMatches.databaseValue])
+                sorting = try await reader.read { db in try Int.fetchOne(db, sql: counted, arguments: arguments) ?? 0 } < CatalogueSchema.fewMatches
+            }
+            let sql = CatalogueSchema.page(where: conditions, after: cursor, values: &values, sortingMatches: sorting)
             let arguments = StatementArguments(values.map(\.databaseValue) + [count.databaseValue])
             return try await reader.read { db in
                 var events: [(event: SeismicEvent, cursor: CatalogueCursor)] = []
