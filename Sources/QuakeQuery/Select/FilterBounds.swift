@@ -69,28 +69,26 @@ package struct FilterBounds: Sendable, Hashable {
 
     private static func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
 
+    /// Both bounds at once: every range narrowed, every box group kept.
     func intersection(_ other: FilterBounds) -> FilterBounds {
-        var result = FilterBounds()
-        result.time = time.intersection(other.time)
-        result.updated = updated.intersection(other.updated)
-        result.magnitude = magnitude.intersection(other.magnitude)
-        result.depth = depth.intersection(other.depth)
-        result.latitude = latitude.intersection(other.latitude)
-        result.longitude = longitude.intersection(other.longitude)
+        var result = merged(other) { $0.intersection($1) }
         result.boxes = boxes + other.boxes
         return result
     }
 
+    /// Either bounds: every range spanned; boxes only when each side is one group (in a box of either).
     func span(_ other: FilterBounds) -> FilterBounds {
-        var result = FilterBounds()
-        result.time = time.span(other.time)
-        result.updated = updated.span(other.updated)
-        result.magnitude = magnitude.span(other.magnitude)
-        result.depth = depth.span(other.depth)
-        result.latitude = latitude.span(other.latitude)
-        result.longitude = longitude.span(other.longitude)
-        // In a box of either side: only when each side is one group.
+        var result = merged(other) { $0.span($1) }
         if boxes.count == 1, other.boxes.count == 1 { result.boxes = [boxes[0] + other.boxes[0]] }
+        return result
+    }
+
+    /// Each range of both combined by `combine`; no boxes.
+    private func merged(_ other: FilterBounds, _ combine: (Range, Range) -> Range) -> FilterBounds {
+        var result = FilterBounds()
+        for field in [\FilterBounds.time, \.updated, \.magnitude, \.depth, \.latitude, \.longitude] {
+            result[keyPath: field] = combine(self[keyPath: field], other[keyPath: field])
+        }
         return result
     }
 
