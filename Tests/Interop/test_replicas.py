@@ -257,3 +257,14 @@ def test_a_replica_killed_under_load_fails_no_request_through_nginx(cluster):
         stop.set()
     assert answered, "no request was answered"
     assert not failures, f"{len(failures)} failed of {len(failures) + len(answered)}: {failures[:5]}"
+
+
+def test_the_configuration_in_docs_deploy_md_is_the_file_the_tests_run():
+    # docs/deploy.md shows the file without its comments: the two must not drift apart.
+    shown = re.search(r"```nginx\n(.*?)```", (ROOT / "docs" / "deploy.md").read_text(), re.S).group(1)
+    run = "\n".join(line for line in CONFIGURATION.read_text().splitlines() if not line.strip().startswith("#"))
+
+    def lines(text):
+        return [line.rstrip() for line in text.splitlines() if line.strip()]
+
+    assert lines(shown) == lines(run)
