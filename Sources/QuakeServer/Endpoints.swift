@@ -189,8 +189,8 @@ struct Endpoints: Sendable {
     /// How many tiles away a circle's centre may be and still reach a tile of `zoom`.
     func reach(_ served: ServedEvents, zoom: Int, tileSize: Int) -> Int {
         // In memory the layer is given every event and finds those near the tile itself.
-        guard case .database = served else { return 0 }
-        let diameter = options.symbols.sizes.diameter(magnitude: served.largestMagnitude() ?? 0)
+        guard case .database(_, let state) = served else { return 0 }
+        let diameter = options.symbols.sizes.diameter(magnitude: state.largestMagnitude ?? 0)
         return min(Int((SymbolShape.diamond.reach(diameter: diameter) / Double(tileSize)).rounded(.up)), 1 << zoom)
     }
 

@@ -20,9 +20,7 @@ enum OpenAPIDocument {
 
     /// The document as JSON.
     static func json(base: String) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(document(base: base)))
+        try JSONDocument.encoded(document(base: base))
     }
 
     private static let geoJSON = OpenAPI.ContentType(rawValue: "application/geo+json")!

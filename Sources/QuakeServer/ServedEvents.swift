@@ -118,7 +118,7 @@ package enum ServedEvents: Sendable {
                     // A few over the limit: events on a seam are read by both tiles, and the layer decides.
                     let count = limit.map { $0 + 16 } ?? state.events
                     for event in try await catalogue.largest(filter, in: box, count: max(1, count)) {
-                        guard seen.insert(Self.identity(event)).inserted, let drawable = MapEvent(event) else { continue }
+                        guard seen.insert(CatalogueSchema.key(event)).inserted, let drawable = MapEvent(event) else { continue }
                         events.append(drawable)
                     }
                 }
@@ -126,18 +126,6 @@ package enum ServedEvents: Sendable {
             // Newest first, as a feed's events come: the layer breaks ties by order.
             return events.sorted { $0.time > $1.time }
         }
-    }
-
-    /// The largest magnitude served, which sets how far a circle reaches.
-    func largestMagnitude() -> Double? {
-        switch self {
-        case .memory(let snapshot): return snapshot.mapEvents.lazy.map(\.magnitude).max()
-        case .database(_, let state): return state.largestMagnitude
-        }
-    }
-
-    private static func identity(_ event: SeismicEvent) -> String {
-        event.id.isEmpty ? "@\(event.time.timeIntervalSince1970),\(event.latitude),\(event.longitude)" : event.id
     }
 
     /// A Web Mercator tile's bounds in degrees; the first and last rows reach the poles, where

@@ -158,7 +158,7 @@ struct ServerCommand: AsyncParsableCommand {
             let store: any EventStore
             let refresher: StoreRefresher?
             let served: String
-            var closing: DatabaseStore?
+            var closing: DatabaseStore?  // its connections, given back when the server stops
             if let location = inputOptions.catalogue {
                 let location = try CatalogueLocation(location)
                 let database = try await DatabaseStore.open(
@@ -196,13 +196,14 @@ struct ServerCommand: AsyncParsableCommand {
                 log.info("serving \(count) events from \(served) on http://\(host):\(bound)/",
                          metadata: ["outcome": "listening", "port": .stringConvertible(bound), "events": .stringConvertible(count)])
             }
-            defer { if let closing { Task { await closing.close() } } }
             do {
                 // The server and the refresher as one service group: SIGTERM or SIGINT ends both.
                 let services: [any Service] = [app] + (refresher.map { [$0] } ?? [])
                 try await ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
                                                             gracefulShutdownSignals: [.sigterm, .sigint], logger: log)).run()
+                await closing?.close()
             } catch {
+                await closing?.close()
                 throw ServerStartError(message: "cannot serve on \(host):\(port): \(error)")
             }
         }
