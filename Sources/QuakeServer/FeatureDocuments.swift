@@ -121,6 +121,7 @@ enum FeatureBytes {
         JSONBytes.appendString(event.network, to: &out)
         out.append(contentsOf: #","status":"#.utf8)
         JSONBytes.appendString(event.status, to: &out)
+        EventLineEncoder.appendMechanism(event.mechanism, to: &out)
         out.append(contentsOf: "}}".utf8)
     }
 

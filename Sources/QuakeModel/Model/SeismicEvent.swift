@@ -31,6 +31,8 @@ public struct SeismicEvent: Sendable, Hashable, Codable {
     public var updated: Date?
     /// Review status (`automatic`, `reviewed`…), or `nil`.
     public var status: String?
+    /// How the fault moved, when the catalogue gives a focal mechanism or moment tensor.
+    public var mechanism: FocalMechanism?
 
     /// Creates an event. An empty `eventType` becomes `earthquake`.
     public init(
@@ -45,7 +47,8 @@ public struct SeismicEvent: Sendable, Hashable, Codable {
         eventType: String = "earthquake",
         network: String? = nil,
         updated: Date? = nil,
-        status: String? = nil
+        status: String? = nil,
+        mechanism: FocalMechanism? = nil
     ) {
         self.id = id
         self.time = time
@@ -59,5 +62,6 @@ public struct SeismicEvent: Sendable, Hashable, Codable {
         self.network = network
         self.updated = updated
         self.status = status
+        self.mechanism = mechanism
     }
 }

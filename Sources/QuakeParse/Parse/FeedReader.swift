@@ -4,7 +4,7 @@ import QuakeModel
 /// Reads a USGS feed into ``SeismicEvent`` values: the comma-separated feed
 /// of any era or the FDSN event text format (`#EventID|Time|…`), streaming
 /// (memory stays bounded by one chunk and one record, whatever the size of
-/// the input), the GeoJSON summary feed, or a QuakeML 1.2 document, also
+/// the input), the GeoJSON summary feed, a QuakeML 1.2 document or a GCMT NDK file, also
 /// streamed, told apart by the content, not by a file name.
 ///
 /// ```swift
@@ -177,9 +177,10 @@ package struct FeedReader: Sendable {
 
         // The format is told by the content: GeoJSON opens with '{', QuakeML with an XML
         // declaration or its root element (an HTML error page is refused as a CSV without
-        // columns), FDSN text with a '#EventID|…' line.
+        // columns), FDSN text with a '#EventID|…' line, GCMT NDK with a hypocentre line.
         var json: Data?
         var quakeML: QuakeMLDecoder?
+        var ndk: NDKDecoder?
         try ChunkReader.forEachWindow(of: source) { window, isLast in
             // Bytes before the FDSN text header's line, passed over.
             var skipped = 0
@@ -206,6 +207,9 @@ package struct FeedReader: Sendable {
                     quakeML = QuakeMLDecoder(source: name, now: options.now ?? Date(),
                                              firstLine: scannedBeforeFirstByte ? scanner.line : 1)
                 }
+                if NDKDecoder.opensDocument(UnsafeRawBufferPointer(rebasing: window[start...])) {
+                    ndk = NDKDecoder(source: name, now: options.now ?? Date())
+                }
                 if first == UInt8(ascii: "[") {
                     throw FeedError.notCSV(source: name, reason: "this is a JSON array, neither a CSV nor a GeoJSON feed")
                 }
@@ -215,6 +219,12 @@ package struct FeedReader: Sendable {
                     try handOver(outcome, summary: &summary, mapping: mapping, revisions: revisions, body, mapRows: mapRows)
                 }
                 summary.generated = quakeML.generated
+                return window.count
+            }
+            if let ndk {
+                try ndk.parse(window, isLast: isLast) { outcome in
+                    try handOver(outcome, summary: &summary, mapping: mapping, revisions: revisions, body, mapRows: mapRows)
+                }
                 return window.count
             }
             if json != nil {
@@ -238,7 +248,7 @@ package struct FeedReader: Sendable {
             }
             return summary
         }
-        if quakeML != nil { return summary }
+        if quakeML != nil || ndk != nil { return summary }
 
         // No header at all is not a feed; a header with no rows is a quiet day's feed.
         if decoder == nil { throw FeedError.empty(source: name) }

@@ -158,6 +158,7 @@ package struct EventLineEncoder: Sendable {
         Self.appendJSONNumber(event.magnitude, to: &out)
         out.append(contentsOf: #","magType":"#.utf8)
         Self.appendJSONString(event.magnitudeType, to: &out)
+        Self.appendMechanism(event.mechanism, to: &out)
         out.append(contentsOf: #","place":"#.utf8)
         Self.appendJSONString(event.place, to: &out)
         out.append(contentsOf: #","time":""#.utf8)
@@ -182,6 +183,7 @@ package struct EventLineEncoder: Sendable {
         Self.appendJSONNumber(event.magnitude, to: &out)
         out.append(contentsOf: #","magType":"#.utf8)
         Self.appendJSONString(event.magnitudeType, to: &out)
+        Self.appendMechanism(event.mechanism, to: &out)
         out.append(contentsOf: #","net":"#.utf8)
         Self.appendJSONString(event.network, to: &out)
         out.append(contentsOf: #","place":"#.utf8)
@@ -199,6 +201,62 @@ package struct EventLineEncoder: Sendable {
             out.append(contentsOf: "null".utf8)
         }
         out.append(contentsOf: #"},"type":"Feature"}"#.utf8)
+    }
+
+    /// `,"mechanism":{…}` when there is one: the planes (given, or the auxiliary of the one
+    /// given, or the tensor's best double couple), the principal axes, the tensor in N·m and
+    /// its parts, M₀ and Mw. Keys in the order of the rest of the object (alphabetical).
+    package static func appendMechanism(_ mechanism: FocalMechanism?, to out: inout [UInt8]) {
+        guard let mechanism else { return }
+        func field(_ name: String, _ value: Double?, first: Bool = false) {
+            out.append(contentsOf: ((first ? "\"" : ",\"") + name + "\":").utf8)
+            appendJSONNumber(value, to: &out)
+        }
+        out.append(contentsOf: #","mechanism":{"#.utf8)
+        var separator = ""
+        if let axes = mechanism.axes {
+            out.append(contentsOf: #""axes":{"#.utf8)
+            for (index, (name, axis)) in [("n", axes.n), ("p", axes.p), ("t", axes.t)].enumerated() {
+                out.append(contentsOf: ((index == 0 ? "\"" : ",\"") + name + "\":{").utf8)
+                field("azimuth", axis.azimuth, first: true)
+                field("plunge", axis.plunge)
+                field("value", axis.value)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "}"))
+            separator = ","
+        }
+        out.append(contentsOf: (separator + #""momentMagnitude":"#).utf8)
+        appendJSONNumber(mechanism.momentMagnitude, to: &out)
+        out.append(contentsOf: #","nodalPlanes":["#.utf8)
+        for (index, plane) in mechanism.planes.enumerated() {
+            out.append(contentsOf: (index == 0 ? "{" : ",{").utf8)
+            field("dip", plane.dip, first: true)
+            field("rake", plane.rake)
+            field("strike", plane.strike)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: #"],"preferredPlane":"#.utf8)
+        if let preferred = mechanism.preferredPlane { appendInteger(Int64(preferred), to: &out) } else { out.append(contentsOf: "null".utf8) }
+        field("scalarMoment", mechanism.scalarMoment)
+        out.append(contentsOf: #","tensor":"#.utf8)
+        if let tensor = mechanism.tensor {
+            let parts = tensor.parts
+            out.append(UInt8(ascii: "{"))
+            field("clvd", parts.clvd, first: true)
+            field("doubleCouple", parts.doubleCouple)
+            field("isotropic", parts.isotropic)
+            field("mpp", tensor.pp)
+            field("mrp", tensor.rp)
+            field("mrr", tensor.rr)
+            field("mrt", tensor.rt)
+            field("mtp", tensor.tp)
+            field("mtt", tensor.tt)
+            out.append(UInt8(ascii: "}"))
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     private static func milliseconds(_ date: Date) -> Int64 {

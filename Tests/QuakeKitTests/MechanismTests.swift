@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import QuakeModel
+@testable import QuakeParse
+
+/// The geometry of focal mechanisms by its own invariants (a plane's auxiliary's
+/// auxiliary is the plane; a double couple's tensor gives back both planes and
+/// the axes of its plane), and the NDK reader on records written here in the
+/// format's columns. ObsPy checks the numbers in Tests/Interop/test_mechanisms.py.
+@Suite("Focal mechanisms")
+struct MechanismTests {
+    /// Planes in every quadrant and at the format's edges: vertical, horizontal,
+    /// strike 0 and 360, rake ±180 and 0.
+    static let planes: [NodalPlane] = {
+        var planes: [NodalPlane] = []
+        for strike in stride(from: 0.0, through: 360, by: 37.5) {
+            for dip in [1.0, 10, 30, 45, 60, 89.9, 90] {
+                for rake in [-180.0, -135, -90, -30, 0, 0.5, 45, 90, 150, 180] {
+                    planes.append(NodalPlane(strike: strike, dip: dip, rake: rake))
+                }
+            }
+        }
+        return planes
+    }()
+
+    /// The same plane and slip, whichever of its two names a vertical plane goes by.
+    static func same(_ a: NodalPlane, _ b: NodalPlane, tolerance: Double = 1e-6) -> Bool {
+        let sign = a.normal.dot(b.normal) < 0 ? -1.0 : 1.0
+        let normal = (a.normal - SourceVector(north: sign * b.normal.north, east: sign * b.normal.east, down: sign * b.normal.down)).length
+        let slip = (a.slip - SourceVector(north: sign * b.slip.north, east: sign * b.slip.east, down: sign * b.slip.down)).length
+        return normal < tolerance && slip < tolerance
+    }
+
+    @Test func theAuxiliaryOfTheAuxiliaryIsThePlane() {
+        for plane in Self.planes {
+            let auxiliary = plane.auxiliary
+            #expect(Self.same(auxiliary.auxiliary, plane), "\(plane) → \(auxiliary) → \(auxiliary.auxiliary)")
+            // Orthogonal planes, each slipping along the other's normal.
+            #expect(abs(plane.normal.dot(auxiliary.normal)) < 1e-12)
+            #expect((0...90).contains(auxiliary.dip) && (0..<360).contains(auxiliary.strike))
+            #expect(auxiliary.rake > -180 && auxiliary.rake <= 180)
+        }
+    }
+
+    @Test func anglesAreBroughtIntoTheirRanges() {
+        let mechanism = FocalMechanism(nodalPlanes: [NodalPlane(strike: 360, dip: 30, rake: -180), NodalPlane(strike: -10, dip: 60, rake: 270)])
+        #expect(mechanism.nodalPlanes == [NodalPlane(strike: 0, dip: 30, rake: 180), NodalPlane(strike: 350, dip: 60, rake: -90)])
+    }
+
+    @Test func aDoubleCouplesTensorGivesBackItsPlanesAndAxes() {
+        for (index, plane) in Self.planes.enumerated() where plane.dip > 0.5 {
+            // Moments from 1e16 to 1e26 N·m: the geometry must not depend on the scale.
+            let moment = pow(10, 16 + Double(index % 11))
+            let tensor = plane.tensor(moment: moment)
+            #expect(abs(tensor.scalarMoment / moment - 1) < 1e-12)
+            let planes = tensor.bestDoubleCouple
+            #expect(planes.count == 2)
+            #expect(planes.contains { Self.same($0, plane, tolerance: 1e-7) }, "\(plane): \(planes)")
+            #expect(planes.contains { Self.same($0, plane.auxiliary, tolerance: 1e-7) })
+            let fromTensor = tensor.axes, fromPlane = plane.axes(moment: moment)
+            for (a, b) in [(fromTensor.t, fromPlane.t), (fromTensor.p, fromPlane.p)] {
+                #expect(abs(a.plunge - b.plunge) < 1e-6)
+                // A vertical axis has no azimuth; a horizontal one points both ways.
+                let turn = abs(Mechanisms.degreesAround0(a.azimuth - b.azimuth))
+                if a.plunge < 89.99 { #expect(turn < 1e-6 || (a.plunge < 1e-6 && abs(turn - 180) < 1e-6), "\(plane)") }
+                #expect(abs(a.value! - b.value!) <= 1e-9 * moment)
+            }
+            let parts = tensor.parts
+            #expect(abs(parts.doubleCouple - 1) < 1e-9 && abs(parts.clvd) < 1e-9 && abs(parts.isotropic) < 1e-9)
+        }
+    }
+
+    @Test func thrustNormalAndStrikeSlipAxesPointWhereTheyShould() {
+        // A thrust on a plane striking north: T vertical, P horizontal east–west.
+        let thrust = NodalPlane(strike: 0, dip: 45, rake: 90).axes(moment: 1)
+        #expect(abs(thrust.t.plunge - 90) < 1e-9 && abs(thrust.p.plunge) < 1e-9)
+        #expect(abs(Mechanisms.degreesAround0(thrust.p.azimuth - 90)) < 1e-9 || abs(Mechanisms.degreesAround0(thrust.p.azimuth - 270)) < 1e-9)
+        #expect(NodalPlane(strike: 0, dip: 45, rake: 90).tensor(moment: 1).rr > 0)
+        // A normal fault: P vertical, Mrr negative.
+        let normal = NodalPlane(strike: 0, dip: 45, rake: -90)
+        #expect(abs(normal.axes(moment: 1).p.plunge - 90) < 1e-9 && normal.tensor(moment: 1).rr < 0)
+        // A vertical strike-slip fault: T and P horizontal, 45° from the strike.
+        let strikeSlip = NodalPlane(strike: 0, dip: 90, rake: 0).axes(moment: 1)
+        #expect(abs(strikeSlip.t.plunge) < 1e-9 && abs(strikeSlip.p.plunge) < 1e-9)
+        #expect([45.0, 135, 225, 315].contains { abs(Mechanisms.degreesAround0(strikeSlip.t.azimuth - $0)) < 1e-9 })
+    }
+
+    @Test func explosionsAndCLVDsHaveTheirParts() {
+        let explosion = MomentTensor(rr: 1e17, tt: 1e17, pp: 1e17, rt: 0, rp: 0, tp: 0)
+        #expect(explosion.parts.isotropic == 1 && explosion.bestDoubleCouple.isEmpty)
+        let implosion = MomentTensor(rr: -1e20, tt: -1e20, pp: -1e20, rt: 0, rp: 0, tp: 0)
+        #expect(implosion.parts.isotropic == -1)
+        let clvd = MomentTensor(rr: 2e18, tt: -1e18, pp: -1e18, rt: 0, rp: 0, tp: 0)
+        #expect(abs(clvd.parts.clvd - 1) < 1e-12 && abs(clvd.parts.doubleCouple) < 1e-12)
+        #expect(Mechanisms.momentMagnitude(1.0e18).map { abs($0 - 5.933333333) < 1e-6 } == true)
+    }
+
+    /// A record as GCMT writes one: the 2013-03-01 Kuril Islands event's columns.
+    static let record = """
+        PDEW 2013/03/01 12:53:51.1  50.90  157.45  33.0 5.7 6.4 KURIL ISLANDS
+        C201303011253A   B:143  373  40 S:144  355  50 M:129  216 125 CMT: 1 BOXHD:  3.7
+        CENTROID:      7.5 0.1  50.70 0.00  157.75 0.01  44.4  0.2 FIX  S-20130603112852
+        25  4.020 0.025 -0.940 0.020 -3.080 0.020  0.946 0.023  1.640 0.023 -1.860 0.016
+        V10   4.437 78 300   0.136  0  30  -4.573 12 120   4.505 210 33   90  30 57   90
+
+        """
+
+    static func read(_ text: String) throws -> (events: [SeismicEvent], summary: FeedSummary) {
+        var events: [SeismicEvent] = []
+        let summary = try FeedReader().read(.bytes(Data(text.utf8), name: "test.ndk")) { events.append($0) }
+        return (events, summary)
+    }
+
+    @Test func anNDKRecordIsReadByItsColumns() throws {
+        let (events, _) = try Self.read(Self.record)
+        let event = try #require(events.first)
+        #expect(event.id == "C201303011253A" && event.magnitudeType == "Mwc" && event.place == "KURIL ISLANDS")
+        #expect(event.latitude == 50.70 && event.longitude == 157.75 && event.depth == 44.4)
+        // 12:53:51.1 and the centroid's 7.5 s.
+        #expect(abs(event.time.timeIntervalSince1970 - (1_362_142_431.1 + 7.5)) < 1e-3)
+        let mechanism = try #require(event.mechanism)
+        #expect(mechanism.nodalPlanes == [NodalPlane(strike: 210, dip: 33, rake: 90), NodalPlane(strike: 30, dip: 57, rake: 90)])
+        // dyn·cm × 10^25 is N·m × 10^18.
+        #expect(abs(mechanism.scalarMoment! - 4.505e18) < 1e6)
+        #expect(abs(mechanism.tensor!.rr - 4.02e18) < 1e6 && abs(mechanism.tensor!.tp + 1.86e18) < 1e6)
+        #expect(event.magnitude == 6.37)
+    }
+
+    @Test func mergedFieldsNegativeDepthsAndLeapSecondsAreReadByColumn() throws {
+        var lines = Self.record.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // A centroid shift whose error touches it (`-100.010.1`), a depth above sea level,
+        // and the 60.0 s some old records carry.
+        lines[2] = "CENTROID:   -100.010.1  50.70 0.00  157.75 0.01  -2.0  0.2 FIX  S-20130603112852"
+        lines[0] = lines[0].replacingOccurrences(of: "12:53:51.1", with: "12:53:60.0")
+        let (events, _) = try Self.read(lines.joined(separator: "\n"))
+        let event = try #require(events.first)
+        #expect(event.depth == -2)
+        #expect(abs(event.time.timeIntervalSince1970 - (1_362_142_440 - 100)) < 1e-3)
+    }
+
+    @Test func aDamagedRecordIsRefusedWithItsLineAndColumns() throws {
+        let damaged = Self.record.replacingOccurrences(of: "157.75", with: "1x7.75")
+        let (events, summary) = try Self.read(damaged + Self.record)
+        #expect(events.count == 1)
+        let rejection = try #require(summary.rejections.first)
+        #expect(rejection.line == 3)
+        #expect(rejection.message.contains("centroid longitude (columns 35–42)") && rejection.message.contains("1x7.75"))
+        // A record cut short is said to be.
+        let (_, cut) = try Self.read(Self.record + Self.record.split(separator: "\n").prefix(3).joined(separator: "\n"))
+        #expect(cut.rejections.first?.reason.contains("3 of its 5 lines") == true)
+    }
+}
