@@ -27,6 +27,7 @@ extension Quakemap {
         @OptionGroup var selectionOptions: SelectionOptions
         @OptionGroup(title: "Filters") var filterOptions: FilterOptions
         @OptionGroup(title: "Circles") var symbolOptions: SymbolOptions
+        @OptionGroup(title: "Focal mechanisms") var mechanismOptions: MechanismOptions
 
         @Option(name: .shortAndLong, help: ArgumentHelp(
             "Where to write the PNG ('-' for standard output). Folders are created as needed.",
@@ -58,7 +59,8 @@ extension Quakemap {
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
                 let box = try mapArguments.regionBox()
-                let map = try mapArguments.options(symbols: symbolOptions)
+                var map = try mapArguments.options(symbols: symbolOptions)
+                map.symbols.beachballs = mechanismOptions.style
                 var selection = try selectionOptions.selection(filteredBy: filterOptions)
                 selection.region = box
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,

@@ -13,9 +13,11 @@ import Testing
 /// are told apart from the feed on, and drawn as a diamond of the circle's area.
 @Suite("Other event types as diamonds", .timeLimit(.minutes(10)))
 struct EventTypeSymbolTests {
-    /// The flag fits in the padding after the Float depth.
+    /// The flag fits in the padding after the Float depth; the focal mechanism is one pointer
+    /// (an event without one, the vast majority, pays those 8 bytes and nothing more).
     @Test func mapEventKeepsItsStride() {
-        #expect(MemoryLayout<MapEvent>.stride == 56)
+        #expect(MemoryLayout<MapEvent>.stride == 64)
+        #expect(MemoryLayout<FocalMechanism?>.size == 8)
     }
 
     static let spellings = ["", "eq", "EQ", "Eq", "earthquake", "Earthquake", "EARTHQUAKE", " earthquake ", "_eq_",

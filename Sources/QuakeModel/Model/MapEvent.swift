@@ -20,8 +20,10 @@ public struct MapEvent: Sendable, Hashable {
     /// Whether the feed calls it an earthquake (``EventType/normalized(_:)``
     /// gives `earthquake`: an empty type or `eq` too); quarry blasts,
     /// explosions, ice quakes and the like are not, and are drawn with their
-    /// own symbol. Kept in the padding after the depth: the stride stays 56 bytes.
+    /// own symbol. Kept in the padding after the depth.
     package var isEarthquake: Bool
+    /// The focal mechanism, for a beachball (one pointer: the stride is 64 bytes).
+    package var mechanism: FocalMechanism?
 
     /// Depth in km, if known (kept to Float precision: far finer than any feed gives it).
     public var depth: Double? {
@@ -31,7 +33,7 @@ public struct MapEvent: Sendable, Hashable {
 
     /// Creates a map event; an earthquake unless `isEarthquake` says otherwise.
     package init(id: String, time: Date, latitude: Double, longitude: Double, magnitude: Double, depth: Double? = nil,
-                isEarthquake: Bool = true) {
+                isEarthquake: Bool = true, mechanism: FocalMechanism? = nil) {
         self.id = id
         self.time = time
         self.latitude = latitude
@@ -39,6 +41,7 @@ public struct MapEvent: Sendable, Hashable {
         self.magnitude = magnitude
         self.storedDepth = depth.map(Float.init) ?? .nan
         self.isEarthquake = isEarthquake
+        self.mechanism = mechanism
     }
 
     /// The drawable part of `event`; `nil` when it has no magnitude.
@@ -46,12 +49,13 @@ public struct MapEvent: Sendable, Hashable {
         guard let magnitude = event.magnitude else { return nil }
         self.init(id: event.id, time: event.time, latitude: event.latitude, longitude: event.longitude,
                   magnitude: magnitude, depth: event.depth,
-                  isEarthquake: EventType.isEarthquake(event.eventType))
+                  isEarthquake: EventType.isEarthquake(event.eventType), mechanism: event.mechanism)
     }
 
     public static func == (lhs: MapEvent, rhs: MapEvent) -> Bool {
         lhs.id == rhs.id && lhs.time == rhs.time && lhs.latitude == rhs.latitude && lhs.longitude == rhs.longitude
             && lhs.magnitude == rhs.magnitude && lhs.depth == rhs.depth && lhs.isEarthquake == rhs.isEarthquake
+            && lhs.mechanism == rhs.mechanism
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -62,5 +66,6 @@ public struct MapEvent: Sendable, Hashable {
         hasher.combine(magnitude)
         hasher.combine(depth)
         hasher.combine(isEarthquake)
+        hasher.combine(mechanism)
     }
 }

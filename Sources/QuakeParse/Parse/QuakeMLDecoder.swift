@@ -258,6 +258,14 @@ package final class QuakeMLDecoder {
         case (4, .origin): event!.origin = Origin(publicID: Self.attribute("publicID", attributeCount, attributes) ?? "")
         case (4, .magnitude): event!.magnitude = Magnitude(publicID: Self.attribute("publicID", attributeCount, attributes) ?? "")
         case (4, .description): event!.description = (nil, nil)
+        case (4, .preferredFocalMechanismID): collect(.preferredMechanism)
+        case (4, .focalMechanism): event!.mechanism = Mechanism(publicID: Self.attribute("publicID", attributeCount, attributes) ?? "")
+        case (5, .nodalPlanes) where stack[3] == .focalMechanism:
+            event!.mechanism?.preferredPlane = Self.attribute("preferredPlane", attributeCount, attributes)
+        case (7, .value) where stack[3] == .focalMechanism && stack[4] == .momentTensor && stack[5] == .scalarMoment:
+            collect(.scalarMoment)
+        case (8, .value) where stack[3] == .focalMechanism:
+            if let field = Field.mechanism(stack[4], stack[5], stack[6]) { collect(field) }
         case (5, .creationTime) where stack[3] == .creationInfo: collect(.updated)
         case (5, .text) where stack[3] == .description: collect(.descriptionText)
         case (5, .type) where stack[3] == .description: collect(.descriptionType)
@@ -292,6 +300,7 @@ package final class QuakeMLDecoder {
         case .origin: event!.keepOrigin()
         case .magnitude: event!.keepMagnitude()
         case .description: event!.keepDescription()
+        case .focalMechanism: event!.keepMechanism()
         default: break
         }
     }
@@ -387,6 +396,9 @@ package final class QuakeMLDecoder {
         case .latitude: event!.origin?.latitude = value
         case .longitude: event!.origin?.longitude = value
         case .depth: event!.origin?.depth = value
+        case .preferredMechanism: event!.preferredMechanismID = String(decoding: value, as: UTF8.self)
+        case .strike1, .dip1, .rake1, .strike2, .dip2, .rake2, .scalarMoment, .mrr, .mtt, .mpp, .mrt, .mrp, .mtp:
+            event!.mechanism?.values[field] = value
         case .generated: break
         }
     }
@@ -432,13 +444,16 @@ extension QuakeMLDecoder {
     package enum Tag: String, CaseIterable {
         case quakeml, eventParameters, event, origin, magnitude, description, text, type, creationInfo, creationTime
         case preferredOriginID, preferredMagnitudeID, time, latitude, longitude, depth, value, mag
+        case preferredFocalMechanismID, focalMechanism, nodalPlanes, nodalPlane1, nodalPlane2, strike, dip, rake
+        case momentTensor, scalarMoment, tensor, Mrr, Mtt, Mpp, Mrt, Mrp, Mtp
         case other = ""
     }
 
     /// Where collected text goes.
-    package enum Field {
+    package enum Field: Hashable {
         case generated, preferredOrigin, preferredMagnitude, eventType, updated, descriptionText, descriptionType
         case originTime, latitude, longitude, depth, magnitudeValue, magnitudeType
+        case preferredMechanism, strike1, dip1, rake1, strike2, dip2, rake2, scalarMoment, mrr, mtt, mpp, mrt, mrp, mtp
     }
 
     package struct Origin {
@@ -481,6 +496,11 @@ extension QuakeMLDecoder {
         package var preferredMagnitude: Magnitude?
         package var magnitudeCandidates: [String: Magnitude] = [:]
         package var tooManyMagnitudes = false
+        package var preferredMechanismID: String? { didSet { resolveMechanism() } }
+        package var mechanism: Mechanism?
+        package var firstMechanism: Mechanism?
+        package var preferredMechanism: Mechanism?
+        package var mechanismCandidates: [String: Mechanism] = [:]
 
         package mutating func keepOrigin() {
             guard let origin else { return }
@@ -518,6 +538,23 @@ extension QuakeMLDecoder {
             guard let preferredOriginID else { return }
             if preferredOrigin == nil { preferredOrigin = originCandidates[preferredOriginID] }
             originCandidates = [:]
+        }
+
+        package mutating func keepMechanism() {
+            guard let mechanism else { return }
+            self.mechanism = nil
+            if firstMechanism == nil { firstMechanism = mechanism }
+            if let preferredMechanismID {
+                if preferredMechanism == nil, mechanism.publicID == preferredMechanismID { preferredMechanism = mechanism }
+            } else if mechanismCandidates.count < QuakeMLDecoder.maximumCandidates {
+                mechanismCandidates[mechanism.publicID] = mechanismCandidates[mechanism.publicID] ?? mechanism
+            }
+        }
+
+        private mutating func resolveMechanism() {
+            guard let preferredMechanismID else { return }
+            if preferredMechanism == nil { preferredMechanism = mechanismCandidates[preferredMechanismID] }
+            mechanismCandidates = [:]
         }
 
         private mutating func resolveMagnitude() {
@@ -567,6 +604,13 @@ extension QuakeMLDecoder {
             case .success(let checked): row = checked
             case .failure(let problem): return reject(QuakeMLDecoder.element(problem.field), problem.shown, problem.reason)
             }
+            // The preferred focal mechanism, else the first; one whose values are not numbers in range is refused.
+            let focal: FocalMechanism?
+            switch (preferredMechanism ?? firstMechanism)?.focalMechanism() {
+            case .failure(let problem)?: return reject(problem.element, problem.value, problem.reason)
+            case .success(let value)?: focal = value
+            case nil: focal = nil
+            }
             // Already trimmed of XML's blanks; kept by the rule every reader shares (a byte order mark dropped).
             let text = RowValidator.text
             return .event(SeismicEvent(
@@ -580,7 +624,8 @@ extension QuakeMLDecoder {
                 place: text(place?.text) ?? "",
                 eventType: text(eventType) ?? "earthquake",
                 network: text(catalogSource),
-                updated: row.updated
+                updated: row.updated,
+                mechanism: focal
             ))
         }
     }
@@ -597,7 +642,8 @@ extension QuakeMLDecoder {
 
     /// The id in a public id: its `eventid=` query parameter (percent-decoded),
     /// else its last path component without a `key=` prefix (ISC's
-    /// `smi:ISC/evid=600516598`), else the whole.
+    /// `smi:ISC/evid=600516598`; the one before a last component `event`, as ObsPy
+    /// writes `smi:local/ndk/C201303010329A/event`), else the whole.
     package static func eventID(publicID: String) -> String {
         if let query = publicID.firstIndex(of: "?") {
             for pair in publicID[publicID.index(after: query)...].split(separator: "&") {
@@ -609,6 +655,11 @@ extension QuakeMLDecoder {
         let trimmed = path.reversed().drop(while: { $0 == "/" }).reversed()
         if let slash = trimmed.lastIndex(of: "/") {
             var last = trimmed[trimmed.index(after: slash)...]
+            // ObsPy names events it reads from NDK `smi:local/ndk/C201303010329A/event`: the name is before the word.
+            if String(last).lowercased() == "event", let previous = trimmed[..<slash].lastIndex(of: "/"),
+               trimmed.index(after: previous) < slash {
+                last = trimmed[trimmed.index(after: previous)..<slash]
+            }
             if let equals = last.firstIndex(of: "="), equals > last.startIndex, last.index(after: equals) < last.endIndex,
                last[..<equals].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) {
                 last = last[last.index(after: equals)...]

@@ -91,6 +91,25 @@ package final class CairoContext {
         cairo_stroke(pointer)
     }
 
+    /// A beachball: a white ball, its compressional parts filled together (one path, so
+    /// that the quadrilaterals they are made of leave no seams), the nodal planes, the rim.
+    package func drawBeachball(_ ball: SceneBeachball) {
+        let radius = ball.diameter / 2
+        cairo_new_path(pointer)
+        cairo_arc(pointer, ball.center.x, ball.center.y, radius, 0, 2 * Double.pi)
+        setColor(RGBA(red: 1, green: 1, blue: 1))
+        cairo_fill(pointer)
+        fillPolygon(ScenePolygon(rings: ball.compressional, fill: ball.fill))
+        let ink = RGBA(red: 0, green: 0, blue: 0)
+        let width = max(0.5, min(1.2, ball.diameter / 40))
+        for line in ball.nodalLines { strokeLine(SceneLine(points: line, stroke: ink, width: width * 0.75)) }
+        cairo_new_path(pointer)
+        cairo_arc(pointer, ball.center.x, ball.center.y, radius, 0, 2 * Double.pi)
+        cairo_set_line_width(pointer, width)
+        setColor(ink)
+        cairo_stroke(pointer)
+    }
+
     /// Fills `circle` as its shape: a circle, or the diamond of its area.
     package func fillCircle(_ circle: SceneCircle) {
         cairo_new_path(pointer)

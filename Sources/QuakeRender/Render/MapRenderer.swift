@@ -53,6 +53,7 @@ public struct MapRenderer: Sendable {
             try surface.withMutablePixels { pixels, stride in
                 CircleStamper(width: scene.width, height: scene.height, stride: stride).stamp(scene.circles, onto: pixels)
             }
+            for ball in scene.beachballs { context.drawBeachball(ball) }
             drawOverlay(scene, on: context)
         case .cairoPaths:
             draw(scene, on: context)
@@ -98,6 +99,7 @@ public struct MapRenderer: Sendable {
     private func draw(_ scene: MapScene, on context: CairoContext) {
         drawBase(scene, on: context)
         for circle in scene.circles { context.fillCircle(circle) }
+        for ball in scene.beachballs { context.drawBeachball(ball) }
         drawOverlay(scene, on: context)
     }
 

@@ -21,6 +21,8 @@ public struct MapScene: Sendable, Hashable {
     package var lineMarks: [ScenePolygon]
     /// Circles (events), in order: the first is drawn first, at the bottom.
     package var circles: CircleLayer
+    /// Beachballs (events with a focal mechanism, when drawn so), over the circles, largest first.
+    package var beachballs: [SceneBeachball] = []
     /// Panels, circles and text of the legend, title and footer, drawn last.
     package var overlay: SceneOverlay
 

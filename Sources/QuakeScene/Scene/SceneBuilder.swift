@@ -75,13 +75,21 @@ public struct SceneBuilder: Sendable {
         }
         let plates = plateLayers(geometry)
         let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
-        let circleLayer = circles(for: events, geometry: geometry, resolver: resolver)
+        // Events with a mechanism are beachballs when asked for; the rest stay circles.
+        let balls = options.symbols.beachballs.map { beachballs(for: events, style: $0, geometry: geometry, resolver: resolver) } ?? []
+        let circleLayer: CircleLayer
+        if balls.isEmpty {
+            circleLayer = circles(for: events, geometry: geometry, resolver: resolver)
+        } else {
+            let drawnAsCircles = (copy events).filter { $0.mechanism == nil }
+            circleLayer = circles(for: drawnAsCircles, geometry: geometry, resolver: resolver)
+        }
         var overlay = profileOverlay(geometry)
         // The panels keep clear of the profile: its line and its letters are what the map is for.
         let keepClear = overlay.lines.flatMap(\.points) + overlay.panels.flatMap { $0.rings.flatMap { $0 } }
         overlay.append(self.overlay(for: events, circles: circleLayer, geometry: geometry, places: places,
                                     feedGenerated: feedGenerated, feedTitle: feedTitle, keepClear: keepClear))
-        return MapScene(
+        var scene = MapScene(
             width: options.pixelWidth,
             height: options.pixelHeight,
             background: background,
@@ -91,6 +99,22 @@ public struct SceneBuilder: Sendable {
             circleLayer: circleLayer,
             overlay: overlay
         )
+        scene.beachballs = balls
+        return scene
+    }
+
+    /// The beachballs of the events with a mechanism, largest first (the small ones on top, as circles are).
+    private func beachballs(for events: [MapEvent], style: BeachballStyle, geometry: MapGeometry,
+                            resolver: CircleResolver) -> [SceneBeachball] {
+        let withMechanism = events.filter { $0.mechanism != nil }
+        guard !withMechanism.isEmpty else { return [] }
+        return withMechanism.sorted { $0.magnitude != $1.magnitude ? $0.magnitude > $1.magnitude : $0.time > $1.time }
+            .compactMap { event in
+                let circle = resolver.circle(event, at: Self.pixel(of: event, geometry: geometry))
+                let diameter = max(circle.diameter * style.scale, BeachballStyle.minimumDiameter * options.scale)
+                return Beachball.ball(event.mechanism!, drawing: style.drawing, center: circle.center, diameter: diameter,
+                                      fill: circle.fill, eventID: event.id)
+            }
     }
 
     /// Where `event` is drawn: the one call that places circles and labels alike.

@@ -30,6 +30,9 @@ public struct RGBA: Sendable, Hashable, Codable {
                   alpha: alpha)
     }
 
+    /// The colour with full opacity.
+    package var opaque: RGBA { RGBA(red: red, green: green, blue: blue) }
+
     package static func clamp(_ value: Double) -> Double {
         value.isNaN ? 0 : min(max(value, 0), 1)
     }

@@ -15,6 +15,8 @@ public struct SymbolStyle: Sendable, Hashable {
     package var sizes: MagnitudeStyle
     /// What the circles' colour tells. Default ``SymbolColoring/magnitude``.
     package var coloring: SymbolColoring
+    /// Events with a focal mechanism drawn as beachballs; `nil` draws circles for all.
+    package var beachballs: BeachballStyle?
 
     /// Creates a symbol style: by default the command line's (``MagnitudeStyle``'s
     /// default sizes, coloured by magnitude).

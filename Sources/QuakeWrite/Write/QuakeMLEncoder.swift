@@ -8,7 +8,7 @@ import QuakeRender
 
 /// Writes events as a QuakeML 1.2 (BED) document that ``FeedReader`` reads
 /// back to the same events: one origin and one magnitude per event, both
-/// preferred; the place as the description of type `earthquake name`; the
+/// preferred, and the focal mechanism when there is one; the place as the description of type `earthquake name`; the
 /// `updated` time as the event's `creationInfo/creationTime`.
 ///
 /// Ids survive the trip in the public id's `eventid=` query parameter (as
@@ -66,15 +66,63 @@ package struct QuakeMLEncoder {
         xml += "        <longitude><value>\(EventLineEncoder.number(event.longitude))</value></longitude>\n"
         if let depth = event.depth { xml += "        <depth><value>\(Self.metres(depth))</value></depth>\n" }
         xml += "      </origin>\n"
+        let mechanismID = "quakeml:quakemap/focalmechanism?eventid=" + id
+        if let mechanism = event.mechanism {
+            Self.append(mechanism, id: mechanismID, originID: originID, to: &xml)
+        }
         xml += "      <preferredOriginID>\(Self.escaped(originID))</preferredOriginID>\n"
         if event.magnitude != nil {
             xml += "      <preferredMagnitudeID>\(Self.escaped(magnitudeID))</preferredMagnitudeID>\n"
+        }
+        if event.mechanism != nil {
+            xml += "      <preferredFocalMechanismID>\(Self.escaped(mechanismID))</preferredFocalMechanismID>\n"
         }
         xml += "      <type>\(EventType.quakeML(event.eventType))</type>\n"
         if let updated = event.updated {
             xml += "      <creationInfo><creationTime>\(CivilTime.iso8601(updated))</creationTime></creationInfo>\n"
         }
         xml += "    </event>\n"
+    }
+
+    /// A `focalMechanism`: the planes given, the tensor's principal axes, and the moment
+    /// tensor (derived from the event's origin, as the schema asks) with its parts.
+    private static func append(_ mechanism: FocalMechanism, id: String, originID: String, to xml: inout String) {
+        func quantity(_ name: String, _ value: Double) -> String {
+            "<\(name)><value>\(EventLineEncoder.number(value))</value></\(name)>"
+        }
+        xml += "      <focalMechanism publicID=\"\(escaped(id))\">\n"
+        if !mechanism.nodalPlanes.isEmpty {
+            let preferred = mechanism.preferredPlane.map { " preferredPlane=\"\($0)\"" } ?? ""
+            xml += "        <nodalPlanes\(preferred)>\n"
+            for (index, plane) in mechanism.nodalPlanes.prefix(2).enumerated() {
+                xml += "          <nodalPlane\(index + 1)>" + quantity("strike", plane.strike) + quantity("dip", plane.dip)
+                    + quantity("rake", plane.rake) + "</nodalPlane\(index + 1)>\n"
+            }
+            xml += "        </nodalPlanes>\n"
+        }
+        if let tensor = mechanism.tensor {
+            let axes = tensor.axes
+            xml += "        <principalAxes>\n"
+            for (name, axis) in [("tAxis", axes.t), ("pAxis", axes.p), ("nAxis", axes.n)] {
+                xml += "          <\(name)>" + quantity("azimuth", axis.azimuth) + quantity("plunge", axis.plunge)
+                    + quantity("length", axis.value ?? 0) + "</\(name)>\n"
+            }
+            xml += "        </principalAxes>\n"
+        }
+        if mechanism.tensor != nil || mechanism.scalarMoment != nil {
+            xml += "        <momentTensor publicID=\"\(escaped(id + "&part=momenttensor"))\">\n"
+            xml += "          <derivedOriginID>\(escaped(originID))</derivedOriginID>\n"
+            if let moment = mechanism.scalarMoment { xml += "          " + quantity("scalarMoment", moment) + "\n" }
+            if let tensor = mechanism.tensor {
+                xml += "          <tensor>" + quantity("Mrr", tensor.rr) + quantity("Mtt", tensor.tt) + quantity("Mpp", tensor.pp)
+                    + quantity("Mrt", tensor.rt) + quantity("Mrp", tensor.rp) + quantity("Mtp", tensor.tp) + "</tensor>\n"
+                let parts = tensor.parts
+                xml += "          <doubleCouple>\(EventLineEncoder.number(parts.doubleCouple))</doubleCouple>"
+                    + "<clvd>\(EventLineEncoder.number(parts.clvd))</clvd><iso>\(EventLineEncoder.number(parts.isotropic))</iso>\n"
+            }
+            xml += "        </momentTensor>\n"
+        }
+        xml += "      </focalMechanism>\n"
     }
 
     /// Metres from kilometres, the point moved as text so that reading them
