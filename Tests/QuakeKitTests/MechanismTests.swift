@@ -149,4 +149,74 @@ struct MechanismTests {
         let (_, cut) = try Self.read(Self.record + Self.record.split(separator: "\n").prefix(3).joined(separator: "\n"))
         #expect(cut.rejections.first?.reason.contains("3 of its 5 lines") == true)
     }
+
+    /// A USGS detail document, written here from the documented product properties (strings,
+    /// the older `-slip` for a rake), with two moment tensors: the one of higher `preferredWeight` wins.
+    static let detail = """
+        {"type": "Feature", "id": "us7000abcd",
+         "geometry": {"type": "Point", "coordinates": [142.37, 38.30, 29]},
+         "properties": {"mag": 9.1, "magType": "mww", "time": 1299822166000, "updated": 1600000000000,
+          "place": "near the east coast of Honshu, Japan", "type": "earthquake", "net": "us", "code": "7000abcd",
+          "products": {
+           "moment-tensor": [
+            {"source": "us", "preferredWeight": 40, "properties": {
+              "tensor-mrr": "1.0e22", "tensor-mtt": "-1.0e22", "tensor-mpp": "0", "tensor-mrt": "0",
+              "tensor-mrp": "0", "tensor-mtp": "0", "scalar-moment": "1.0e22"}},
+            {"source": "gcmt", "preferredWeight": 100, "properties": {
+              "nodal-plane-1-strike": "203", "nodal-plane-1-dip": "10", "nodal-plane-1-slip": "88",
+              "nodal-plane-2-strike": "25", "nodal-plane-2-dip": "80", "nodal-plane-2-slip": "90",
+              "tensor-mrr": "1.730e22", "tensor-mtt": "-0.281e22", "tensor-mpp": "-1.450e22",
+              "tensor-mrt": "2.120e22", "tensor-mrp": "4.550e22", "tensor-mtp": "-0.657e22",
+              "scalar-moment": "5.31e22"}}],
+           "focal-mechanism": [
+            {"source": "us", "preferredWeight": 200, "properties": {
+              "nodal-plane-1-strike": "0", "nodal-plane-1-dip": "45", "nodal-plane-1-rake": "90"}}]}}}
+        """
+
+    @Test func aUSGSDetailDocumentGivesItsPreferredMomentTensor() throws {
+        let (events, _) = try Self.read(Self.detail)
+        let mechanism = try #require(events.first?.mechanism)
+        #expect(mechanism.nodalPlanes == [NodalPlane(strike: 203, dip: 10, rake: 88), NodalPlane(strike: 25, dip: 80, rake: 90)])
+        #expect(mechanism.tensor?.rp == 4.55e22 && mechanism.scalarMoment == 5.31e22)
+        // Only a focal-mechanism product: its planes.
+        let planesOnly = Self.detail.replacingOccurrences(of: "\"moment-tensor\"", with: "\"other-product\"")
+        let (others, _) = try Self.read(planesOnly)
+        #expect(others.first?.mechanism?.nodalPlanes == [NodalPlane(strike: 0, dip: 45, rake: 90)])
+        #expect(others.first?.mechanism?.tensor == nil)
+    }
+
+    @Test func aBadProductValueIsRefusedWithItsPath() throws {
+        let bad = Self.detail.replacingOccurrences(of: "\"4.550e22\"", with: "\"lots\"")
+        let (events, summary) = try Self.read(bad)
+        #expect(events.isEmpty)
+        let message = try #require(summary.rejections.first?.message)
+        #expect(message.contains("products.moment-tensor[1].properties.tensor-mrp") && message.contains("'lots' is not a number"),
+                "\(message)")
+    }
+
+    @Test func aQuakeMLPlaneOutOfRangeIsRefusedWithItsElement() throws {
+        let document = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <q:quakeml xmlns="http://quakeml.org/xmlns/bed/1.2" xmlns:q="http://quakeml.org/xmlns/quakeml/1.2">
+            <eventParameters publicID="smi:x/p">
+            <event publicID="smi:x/e?eventid=ev1">
+              <origin publicID="smi:x/o"><time><value>2020-01-01T00:00:00Z</value></time>
+                <latitude><value>10</value></latitude><longitude><value>20</value></longitude></origin>
+              <magnitude publicID="smi:x/m"><mag><value>6</value></mag></magnitude>
+              <focalMechanism publicID="smi:x/f"><nodalPlanes><nodalPlane1>
+                <strike><value>10</value></strike><dip><value>95</value></dip><rake><value>0</value></rake>
+              </nodalPlane1></nodalPlanes></focalMechanism>
+            </event></eventParameters></q:quakeml>
+            """
+        let (events, summary) = try Self.read(document)
+        #expect(events.isEmpty)
+        let message = try #require(summary.rejections.first?.message)
+        #expect(message.contains("focalMechanism/nodalPlanes/nodalPlane1/dip/value") && message.contains("'95' is outside 0…90"),
+                "\(message)")
+        // The same plane within range: one plane given, its auxiliary follows.
+        let (good, _) = try Self.read(document.replacingOccurrences(of: "<value>95</value>", with: "<value>45</value>"))
+        let mechanism = try #require(good.first?.mechanism)
+        #expect(mechanism.nodalPlanes.count == 1 && mechanism.planes.count == 2)
+        #expect(Self.same(mechanism.planes[1], NodalPlane(strike: 10, dip: 45, rake: 0).auxiliary))
+    }
 }

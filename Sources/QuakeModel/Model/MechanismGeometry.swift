@@ -80,6 +80,12 @@ package struct TensorParts: Sendable, Hashable {
 }
 
 package enum Mechanisms {
+    /// The angles a catalogue may write: strike 360 is 0, and a rake a full turn off (ObsPy
+    /// writes rakes up to 360) is brought back by ``FocalMechanism``.
+    package static let strikes = 0.0...360.0
+    package static let dips = 0.0...90.0
+    package static let rakes = -360.0...360.0
+
     /// Degrees brought into 0 ≤ value < 360.
     package static func degrees0to360(_ degrees: Double) -> Double {
         var value = degrees.truncatingRemainder(dividingBy: 360)

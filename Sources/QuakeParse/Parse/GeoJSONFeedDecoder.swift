@@ -23,8 +23,12 @@ package struct GeoJSONFeedDecoder {
         } catch {
             throw FeedError.malformedGeoJSON(source: source, reason: "the JSON is not valid")
         }
+        // A detail document (one event, its products) is a Feature: read as a collection of one.
+        if let feature = root as? [String: Any], feature["type"] as? String == "Feature" {
+            return try decode(features: [feature], into: &summary, body)
+        }
         guard let collection = root as? [String: Any], collection["type"] as? String == "FeatureCollection" else {
-            throw FeedError.malformedGeoJSON(source: source, reason: "the top level is not a FeatureCollection")
+            throw FeedError.malformedGeoJSON(source: source, reason: "the top level is not a FeatureCollection or a Feature")
         }
         guard let features = collection["features"] as? [Any] else {
             throw FeedError.malformedGeoJSON(source: source, reason: "the FeatureCollection has no \"features\" array")
@@ -35,6 +39,10 @@ package struct GeoJSONFeedDecoder {
             }
             summary.title = Self.title(metadata["title"])
         }
+        try decode(features: features, into: &summary, body)
+    }
+
+    private func decode(features: [Any], into summary: inout FeedSummary, _ body: (SeismicEvent) throws -> Void) throws {
         // "Now" once per feed, as the CSV reader has it: rows are judged against one instant.
         let validator = RowValidator(now: options.now ?? Date())
         for (offset, feature) in features.enumerated() {
@@ -72,6 +80,11 @@ package struct GeoJSONFeedDecoder {
         case .failure(let problem): return reject(Self.property(problem.field), problem.shown, problem.reason)
         }
         let network = Self.text(properties["net"])
+        let mechanism: FocalMechanism?
+        switch Self.mechanism(properties["products"]) {
+        case .success(let value): mechanism = value
+        case .failure(let problem): return reject(problem.property, problem.value, problem.reason)
+        }
         return .success(SeismicEvent(
             id: RowValidator.identifier(id: id, network: network, code: Self.text(properties["code"])),
             time: row.time,
@@ -84,8 +97,64 @@ package struct GeoJSONFeedDecoder {
             eventType: Self.text(properties["type"]) ?? "earthquake",
             network: network,
             updated: row.updated,
-            status: Self.text(properties["status"])
+            status: Self.text(properties["status"]),
+            mechanism: mechanism
         ))
+    }
+
+    /// Why a product's property is refused.
+    private struct ProductProblem: Error {
+        let property: String
+        let value: String?
+        let reason: String
+    }
+
+    /// The mechanism of a detail document's `products`: of its `moment-tensor` products the one
+    /// with the highest `preferredWeight` (ComCat's own choice), else of its `focal-mechanism`
+    /// products; their properties are strings (`"tensor-mrr": "1.2e+18"`, N·m), a plane's rake
+    /// `nodal-plane-1-rake` or, in older products, `nodal-plane-1-slip`.
+    private static func mechanism(_ value: Any?) -> Result<FocalMechanism?, ProductProblem> {
+        guard let products = value as? [String: Any] else { return .success(nil) }
+        for type in ["moment-tensor", "focal-mechanism"] {
+            let list = (products[type] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+            guard let (index, product) = list.enumerated().max(by: { lhs, rhs in
+                (number(lhs.element["preferredWeight"]) ?? 0) < (number(rhs.element["preferredWeight"]) ?? 0)
+            }) else { continue }
+            let properties = product["properties"] as? [String: Any] ?? [:]
+            let path = "products.\(type)[\(index)].properties."
+            func read(_ key: String, within range: ClosedRange<Double>? = nil) throws -> Double? {
+                guard let raw = properties[key], !(raw is NSNull) else { return nil }
+                let text = (raw as? String) ?? number(raw).map(RowValidator.numberText) ?? "\(raw)"
+                switch RowValidator.quantity(text, within: range) {
+                case .success(let value): return value
+                case .failure(let refusal): throw ProductProblem(property: path + key, value: refusal.shown, reason: refusal.reason)
+                }
+            }
+            do {
+                var planes: [NodalPlane] = []
+                for plane in 1...2 {
+                    let prefix = "nodal-plane-\(plane)-"
+                    let strike = try read(prefix + "strike", within: Mechanisms.strikes)
+                    let dip = try read(prefix + "dip", within: Mechanisms.dips)
+                    let rake = try read(prefix + "rake", within: Mechanisms.rakes)
+                        ?? (try read(prefix + "slip", within: Mechanisms.rakes))
+                    guard let strike, let dip, let rake else { continue }
+                    planes.append(NodalPlane(strike: strike, dip: dip, rake: rake))
+                }
+                let components = try ["mrr", "mtt", "mpp", "mrt", "mrp", "mtp"].map { try read("tensor-" + $0) }
+                let tensor = components.allSatisfy({ $0 != nil })
+                    ? MomentTensor(rr: components[0]!, tt: components[1]!, pp: components[2]!, rt: components[3]!,
+                                   rp: components[4]!, tp: components[5]!) : nil
+                let moment = try read("scalar-moment").flatMap { $0 > 0 ? $0 : nil }
+                guard !planes.isEmpty || tensor != nil else { continue }
+                return .success(FocalMechanism(nodalPlanes: planes, tensor: tensor, scalarMoment: moment))
+            } catch let problem as ProductProblem {
+                return .failure(problem)
+            } catch {
+                return .failure(ProductProblem(property: path, value: nil, reason: "\(error)"))
+            }
+        }
+        return .success(nil)
     }
 
     /// Where a field the validator refused is, as messages name it.

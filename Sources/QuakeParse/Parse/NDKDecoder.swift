@@ -105,14 +105,15 @@ final class NDKDecoder {
             String(decoding: field(range), as: UTF8.self).trimmingCharacters(in: .whitespaces)
         }
 
-        /// `what`, in columns `range`, read as a decimal number.
-        func number(_ range: Range<Int>, _ what: String) throws -> Double {
-            let text = self.text(range)
-            guard let value = Double(text), value.isFinite else {
-                throw Refused(line: number, column: Line.column(what, range), value: text,
-                              reason: text.isEmpty ? "is empty" : "is not a number")
+        /// `what`, in columns `range`, read as a decimal number (within `bounds`), by the rules every reader shares.
+        func number(_ range: Range<Int>, _ what: String, within bounds: ClosedRange<Double>? = nil,
+                    positive: Bool = false) throws -> Double {
+            switch RowValidator.quantity(text(range), within: bounds, required: true, positive: positive) {
+            case .success(let value?): return value
+            case .success(nil): preconditionFailure("a required quantity is never absent")
+            case .failure(let refusal):
+                throw Refused(line: number, column: Line.column(what, range), value: refusal.shown, reason: refusal.reason)
             }
-            return value
         }
 
         static func column(_ what: String, _ range: Range<Int>) -> String {
@@ -125,7 +126,10 @@ final class NDKDecoder {
         let line = record.indices.map { Line(number: record[$0].number, bytes: record[$0].bytes, name: names[$0]) }
         let (first, second, third, fourth, fifth) = (line[0], line[1], line[2], line[3], line[4])
         let name = second.text(0..<16)
-        guard !name.isEmpty else { throw Refused(line: second.number, column: Line.column("CMT event name", 0..<16), value: nil, reason: "is empty") }
+        guard !name.isEmpty else {
+            throw Refused(line: second.number, column: Line.column("CMT event name", 0..<16), value: nil,
+                          reason: "is blank: every NDK record names its event")
+        }
         guard third.text(0..<9) == "CENTROID:" else {
             throw Refused(line: third.number, column: nil, value: third.text(0..<9),
                           reason: "is not a centroid line (CENTROID: in columns 1–9): the record's lines are out of step")
@@ -133,16 +137,9 @@ final class NDKDecoder {
         let shift = try third.number(9..<18, "centroid time shift")
         // The fields the event is not made of are still the format's: a record where they are not
         // what it defines is out of step or damaged, and is refused as ObsPy refuses it.
-        _ = try first.number(42..<47, "hypocentre depth")
-        let hypocentre = (latitude: try first.number(27..<33, "hypocentre latitude"), longitude: try first.number(34..<41, "hypocentre longitude"))
-        if !RowValidator.latitudes.contains(hypocentre.latitude) {
-            throw Refused(line: first.number, column: Line.column("hypocentre latitude", 27..<33), value: first.text(27..<33),
-                          reason: "is outside -90…90")
-        }
-        if !RowValidator.longitudes.contains(hypocentre.longitude) {
-            throw Refused(line: first.number, column: Line.column("hypocentre longitude", 34..<41), value: first.text(34..<41),
-                          reason: "is outside -180…180")
-        }
+        _ = try first.number(27..<33, "hypocentre latitude", within: RowValidator.latitudes)
+        _ = try first.number(34..<41, "hypocentre longitude", within: RowValidator.longitudes)
+        _ = try first.number(42..<47, "hypocentre depth", within: RowValidator.depths)
         let data = second.text(17..<61)
         if !data.isEmpty, !data.allSatisfy({ "BSM: 0123456789.".contains($0) }) {
             throw Refused(line: second.number, column: Line.column("data used", 17..<61), value: data,
@@ -178,28 +175,11 @@ final class NDKDecoder {
         let components = try (0..<6).map { try fourth.number((2 + 13 * $0)..<(9 + 13 * $0), names6[$0]) * unit }
         let tensor = MomentTensor(rr: components[0], tt: components[1], pp: components[2],
                                   rt: components[3], rp: components[4], tp: components[5])
-        let moment = try fifth.number(48..<56, "scalar moment") * unit
-        guard moment > 0 else {
-            throw Refused(line: fifth.number, column: Line.column("scalar moment", 48..<56), value: fifth.text(48..<56),
-                          reason: "is not positive")
-        }
+        let moment = try fifth.number(48..<56, "scalar moment", positive: true) * unit
         func plane(_ start: Int, _ label: String) throws -> NodalPlane {
-            let strike = try fifth.number(start..<(start + 4), "\(label) strike")
-            let dip = try fifth.number((start + 4)..<(start + 7), "\(label) dip")
-            let rake = try fifth.number((start + 7)..<(start + 12), "\(label) rake")
-            guard (0...360).contains(strike) else {
-                throw Refused(line: fifth.number, column: Line.column("\(label) strike", start..<(start + 4)),
-                              value: fifth.text(start..<(start + 4)), reason: "is outside 0…360")
-            }
-            guard (0...90).contains(dip) else {
-                throw Refused(line: fifth.number, column: Line.column("\(label) dip", (start + 4)..<(start + 7)),
-                              value: fifth.text((start + 4)..<(start + 7)), reason: "is outside 0…90")
-            }
-            // Beyond ±180 is a full turn off (ObsPy writes such rakes); FocalMechanism brings it back.
-            guard (-360...360).contains(rake) else {
-                throw Refused(line: fifth.number, column: Line.column("\(label) rake", (start + 7)..<(start + 12)),
-                              value: fifth.text((start + 7)..<(start + 12)), reason: "is outside -360…360")
-            }
+            let strike = try fifth.number(start..<(start + 4), "\(label) strike", within: Mechanisms.strikes)
+            let dip = try fifth.number((start + 4)..<(start + 7), "\(label) dip", within: Mechanisms.dips)
+            let rake = try fifth.number((start + 7)..<(start + 12), "\(label) rake", within: Mechanisms.rakes)
             return NodalPlane(strike: strike, dip: dip, rake: rake)
         }
         let mechanism = FocalMechanism(nodalPlanes: [try plane(56, "plane 1"), try plane(68, "plane 2")], tensor: tensor,
@@ -220,10 +200,11 @@ final class NDKDecoder {
                 latitude.withUnsafeBytes { latitude in
                     longitude.withUnsafeBytes { longitude in
                         depth.withUnsafeBytes { depth in
-                            validator.check(RowValidator.Fields(
+                            let fields = RowValidator.Fields(
                                 time: .dateAndTime(date: date, time: clock), latitude: .bytes(latitude),
                                 longitude: .bytes(longitude), depth: .bytes(depth),
-                                magnitude: magnitude.map(RowValidator.Text.number) ?? .absent))
+                                magnitude: magnitude.map(RowValidator.Text.number) ?? .absent)
+                            return validator.check(fields).mapError { validator.problem($0, in: fields) }
                         }
                     }
                 }
@@ -232,8 +213,8 @@ final class NDKDecoder {
         let row: RowValidator.Checked
         switch checked {
         case .success(let value): row = value
-        case .failure(let refusal):
-            let (where_, range): (Line, Range<Int>) = switch refusal.field {
+        case .failure(let problem):
+            let (where_, range): (Line, Range<Int>) = switch problem.field {
             case .date: (first, 5..<15)
             case .time: (first, 16..<26)
             case .latitude: (third, 22..<29)
@@ -245,9 +226,8 @@ final class NDKDecoder {
                                                        .latitude: "centroid latitude", .longitude: "centroid longitude",
                                                        .depth: "centroid depth", .magnitude: "scalar moment",
                                                        .updated: "timestamp"]
-            let reason = Self.reason(refusal)
-            throw Refused(line: where_.number, column: Line.column(words[refusal.field] ?? "", range),
-                          value: where_.text(range), reason: reason)
+            throw Refused(line: where_.number, column: Line.column(words[problem.field] ?? "", range),
+                          value: problem.shown, reason: problem.reason)
         }
         let timestamp = third.text(64..<80)
         return SeismicEvent(id: name, time: row.time.addingTimeInterval(shift + (leap ? 60 : 0)), latitude: row.latitude,
@@ -256,24 +236,6 @@ final class NDKDecoder {
                             updated: Self.timestamp(timestamp),
                             status: timestamp.hasPrefix("S-") ? "reviewed" : timestamp.hasPrefix("Q-") ? "automatic" : nil,
                             mechanism: mechanism)
-    }
-
-    private static func reason(_ refusal: RowValidator.Refusal) -> String {
-        switch refusal.rule {
-        case .empty: return "is empty"
-        case .notANumber: return "is not a number"
-        case .notFinite: return "is not finite"
-        case .outside:
-            switch refusal.field {
-            case .latitude: return "is outside -90…90"
-            case .longitude: return "is outside -180…180"
-            case .depth: return "is outside -15…1000 km"
-            default: return "is out of range"
-            }
-        case .notATime, .notADateAndTime: return "is not a date and time (YYYY/MM/DD HH:MM:SS.S)"
-        case .outsideYears: return "is outside the years 0001–9999"
-        case .future: return "is in the future"
-        }
     }
 
     /// Whether the clock says `SS` = 60.

@@ -22,17 +22,15 @@ extension QuakeMLDecoder {
                 var planes: [NodalPlane] = []
                 for (index, fields) in [[Field.strike1, .dip1, .rake1], [.strike2, .dip2, .rake2]].enumerated() {
                     let element = "focalMechanism/nodalPlanes/nodalPlane\(index + 1)"
-                    let angles = try zip(fields, ["strike", "dip", "rake"]).map { field, name in
-                        try number(field, "\(element)/\(name)/value")
+                    let ranges = [Mechanisms.strikes, Mechanisms.dips, Mechanisms.rakes]
+                    let angles = try zip(zip(fields, ["strike", "dip", "rake"]), ranges).map { pair, range in
+                        try number(pair.0, "\(element)/\(pair.1)/value", within: range)
                     }
                     if angles.allSatisfy({ $0 == nil }) { continue }
                     guard let strike = angles[0], let dip = angles[1], let rake = angles[2] else {
                         let missing = zip(["strike", "dip", "rake"], angles).first { $0.1 == nil }!.0
                         throw Problem(element: "\(element)/\(missing)/value", value: nil, reason: "is missing: a plane needs strike, dip and rake")
                     }
-                    try check(strike, 0...360, "\(element)/strike/value")
-                    try check(dip, 0...90, "\(element)/dip/value")
-                    try check(rake, -360...360, "\(element)/rake/value")
                     planes.append(NodalPlane(strike: strike, dip: dip, rake: rake))
                 }
                 let names = ["Mrr", "Mtt", "Mpp", "Mrt", "Mrp", "Mtp"]
@@ -49,11 +47,7 @@ extension QuakeMLDecoder {
                     let m = components.map { $0! }
                     tensor = MomentTensor(rr: m[0], tt: m[1], pp: m[2], rt: m[3], rp: m[4], tp: m[5])
                 }
-                let moment = try number(.scalarMoment, "focalMechanism/momentTensor/scalarMoment/value")
-                if let moment, !(moment > 0) {
-                    throw Problem(element: "focalMechanism/momentTensor/scalarMoment/value", value: text(.scalarMoment),
-                                  reason: "is not positive")
-                }
+                let moment = try number(.scalarMoment, "focalMechanism/momentTensor/scalarMoment/value", positive: true)
                 guard !planes.isEmpty || tensor != nil else { return .success(nil) }
                 // `preferredPlane` is 1 or 2 (an integer in QuakeML); anything else is no preference.
                 let preferred = preferredPlane.flatMap(Int.init).flatMap { (1...planes.count).contains($0) ? $0 : nil }
@@ -69,18 +63,13 @@ extension QuakeMLDecoder {
             values[field].map { String(decoding: $0, as: UTF8.self) }
         }
 
-        /// The field's number; `nil` when absent.
-        private func number(_ field: Field, _ element: String) throws -> Double? {
+        /// The field's number (within `range`), by the rules every reader shares; `nil` when absent.
+        private func number(_ field: Field, _ element: String, within range: ClosedRange<Double>? = nil,
+                            positive: Bool = false) throws -> Double? {
             guard let text = text(field) else { return nil }
-            guard let value = Double(text) else { throw Problem(element: element, value: text, reason: "is not a number") }
-            guard value.isFinite else { throw Problem(element: element, value: text, reason: "is not finite") }
-            return value
-        }
-
-        private func check(_ value: Double, _ range: ClosedRange<Double>, _ element: String) throws {
-            guard range.contains(value) else {
-                throw Problem(element: element, value: RowValidator.numberText(value),
-                              reason: "is outside \(RowValidator.numberText(range.lowerBound))…\(RowValidator.numberText(range.upperBound))")
+            switch RowValidator.quantity(text, within: range, positive: positive) {
+            case .success(let value): return value
+            case .failure(let refusal): throw Problem(element: element, value: refusal.shown, reason: refusal.reason)
             }
         }
     }

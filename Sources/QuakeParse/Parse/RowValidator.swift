@@ -376,6 +376,37 @@ package struct RowValidator: Sendable {
         }
     }
 
+    /// Why a reader's own quantity (``quantity(_:within:required:positive:)``) is refused:
+    /// the value as shown and the reason, worded here as the fields' are.
+    package struct QuantityRefusal: Error, Hashable {
+        package var shown: String?
+        package var reason: String
+    }
+
+    /// A number a reader has beyond the row's fields (a nodal plane's strike, a tensor
+    /// component, an NDK record's hypocentre), read by ``DecimalParser`` as every field is:
+    /// its value, `nil` when blank (or a refusal when `required`), or why it is refused.
+    package static func quantity(_ text: String?, within range: ClosedRange<Double>? = nil, required: Bool = false,
+                                 positive: Bool = false) -> Result<Double?, QuantityRefusal> {
+        let written = (text ?? "").trimmingBlanks()
+        let parsed = Array(written.utf8).withUnsafeBytes { DecimalParser.parse($0) }
+        switch parsed {
+        case .empty:
+            return required ? .failure(QuantityRefusal(shown: nil, reason: "is empty")) : .success(nil)
+        case .notANumber:
+            return .failure(QuantityRefusal(shown: written, reason: "is not a number"))
+        case .notFinite:
+            return .failure(QuantityRefusal(shown: written, reason: "is not a finite number"))
+        case .value(let value):
+            if let range, !range.contains(value) {
+                return .failure(QuantityRefusal(shown: written,
+                                                reason: "is outside \(numberText(range.lowerBound))…\(numberText(range.upperBound))"))
+            }
+            if positive, !(value > 0) { return .failure(QuantityRefusal(shown: written, reason: "is not positive")) }
+            return .success(value)
+        }
+    }
+
     /// A field's content as shown in a message.
     private static func written(_ text: Text, trimmed: Bool = false) -> String {
         switch text {
