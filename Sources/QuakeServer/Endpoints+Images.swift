@@ -46,13 +46,23 @@ extension Endpoints {
         guard let coloring = SymbolColoring(named: name) else {
             throw Problem.badParameter("color", "'\(name)' is not \(SymbolColoring.names.joined(separator: ", "))")
         }
+        let symbol = parameters.first(where: { $0.name == "symbol" })?.value ?? "circle"
+        guard ["circle", "beachball"].contains(symbol) else {
+            throw Problem.badParameter("symbol", "'\(symbol)' is not circle, beachball")
+        }
+        let drawingName = parameters.first(where: { $0.name == "mechanism" })?.value ?? MechanismDrawing.doubleCouple.rawValue
+        guard let drawing = MechanismDrawing(rawValue: drawingName) else {
+            throw Problem.badParameter("mechanism", "'\(drawingName)' is not \(MechanismDrawing.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         let region = query.filter.bbox
-        let mapOptions = MapOptions(width: width, region: region, style: options.symbols.sizes, coloring: coloring)
+        var options = MapOptions(width: width, region: region, style: self.options.symbols.sizes, coloring: coloring)
+        if symbol == "beachball" { options.symbols.beachballs = BeachballStyle(drawing: drawing) }
+        let mapOptions = options
         guard mapOptions.height <= Self.mapSides.upperBound else {
             throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over \(Self.mapSides.upperBound) pixels tall)")
         }
         let served = await store.served()
-        return try await image(request, key: "map \(width) \(name) \(query.query(offset: 0))", served: served,
+        return try await image(request, key: "map \(width) \(name) \(symbol) \(drawingName) \(query.query(offset: 0))", served: served,
                                 coloring: coloring, read: {
             try await served.newest(query.filter, limit: query.limit)
         }) { events in

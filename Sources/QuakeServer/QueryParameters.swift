@@ -49,13 +49,17 @@ enum QueryParameters {
                                          schema: { .integer(minimum: (1, exclusive: false), defaultValue: .init(EventSelection.defaultLimit)) })
     static let color = QueryParameter(name: "color", description: "What the colour tells",
                                       schema: { .string(allowedValues: SymbolColoring.names.map { .init($0) }) })
+    static let symbol = QueryParameter(name: "symbol", description: "How events are drawn: circles, or beachballs for those with a focal mechanism",
+                                       schema: { .string(allowedValues: "circle", "beachball") })
+    static let mechanism = QueryParameter(name: "mechanism", description: "What a beachball shows: its double couple or the full moment tensor",
+                                          schema: { .string(allowedValues: MechanismDrawing.allCases.map { .init($0.rawValue) }) })
     static let landingFormat = QueryParameter(name: "f", description: "The format; without it, the Accept header decides",
                                               schema: { .string(allowedValues: "json", "html") })
 
     static let items = [bbox, bboxCRS, datetime, limit, offset, filter, filterLanguage, filterCRS, featureFormat]
     static let count = [bbox, bboxCRS, datetime, filter, filterLanguage, filterCRS, featureFormat, version]
     static let tile = [filter, filterLanguage, filterCRS, datetime, imageFormat, version]
-    static let map = tile + [bbox, width, mapLimit, color]
+    static let map = tile + [bbox, width, mapLimit, color, symbol, mechanism]
     static let landTile = [imageFormat]
 
     /// The names a route takes.

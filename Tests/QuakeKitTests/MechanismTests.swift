@@ -95,13 +95,14 @@ struct MechanismTests {
         #expect(Mechanisms.momentMagnitude(1.0e18).map { abs($0 - 5.933333333) < 1e-6 } == true)
     }
 
-    /// A record as GCMT writes one: the 2013-03-01 Kuril Islands event's columns.
+    /// A record in GCMT's columns, of a made-up event (ObsPy's real ones are read from its package
+    /// by Tests/Interop/test_mechanisms.py).
     static let record = """
-        PDEW 2013/03/01 12:53:51.1  50.90  157.45  33.0 5.7 6.4 KURIL ISLANDS
-        C201303011253A   B:143  373  40 S:144  355  50 M:129  216 125 CMT: 1 BOXHD:  3.7
-        CENTROID:      7.5 0.1  50.70 0.00  157.75 0.01  44.4  0.2 FIX  S-20130603112852
-        25  4.020 0.025 -0.940 0.020 -3.080 0.020  0.946 0.023  1.640 0.023 -1.860 0.016
-        V10   4.437 78 300   0.136  0  30  -4.573 12 120   4.505 210 33   90  30 57   90
+        PDEW 2020/01/01 12:00:00.0  10.00  120.00  30.0 5.5 5.7 SYNTHETIC ISLANDS REGION
+        C202001011200A   B: 10   20  40 S: 10   20  50 M:  0    0   0 CMT: 1 TRIHD:  2.0
+        CENTROID:      4.0 0.1  10.20 0.01  120.30 0.01  35.0  0.5 FREE S-20200201000000
+        24  2.000 0.010 -1.000 0.010 -1.000 0.010  0.500 0.010 -0.500 0.010  0.250 0.010
+        V10   2.300 80  90   0.000  5 200  -2.300  9 290   2.300 200 36   90  20 54   90
 
         """
 
@@ -114,37 +115,39 @@ struct MechanismTests {
     @Test func anNDKRecordIsReadByItsColumns() throws {
         let (events, _) = try Self.read(Self.record)
         let event = try #require(events.first)
-        #expect(event.id == "C201303011253A" && event.magnitudeType == "Mwc" && event.place == "KURIL ISLANDS")
-        #expect(event.latitude == 50.70 && event.longitude == 157.75 && event.depth == 44.4)
-        // 12:53:51.1 and the centroid's 7.5 s.
-        #expect(abs(event.time.timeIntervalSince1970 - (1_362_142_431.1 + 7.5)) < 1e-3)
+        #expect(event.id == "C202001011200A" && event.magnitudeType == "Mwc" && event.place == "SYNTHETIC ISLANDS REGION")
+        #expect(event.latitude == 10.20 && event.longitude == 120.30 && event.depth == 35)
+        #expect(event.status == "reviewed" && event.network == "gcmt")
+        // 12:00:00.0 and the centroid's 4.0 s.
+        #expect(abs(event.time.timeIntervalSince1970 - (1_577_880_000 + 4)) < 1e-3)
         let mechanism = try #require(event.mechanism)
-        #expect(mechanism.nodalPlanes == [NodalPlane(strike: 210, dip: 33, rake: 90), NodalPlane(strike: 30, dip: 57, rake: 90)])
-        // dyn·cm × 10^25 is N·m × 10^18.
-        #expect(abs(mechanism.scalarMoment! - 4.505e18) < 1e6)
-        #expect(abs(mechanism.tensor!.rr - 4.02e18) < 1e6 && abs(mechanism.tensor!.tp + 1.86e18) < 1e6)
-        #expect(event.magnitude == 6.37)
+        #expect(mechanism.nodalPlanes == [NodalPlane(strike: 200, dip: 36, rake: 90), NodalPlane(strike: 20, dip: 54, rake: 90)])
+        // dyn·cm × 10^24 is N·m × 10^17.
+        #expect(abs(mechanism.scalarMoment! - 2.3e17) < 1e5)
+        #expect(abs(mechanism.tensor!.rr - 2e17) < 1e5 && abs(mechanism.tensor!.tp - 0.25e17) < 1e5)
+        // Mw = ⅔ (log₁₀ 2.3e17 − 9.1) = 5.5078…, to 0.01.
+        #expect(event.magnitude == 5.51)
     }
 
     @Test func mergedFieldsNegativeDepthsAndLeapSecondsAreReadByColumn() throws {
         var lines = Self.record.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // A centroid shift whose error touches it (`-100.010.1`), a depth above sea level,
         // and the 60.0 s some old records carry.
-        lines[2] = "CENTROID:   -100.010.1  50.70 0.00  157.75 0.01  -2.0  0.2 FIX  S-20130603112852"
-        lines[0] = lines[0].replacingOccurrences(of: "12:53:51.1", with: "12:53:60.0")
+        lines[2] = "CENTROID:   -100.010.1  10.20 0.01  120.30 0.01  -2.0  0.5 FREE S-20200201000000"
+        lines[0] = lines[0].replacingOccurrences(of: "12:00:00.0", with: "12:00:60.0")
         let (events, _) = try Self.read(lines.joined(separator: "\n"))
         let event = try #require(events.first)
         #expect(event.depth == -2)
-        #expect(abs(event.time.timeIntervalSince1970 - (1_362_142_440 - 100)) < 1e-3)
+        #expect(abs(event.time.timeIntervalSince1970 - (1_577_880_060 - 100)) < 1e-3)
     }
 
     @Test func aDamagedRecordIsRefusedWithItsLineAndColumns() throws {
-        let damaged = Self.record.replacingOccurrences(of: "157.75", with: "1x7.75")
+        let damaged = Self.record.replacingOccurrences(of: "120.30", with: "1x0.30")
         let (events, summary) = try Self.read(damaged + Self.record)
         #expect(events.count == 1)
         let rejection = try #require(summary.rejections.first)
         #expect(rejection.line == 3)
-        #expect(rejection.message.contains("centroid longitude (columns 35–42)") && rejection.message.contains("1x7.75"))
+        #expect(rejection.message.contains("centroid longitude (columns 35–42)") && rejection.message.contains("1x0.30"))
         // A record cut short is said to be.
         let (_, cut) = try Self.read(Self.record + Self.record.split(separator: "\n").prefix(3).joined(separator: "\n"))
         #expect(cut.rejections.first?.reason.contains("3 of its 5 lines") == true)

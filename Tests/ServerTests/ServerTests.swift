@@ -160,6 +160,8 @@ struct ServerTests {
         ("/tiles/1/0/0.png?limit=4", "limit", nil),
         ("/map.png?width=20", "width", "width: '20' is not a whole number in 64…4096"),
         ("/map.png?color=blue", "color", nil),
+        ("/map.png?symbol=ball", "symbol", "symbol: 'ball' is not circle, beachball"),
+        ("/map.png?symbol=beachball&mechanism=half", "mechanism", nil),
     ] as [(String, String, String?)])
     func badRequestsNameTheParameter(path: String, parameter: String, detail: String?) async throws {
         try await Self.withServer { server in
@@ -225,6 +227,43 @@ struct ServerTests {
             let region = try RasterImage(png: try await server.get("/map.png?width=300&bbox=160,-20,-160,20&limit=5").body)
             #expect(region.width == 300 && region.height == 300)
         }
+    }
+
+    @Test func mapsDrawBeachballsWhenAsked() async throws {
+        // A made-up event in GCMT's NDK columns: a thrust at 10.2° N, 120.3° E.
+        let ndk = """
+            PDEW 2020/01/01 12:00:00.0  10.00  120.00  30.0 5.5 5.7 SYNTHETIC ISLANDS REGION
+            C202001011200A   B: 10   20  40 S: 10   20  50 M:  0    0   0 CMT: 1 TRIHD:  2.0
+            CENTROID:      4.0 0.1  10.20 0.01  120.30 0.01  35.0  0.5 FREE S-20200201000000
+            24  2.000 0.010 -1.000 0.010 -1.000 0.010  0.500 0.010 -0.500 0.010  0.250 0.010
+            V10   2.300 80  90   0.000  5 200  -2.300  9 290   2.300 200 36   90  20 54   90
+
+            """
+        let path = try ServerFixtures.file(ndk)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try await RunningServer.start([.local(.file(path))], options: ServerOptions())
+        defer { server.stop() }
+        let box = "bbox=110,0,130,20&width=400"
+        let circle = try await server.get("/map.png?\(box)")
+        let ball = try await server.get("/map.png?\(box)&symbol=beachball")
+        let full = try await server.get("/map.png?\(box)&symbol=beachball&mechanism=full")
+        #expect(circle.status == 200 && ball.status == 200 && full.status == 200)
+        #expect(Set([circle.headers["etag"], ball.headers["etag"], full.headers["etag"]]).count == 3)
+        // White (the dilatational quadrants) around the event only when it is a ball.
+        func white(_ reply: RunningServer.Reply) throws -> Int {
+            let image = try RasterImage(png: reply.body)
+            let (cx, cy) = (Int((120.3 - 110) / 20 * 400), Int((20 - 10.2) / 20 * 400))
+            var count = 0
+            for y in (cy - 12)...(cy + 12) {
+                for x in (cx - 12)...(cx + 12) {
+                    let at = (y * image.width + x) * 4
+                    if image.rgba[at] == 255 && image.rgba[at + 1] == 255 && image.rgba[at + 2] == 255 { count += 1 }
+                }
+            }
+            return count
+        }
+        #expect(try white(circle) == 0)
+        #expect(try white(ball) > 60)
     }
 
     @Test func slowDrawingGets503WhileOtherRequestsAnswer() async throws {
