@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import QuakeModel
 @testable import QuakeParse
+@testable import QuakeGeo
+@testable import QuakeScene
 
 /// The geometry of focal mechanisms by its own invariants (a plane's auxiliary's
 /// auxiliary is the plane; a double couple's tensor gives back both planes and
@@ -221,5 +223,50 @@ struct MechanismTests {
         let mechanism = try #require(good.first?.mechanism)
         #expect(mechanism.nodalPlanes.count == 1 && mechanism.planes.count == 2)
         #expect(Self.same(mechanism.planes[1], NodalPlane(strike: 10, dip: 45, rake: 0).auxiliary))
+    }
+
+    /// Sixty thrusts within a degree of each other on a subduction zone's map: the balls are moved
+    /// clear of each other and of every panel, each moved one with a leader line back to its event.
+    @Test func crowdedBallsAreMovedApartWithLeaderLines() {
+        var generator = SystemRandomNumberGenerator()
+        let events = (0..<60).map { index in
+            MapEvent(id: "e\(index)", time: Date(timeIntervalSince1970: Double(index) * 3600),
+                     latitude: 38 + Double.random(in: -0.5...0.5, using: &generator),
+                     longitude: 142 + Double.random(in: -0.5...0.5, using: &generator),
+                     magnitude: Double.random(in: 5...7, using: &generator), depth: 30,
+                     mechanism: FocalMechanism(nodalPlanes: [NodalPlane(strike: 200, dip: 20, rake: 90)]))
+        }
+        var options = MapOptions(width: 900, region: GeoBox(uncheckedWest: 130, south: 30, east: 150, north: 45))
+        options.symbols.beachballs = BeachballStyle(drawing: .doubleCouple, scale: 1.5)
+        let scene = SceneBuilder(options: options).scene(for: events)
+        #expect(scene.beachballs.count == 60 && scene.circles.isEmpty)
+        let panels = scene.overlay.panels.map { panel -> (Double, Double, Double, Double) in
+            let points = panel.rings.joined()
+            return (points.map(\.x).min()!, points.map(\.y).min()!, points.map(\.x).max()!, points.map(\.y).max()!)
+        }
+        let balls = scene.beachballs
+        var moved = 0
+        for (index, ball) in balls.enumerated() {
+            let r = ball.diameter / 2
+            for box in panels {
+                let dx = max(box.0 - ball.center.x, 0, ball.center.x - box.2), dy = max(box.1 - ball.center.y, 0, ball.center.y - box.3)
+                #expect(dx * dx + dy * dy >= r * r, "ball \(index) over a panel")
+            }
+            for other in balls[..<index] {
+                let distance = ((other.center.x - ball.center.x) * (other.center.x - ball.center.x)
+                    + (other.center.y - ball.center.y) * (other.center.y - ball.center.y)).squareRoot()
+                #expect(distance >= r + other.diameter / 2, "balls overlap")
+            }
+            if let epicentre = ball.epicentre {
+                moved += 1
+                let event = events.first { $0.id == ball.eventID }!
+                let expected = options.geometry.point(latitude: event.latitude, longitude: event.longitude)
+                #expect(abs(epicentre.x - expected.x) < 1e-9 && abs(epicentre.y - expected.y) < 1e-9)
+            }
+        }
+        #expect(moved > 30, "a crowd of sixty needs most of them moved")
+        // The largest first, so that the small ones are drawn on top.
+        let sizes = balls.map(\.diameter)
+        #expect(sizes == sizes.sorted(by: >))
     }
 }

@@ -95,6 +95,20 @@ package final class CairoContext {
     /// that the quadrilaterals they are made of leave no seams), the nodal planes, the rim.
     package func drawBeachball(_ ball: SceneBeachball) {
         let radius = ball.diameter / 2
+        if let epicentre = ball.epicentre {
+            // The leader line to the rim facing the epicentre, and a dot where the event is.
+            let dx = epicentre.x - ball.center.x, dy = epicentre.y - ball.center.y, length = (dx * dx + dy * dy).squareRoot()
+            let rim = PixelPoint(x: ball.center.x + dx / length * radius, y: ball.center.y + dy / length * radius)
+            let leader = RGBA(red: 0.92, green: 0.92, blue: 0.92, alpha: 0.9)
+            strokeLine(SceneLine(points: [epicentre, rim], stroke: leader, width: max(0.6, radius / 20)))
+            cairo_new_path(pointer)
+            cairo_arc(pointer, epicentre.x, epicentre.y, max(1.2, radius / 8), 0, 2 * Double.pi)
+            setColor(ball.fill)
+            cairo_fill_preserve(pointer)
+            setColor(leader)
+            cairo_set_line_width(pointer, 0.5)
+            cairo_stroke(pointer)
+        }
         cairo_new_path(pointer)
         cairo_arc(pointer, ball.center.x, ball.center.y, radius, 0, 2 * Double.pi)
         setColor(RGBA(red: 1, green: 1, blue: 1))

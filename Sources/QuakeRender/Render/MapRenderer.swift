@@ -125,6 +125,7 @@ public struct MapRenderer: Sendable {
             }
         }
         for circle in scene.overlay.circles { context.fillCircle(circle) }
+        for ball in scene.overlay.beachballs { context.drawBeachball(ball) }
         for text in scene.overlay.texts { context.showText(text) }
     }
 }

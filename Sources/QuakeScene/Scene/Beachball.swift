@@ -38,6 +38,8 @@ package struct SceneBeachball: Sendable, Hashable {
     /// The nodal planes' traces, for a double couple.
     package var nodalLines: [[PixelPoint]]
     package var eventID: String
+    /// Where the event is, when the ball was moved off it to keep clear of others: a leader line joins them.
+    package var epicentre: PixelPoint?
 }
 
 /// The geometry of beachballs in the unit disc (x east, y north), from the

@@ -62,6 +62,8 @@ package struct SceneOverlay: Sendable, Hashable {
     package var eventCircles: [SceneCircle]
     /// The legend's sample circles.
     package var circles: [SceneCircle]
+    /// The legend's sample beachball.
+    package var beachballs: [SceneBeachball] = []
     /// Labels.
     package var texts: [SceneText]
 

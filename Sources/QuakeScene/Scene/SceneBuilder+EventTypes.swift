@@ -34,7 +34,41 @@ package struct OtherTypesLegendRow {
     }
 }
 
+/// The legend's row for beachballs: a sample (a thrust, its compression in the colour of
+/// an M5) and what the colours mean, shown only when balls are drawn.
+package struct MechanismLegendRow {
+    package static let label = "Focal mechanism: compression coloured"
+
+    package let diameter: Double
+    package let labelSize: Double
+    package let labelWidth: Double
+    package let gap: Double
+    package let fill: RGBA
+
+    package var width: Double { diameter + gap / 2 + labelWidth }
+    package var height: Double { gap + max(diameter, labelSize * 1.2) }
+
+    package func place(into layout: inout OverlayLayout, left: Double, top: Double) {
+        let middle = top + gap + max(diameter, labelSize * 1.2) / 2
+        let sample = FocalMechanism(nodalPlanes: [NodalPlane(strike: 30, dip: 40, rake: 90)])
+        if let ball = Beachball.ball(sample, drawing: .doubleCouple, center: PixelPoint(x: left + diameter / 2, y: middle),
+                                     diameter: diameter, fill: fill, eventID: "") {
+            layout.overlay.beachballs.append(ball)
+        }
+        layout.text(Self.label, left + diameter + gap / 2, middle + labelSize * 0.35, labelSize, false, .left)
+    }
+}
+
 extension SceneBuilder {
+    /// The legend row for beachballs when they are drawn, else `nil`.
+    package func mechanismLegendRow(for events: [MapEvent], measure: any TextMetrics) -> MechanismLegendRow? {
+        guard options.symbols.beachballs != nil, events.contains(where: { $0.mechanism != nil }) else { return nil }
+        let s = overlayScale, labelSize = 10 * s
+        return MechanismLegendRow(diameter: 16 * s, labelSize: labelSize,
+                                  labelWidth: measure.width(MechanismLegendRow.label, size: labelSize),
+                                  gap: 10 * s, fill: options.symbols.sizes.fill(magnitude: 5))
+    }
+
     /// The legend row for other event types when `events` hold any, else `nil`.
     package func otherTypesLegendRow(for events: [MapEvent], measure: any TextMetrics) -> OtherTypesLegendRow? {
         guard events.contains(where: { !$0.isEarthquake }) else { return nil }

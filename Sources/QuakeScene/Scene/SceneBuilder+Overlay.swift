@@ -82,7 +82,8 @@ extension SceneBuilder {
 
         var legendLayout = OverlayLayout(palette: options.palette)
         let legendSize = legend(into: &legendLayout, measure: measure,
-                                otherTypes: otherTypesLegendRow(for: events, measure: measure))
+                                otherTypes: otherTypesLegendRow(for: events, measure: measure),
+                                mechanisms: mechanismLegendRow(for: events, measure: measure))
 
         // Footer, bottom right unless that hides events.
         var footerSize = 10 * s
@@ -124,7 +125,8 @@ extension SceneBuilder {
     /// then the sizes, the other event types' symbol if any, and the plate
     /// boundaries when shown. Returns its size.
     private func legend(into layout: inout OverlayLayout, measure: any TextMetrics,
-                        otherTypes: OtherTypesLegendRow? = nil) -> (width: Double, height: Double) {
+                        otherTypes: OtherTypesLegendRow? = nil,
+                        mechanisms: MechanismLegendRow? = nil) -> (width: Double, height: Double) {
         let s = overlayScale
         let padding = 8 * s, gap = 10 * s
         let headingSize = 11 * s, labelSize = 10 * s
@@ -146,11 +148,11 @@ extension SceneBuilder {
         let headingWidth = max(measure.width("Magnitude", size: headingSize, bold: true),
                                measure.width(colorHeading, size: headingSize, bold: true))
         let plates = plateLegendSize(measure: measure)
-        let contentWidth = max(sizesWidth, bandWidth, headingWidth, otherTypes?.width ?? 0, plates.width)
+        let contentWidth = max(sizesWidth, bandWidth, headingWidth, otherTypes?.width ?? 0, mechanisms?.width ?? 0, plates.width)
         let colorHeight = bands.isEmpty ? 0 : headingSize * 1.4 + Double(bands.count) * rowHeight + gap
         let sizesHeight = headingSize * 1.4 + (diameters.max() ?? 0) + 4 * s + labelSize * 1.2
         let width = contentWidth + 2 * padding
-        let height = colorHeight + sizesHeight + (otherTypes?.height ?? 0) + plates.height + 2 * padding
+        let height = colorHeight + sizesHeight + (otherTypes?.height ?? 0) + (mechanisms?.height ?? 0) + plates.height + 2 * padding
         let left = 0.0, top = 0.0
         layout.panel(left, top, width, height)
 
@@ -183,8 +185,10 @@ extension SceneBuilder {
             x += slot + gap
         }
         otherTypes?.place(into: &layout, left: left + padding, top: top + colorHeight + sizesHeight + padding)
+        mechanisms?.place(into: &layout, left: left + padding,
+                          top: top + colorHeight + sizesHeight + padding + (otherTypes?.height ?? 0))
         addPlateLegendRows(into: &layout, left: left + padding,
-                           top: top + padding + colorHeight + sizesHeight + (otherTypes?.height ?? 0))
+                           top: top + padding + colorHeight + sizesHeight + (otherTypes?.height ?? 0) + (mechanisms?.height ?? 0))
         return (width, height)
     }
 
@@ -224,6 +228,7 @@ extension SceneOverlay {
         panels += other.panels
         eventCircles += other.eventCircles
         circles += other.circles
+        beachballs += other.beachballs
         texts += other.texts
     }
 
@@ -237,6 +242,14 @@ extension SceneOverlay {
         result.eventCircles = eventCircles.map { var circle = $0; circle.center = moved($0.center); return circle }
         result.circles = circles.map { var circle = $0; circle.center = moved($0.center); return circle }
         result.texts = texts.map { var text = $0; text.position = moved($0.position); return text }
+        result.beachballs = beachballs.map { ball in
+            var ball = ball
+            ball.center = moved(ball.center)
+            ball.compressional = ball.compressional.map { $0.map(moved) }
+            ball.nodalLines = ball.nodalLines.map { $0.map(moved) }
+            ball.epicentre = ball.epicentre.map(moved)
+            return ball
+        }
         return result
     }
 }

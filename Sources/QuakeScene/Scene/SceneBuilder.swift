@@ -75,10 +75,10 @@ public struct SceneBuilder: Sendable {
         }
         let plates = plateLayers(geometry)
         let resolver = CircleResolver(symbols: options.symbols, scale: options.scale, events: events, feedGenerated: feedGenerated)
-        // Events with a mechanism are beachballs when asked for; the rest stay circles.
-        let balls = options.symbols.beachballs.map { beachballs(for: events, style: $0, geometry: geometry, resolver: resolver) } ?? []
+        // Events with a mechanism are beachballs when asked for (placed once the panels are); the rest stay circles.
+        let ballStyle = events.contains { $0.mechanism != nil } ? options.symbols.beachballs : nil
         let circleLayer: CircleLayer
-        if balls.isEmpty {
+        if ballStyle == nil {
             circleLayer = circles(for: events, geometry: geometry, resolver: resolver)
         } else {
             let drawnAsCircles = (copy events).filter { $0.mechanism == nil }
@@ -99,22 +99,35 @@ public struct SceneBuilder: Sendable {
             circleLayer: circleLayer,
             overlay: overlay
         )
-        scene.beachballs = balls
+        if let ballStyle {
+            scene.beachballs = beachballs(for: events, style: ballStyle, geometry: geometry, resolver: resolver,
+                                          panels: scene.overlay.panels)
+        }
         return scene
     }
 
-    /// The beachballs of the events with a mechanism, largest first (the small ones on top, as circles are).
+    /// The beachballs of the events with a mechanism, largest first (the small ones on top, as circles are),
+    /// crowded ones moved clear of each other and of the panels with a leader line to their epicentre.
     private func beachballs(for events: [MapEvent], style: BeachballStyle, geometry: MapGeometry,
-                            resolver: CircleResolver) -> [SceneBeachball] {
+                            resolver: CircleResolver, panels: [ScenePolygon]) -> [SceneBeachball] {
         let withMechanism = events.filter { $0.mechanism != nil }
-        guard !withMechanism.isEmpty else { return [] }
-        return withMechanism.sorted { $0.magnitude != $1.magnitude ? $0.magnitude > $1.magnitude : $0.time > $1.time }
-            .compactMap { event in
-                let circle = resolver.circle(event, at: Self.pixel(of: event, geometry: geometry))
-                let diameter = max(circle.diameter * style.scale, BeachballStyle.minimumDiameter * options.scale)
-                return Beachball.ball(event.mechanism!, drawing: style.drawing, center: circle.center, diameter: diameter,
-                                      fill: circle.fill, eventID: event.id)
-            }
+            .sorted { $0.magnitude != $1.magnitude ? $0.magnitude > $1.magnitude : $0.time > $1.time }
+        func diameter(_ event: MapEvent) -> Double {
+            max(resolver.diameter(event) * style.scale, BeachballStyle.minimumDiameter * options.scale)
+        }
+        guard let largest = withMechanism.first else { return [] }
+        var placement = BeachballPlacement(width: Double(options.pixelWidth), height: Double(options.pixelHeight), panels: panels,
+                                           largestRadius: diameter(largest) / 2, gap: 1.5 * options.scale)
+        return withMechanism.compactMap { event in
+            let circle = resolver.circle(event, at: Self.pixel(of: event, geometry: geometry))
+            let size = diameter(event)
+            let center = placement.place(circle.center, radius: size / 2)
+            guard var ball = Beachball.ball(event.mechanism!, drawing: style.drawing, center: center, diameter: size,
+                                            fill: circle.fill, eventID: event.id) else { return nil }
+            let dx = center.x - circle.center.x, dy = center.y - circle.center.y
+            if dx * dx + dy * dy > 0.25 { ball.epicentre = circle.center }
+            return ball
+        }
     }
 
     /// Where `event` is drawn: the one call that places circles and labels alike.
