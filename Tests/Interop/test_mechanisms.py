@@ -408,7 +408,8 @@ def test_beachballs_agree_with_obspy(tmp_path, name, tensor, drawing):
     truth = radiation_signs(components, dx / radius, -dy / radius)
     agreement = (mine_fill == truth)[mine_known].mean()
     assert mine_known.mean() > 0.9
-    assert agreement >= 0.97, (name, drawing, agreement)
+    # 99.9 % or more measured; the issue asks 97 %.
+    assert agreement >= 0.99, (name, drawing, agreement)
     # ObsPy's own drawing of the same tensor, rasterised at the same size.
     try:
         theirs = np.asarray(Image.open(obspy_ball(tmp_path, name, components, 2 * radius, zerotrace=False))

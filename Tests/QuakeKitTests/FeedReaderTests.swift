@@ -107,9 +107,12 @@ struct FeedReaderTests {
         #expect(throws: FeedError.missingColumns(source: "test.csv", missing: ["latitude"], header: ["time", "lon", "mag"])) {
             try Fixtures.read("time,lon,mag\n2026-01-01T00:00:00Z,1,2\n")
         }
-        #expect(throws: FeedError.malformedGeoJSON(source: "test.csv", reason: "the top level is not a FeatureCollection")) {
-            try Fixtures.read("{\"type\":\"Feature\"}")
+        #expect(throws: FeedError.malformedGeoJSON(source: "test.csv", reason: "the top level is not a FeatureCollection or a Feature")) {
+            try Fixtures.read("{\"type\":\"Point\",\"coordinates\":[1,2]}")
         }
+        // A lone Feature is a detail document, one event: without a position it is that event's rejection.
+        let (events, summary) = try Fixtures.read("{\"type\":\"Feature\"}")
+        #expect(events.isEmpty && summary.rows == 1 && summary.rejections.first?.column == "geometry.coordinates")
         // The column counts bytes: U+0089 takes two in UTF-8.
         #expect(throws: FeedError.binaryData(source: "test.csv", line: 1, column: 6)) {
             try Fixtures.read("\u{89}PNG\u{0}\u{1}\u{2}")
