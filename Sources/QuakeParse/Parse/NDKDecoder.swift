@@ -90,11 +90,10 @@ final class NDKDecoder {
         }
     }
 
-    /// Columns `range` (0-based, end excluded) of line `line` of the record, blank-padded.
+    /// One line of a record: its number in the file, its bytes, its fields by column (0-based, end excluded).
     private struct Line {
         let number: Int
         let bytes: [UInt8]
-        let name: String
 
         func field(_ range: Range<Int>) -> ArraySlice<UInt8> {
             let end = min(range.upperBound, bytes.count)
@@ -122,8 +121,7 @@ final class NDKDecoder {
     }
 
     private func event(_ record: [(number: Int, bytes: [UInt8])]) throws -> SeismicEvent {
-        let names = ["hypocentre", "CMT name", "centroid", "moment tensor", "principal axes"]
-        let line = record.indices.map { Line(number: record[$0].number, bytes: record[$0].bytes, name: names[$0]) }
+        let line = record.map { Line(number: $0.number, bytes: $0.bytes) }
         let (first, second, third, fourth, fifth) = (line[0], line[1], line[2], line[3], line[4])
         let name = second.text(0..<16)
         guard !name.isEmpty else {

@@ -102,7 +102,7 @@ package enum Beachball {
         var rings: [[(x: Double, y: Double)]] = []
         func point(_ r: Double, _ azimuth: Double) -> (x: Double, y: Double) { (r * sin(azimuth), r * cos(azimuth)) }
         func quad(_ a0: Double, _ i0: (Double, Double), _ a1: Double, _ i1: (Double, Double)) {
-            // Counter-clockwise on the page (y north): inner edge outwards at a0, outer edge back at a1.
+            // Every quadrilateral turns the same way (out along a0, back along a1): non-zero winding fills their union.
             rings.append([point(i0.0, a0), point(i0.1, a0), point(i1.1, a1), point(i1.0, a1)])
         }
         func span(_ a0: Double, _ s0: [(Double, Double)], _ a1: Double, _ s1: [(Double, Double)], depth: Int) {
