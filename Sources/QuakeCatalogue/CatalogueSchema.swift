@@ -14,11 +14,11 @@ package enum CatalogueSchema {
 
     /// The columns an event is read back from, in order.
     package static let readColumns = ["key", "id", "time_ms", "latitude", "longitude", "depth", "magnitude", "magnitude_type",
-                                      "place", "event_type", "network", "updated_ms", "status"]
+                                      "place", "event_type", "network", "updated_ms", "status", "mechanism"]
 
     /// The SQLite types of ``columns`` (a staging table's must match, or keys lose their index).
     package static let sqliteTypes = ["TEXT", "TEXT", "INTEGER", "REAL", "REAL", "REAL", "REAL", "TEXT", "TEXT", "TEXT", "TEXT",
-                                      "INTEGER", "TEXT", "TEXT"]
+                                      "INTEGER", "TEXT", "TEXT", "TEXT"]
 
     /// Each step of the SQLite schema, named, applied in order by GRDB's `DatabaseMigrator`.
     package static let sqliteSteps: [(name: String, sql: String)] = [
@@ -58,6 +58,8 @@ package enum CatalogueSchema {
                 SELECT 1, lower(hex(randomblob(8))), 1, (SELECT count(*) FROM events WHERE magnitude IS NOT NULL), NULL;
             CREATE INDEX events_updated ON events (updated_ms);
             """),
+        // The focal mechanism as JSON (``FocalMechanism``'s Codable form); NULL for an event without one.
+        ("3-mechanism", "ALTER TABLE events ADD COLUMN mechanism TEXT;"),
     ]
 
     /// Each step of the PostgreSQL schema, numbered from 1; `schema_version` holds the last applied.
@@ -99,7 +101,22 @@ package enum CatalogueSchema {
                    (SELECT count(*) FROM events WHERE magnitude IS NOT NULL), NULL;
         CREATE INDEX events_updated ON events (updated_ms);
         """,
+        "ALTER TABLE events ADD COLUMN mechanism text;",
     ]
+
+    /// A mechanism as its column holds it: JSON with sorted keys, so that an unchanged one compares equal.
+    package static func text(_ mechanism: FocalMechanism) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        // FocalMechanism holds numbers and arrays only: its encoding cannot fail.
+        return (try? encoder.encode(mechanism)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// The mechanism of a column's JSON; `nil` for NULL (and for text this program did not write).
+    package static func mechanism(_ text: String?) -> FocalMechanism? {
+        guard let text else { return nil }
+        return try? JSONDecoder().decode(FocalMechanism.self, from: Data(text.utf8))
+    }
 
     /// The channel an ingest that changed a PostgreSQL catalogue notifies, with its ``CatalogueState/tag``.
     package static let changeChannel = "quakemap_catalogue"

@@ -99,7 +99,8 @@ extension SeismicEvent {
         [.text(CatalogueSchema.key(self)), .text(id), .integer(CatalogueSchema.milliseconds(time)), .real(latitude),
          .real(longitude), depth.map(SQLValue.real), magnitude.map(SQLValue.real), magnitudeType.map(SQLValue.text),
          .text(place), .text(eventType), network.map(SQLValue.text),
-         updated.map { .integer(CatalogueSchema.milliseconds($0)) }, status.map(SQLValue.text), .text(typeKey)]
+         updated.map { .integer(CatalogueSchema.milliseconds($0)) }, status.map(SQLValue.text),
+         mechanism.map { .text(CatalogueSchema.text($0)) }, .text(typeKey)]
     }
 }
 

@@ -221,7 +221,8 @@ package final class PostgresCatalogue: CatalogueStore {
         _ = try await run("""
             CREATE TEMPORARY TABLE staging (ord bigint, admitted boolean, key text, id text, time_ms bigint,
                 latitude double precision, longitude double precision, depth double precision, magnitude double precision,
-                magnitude_type text, place text, event_type text, network text, updated_ms bigint, status text, type_key text) ON COMMIT DROP
+                magnitude_type text, place text, event_type text, network text, updated_ms bigint, status text, mechanism text,
+                type_key text) ON COMMIT DROP
             """)
         do {
             guard case .single(let connection) = connection else { preconditionFailure("an ingest needs one connection, not a pool") }
@@ -346,13 +347,15 @@ package final class PostgresCatalogue: CatalogueStore {
         var events: [(event: SeismicEvent, cursor: CatalogueCursor)] = []
         do {
             for try await row in try await run(sql, values) {
-                let (seq, _, id, time, latitude, longitude, depth, magnitude, magnitudeType, place, type, network, updated, status) =
+                let (seq, _, id, time, latitude, longitude, depth, magnitude, magnitudeType, place, type, network, updated, status,
+                     mechanism) =
                     try row.decode((Int64, String, String, Int64, Double, Double, Double?, Double?, String?, String, String,
-                                    String?, Int64?, String?).self)
+                                    String?, Int64?, String?, String?).self)
                 let event = SeismicEvent(id: id, time: CatalogueSchema.date(milliseconds: time), latitude: latitude,
                                          longitude: longitude, depth: depth, magnitude: magnitude, magnitudeType: magnitudeType,
                                          place: place, eventType: type, network: network,
-                                         updated: updated.map(CatalogueSchema.date(milliseconds:)), status: status)
+                                         updated: updated.map(CatalogueSchema.date(milliseconds:)), status: status,
+                                         mechanism: CatalogueSchema.mechanism(mechanism))
                 events.append((event, CatalogueCursor(timeMilliseconds: time, seq: seq)))
             }
         } catch let error as CatalogueError {

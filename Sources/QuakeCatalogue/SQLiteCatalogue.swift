@@ -228,7 +228,8 @@ package final class SQLiteCatalogue: CatalogueStore {
             sqlite3_bind_null(handle, 14)
         }
         text(15, event.status)
-        text(16, typeKey)
+        text(16, event.mechanism.map(CatalogueSchema.text))
+        text(17, typeKey)
     }
 
     /// Every event's position, read through SQLite's own calls.
@@ -367,7 +368,8 @@ package final class SQLiteCatalogue: CatalogueStore {
         return SeismicEvent(id: row[i + 1], time: CatalogueSchema.date(milliseconds: row[i + 2]), latitude: row[i + 3],
                             longitude: row[i + 4], depth: row[i + 5], magnitude: row[i + 6], magnitudeType: row[i + 7],
                             place: row[i + 8], eventType: row[i + 9], network: row[i + 10],
-                            updated: updated.map(CatalogueSchema.date(milliseconds:)), status: row[i + 12])
+                            updated: updated.map(CatalogueSchema.date(milliseconds:)), status: row[i + 12],
+                            mechanism: CatalogueSchema.mechanism(row[i + 13]))
     }
 
     /// SQLite's errors as the catalogue's.

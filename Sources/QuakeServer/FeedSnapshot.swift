@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCatalogue
 import QuakeKit
 
 /// One immutable state of the served catalogue: every event of every feed,
@@ -60,6 +61,7 @@ package struct FeedSnapshot: Sendable {
             hash.mix((event.depth ?? .nan).bitPattern)
             hash.mix((event.magnitude ?? .nan).bitPattern)
             hash.mix((event.updated?.timeIntervalSince1970 ?? .nan).bitPattern)
+            if let mechanism = event.mechanism { hash.mix(CatalogueSchema.text(mechanism)) }
         }
         return hash.hex
     }

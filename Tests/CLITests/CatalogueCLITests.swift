@@ -166,6 +166,43 @@ struct CatalogueCLITests {
         try ([header] + rows).joined(separator: "\n").appending("\n").write(to: url, atomically: true, encoding: .utf8)
     }
 
+    @Test("focal mechanisms survive the catalogue: list and a beachball map from it are the file's",
+          arguments: CatalogueFixture.available)
+    func mechanismsSurviveTheCatalogue(_ backend: CatalogueBackend) throws {
+        let fixture = try CatalogueFixture(backend)
+        defer { fixture.finish() }
+        // Made-up events in GCMT's NDK columns, each its own tensor and planes.
+        let records = (0..<3).map { index in
+            """
+            PDEW 2020/01/0\(index + 1) 12:00:00.0  10.00  120.00  30.0 5.5 5.7 SYNTHETIC ISLANDS REGION
+            C20200101120\(index)A   B: 10   20  40 S: 10   20  50 M:  0    0   0 CMT: 1 TRIHD:  2.0
+            CENTROID:      4.0 0.1  1\(index).20 0.01  120.30 0.01  35.0  0.5 FREE S-20200201000000
+            24  2.000 0.010 -1.\(index)00 0.010 -1.000 0.010  0.500 0.010 -0.500 0.010  0.250 0.010
+            V10   2.300 80  90   0.000  5 200  -2.300  9 290   2.300 2\(index)0 36   90  20 54   90
+            """
+        }
+        let ndk = fixture.folder.appendingPathComponent("mechanisms.ndk")
+        try (records.joined(separator: "\n") + "\n").write(to: ndk, atomically: true, encoding: .utf8)
+        let ingest = try fixture.ingest(ndk.path)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let fromFile = try QuakemapProcess.run(["list", ndk.path, "--format", "json", "--limit", "0"])
+        let fromCatalogue = try fixture.read(["list", "--format", "json", "--limit", "0"])
+        #expect(fromFile.status == 0 && fromCatalogue.status == 0, "\(fromCatalogue.stderr)")
+        #expect(String(decoding: fromFile.stdout, as: UTF8.self).contains("\"mechanism\":{") && fromCatalogue.stdout == fromFile.stdout)
+        // A second ingest of the same file changes nothing: the stored JSON compares equal.
+        let again = try fixture.ingest(ndk.path)
+        #expect(again.stderr.contains("3 unchanged"), "\(again.stderr)")
+        let map = fixture.folder.appendingPathComponent("balls.png").path
+        let fileMap = fixture.folder.appendingPathComponent("file-balls.png").path
+        let drawn = try fixture.read(["render", "--symbol", "beachball", "--width", "400", "--region", "110,0,130,20", "-o", map])
+        let reference = try QuakemapProcess.run(["render", ndk.path, "--symbol", "beachball", "--width", "400",
+                                                  "--region", "110,0,130,20", "-o", fileMap])
+        #expect(drawn.status == 0 && reference.status == 0, "\(drawn.stderr)")
+        let ours = try RasterImage(png: Data(contentsOf: URL(fileURLWithPath: map)))
+        let theirs = try RasterImage(png: Data(contentsOf: URL(fileURLWithPath: fileMap)))
+        #expect(ours.rgba == theirs.rgba)
+    }
+
     @Test("a revision that leaves the box takes the event out of it; older and equal versions change nothing",
           arguments: CatalogueFixture.available)
     func revisionsFollowTheOneRule(_ backend: CatalogueBackend) throws {
