@@ -9,7 +9,8 @@ import QuakeGeo
 /// to the epicentre, as GMT `meca -C` draws moved balls. A place is free when the ball
 /// lies inside the map, off every panel (legend, title, footer, labels) and clear of
 /// the balls placed before it (largest first). Where nothing within reach is free the
-/// ball stays at its epicentre.
+/// ball stays at its epicentre; so do all balls once a map has tried ``searchBudget``
+/// places (a map so full that moving balls cannot help, kept from taking seconds).
 struct BeachballPlacement {
     let width: Double
     let height: Double
@@ -17,6 +18,9 @@ struct BeachballPlacement {
     let obstacles: [(minX: Double, minY: Double, maxX: Double, maxY: Double)]
     /// Pixels kept between balls and from panels.
     let gap: Double
+    /// The places a map may try in all before the remaining balls stay where they are.
+    static let searchBudget = 1_000_000
+    private var tried = 0
     /// Placed balls by grid cell.
     private var cells: [Int: [(center: PixelPoint, radius: Double)]] = [:]
     private let cellSize: Double
@@ -64,11 +68,13 @@ struct BeachballPlacement {
     /// Where the ball of `radius` whose epicentre is `epicentre` goes; it is recorded as placed.
     mutating func place(_ epicentre: PixelPoint, radius: Double) -> PixelPoint {
         var chosen = epicentre
-        if !isFree(epicentre, radius: radius) {
+        if !isFree(epicentre, radius: radius), tried < Self.searchBudget {
             let step = max(3, radius * 0.6)
             search: for ring in 1...40 {
-                let distance = Double(ring) * step
-                let directions = 8 + 4 * ring
+                // Finer steps near the epicentre, coarser further out: about 24 radii in all.
+                let distance = ring <= 8 ? Double(ring) * step : (8 + Double(ring - 8) * 0.5) * step
+                let directions = 8 + 4 * min(ring, 16)
+                tried += directions
                 for index in 0..<directions {
                     // Starting up and to the right, where a leader line reads most easily.
                     let angle = -Double.pi / 4 + 2 * Double.pi * Double(index) / Double(directions)
