@@ -22,7 +22,7 @@ extension Quakemap {
         @OptionGroup var selectionOptions: SelectionOptions
         @OptionGroup(title: "Filters") var filterOptions: FilterOptions
 
-        @Option(help: "Output format: csv, geojson, json, quakeml, table or text (FDSN event text).")
+        @Option(help: "Output format: csv, geojson, json, quakeml, table, text (FDSN event text) or mechanisms (CSV with focal-mechanism columns).")
         var format: EventListFormat = .csv
 
         func run() async throws {

@@ -436,3 +436,28 @@ def read_events_from_text(tmp_path, text):
     path = tmp_path / "one.ndk"
     path.write_text(text)
     return read_events(str(path))[0]
+
+
+def test_mechanism_columns_are_obspys_numbers():
+    """`list --format mechanisms`, read with Python's csv module: the planes, M₀ and tensor ObsPy reads."""
+    import csv
+    import io
+    path = NDK_DATA / "multiple_events.ndk"
+    result = subprocess.run([str(BIN / "quakemap"), "list", str(path), "--format", "mechanisms", "--limit", "0"],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    rows = {row["id"]: row for row in csv.DictReader(io.StringIO(result.stdout))}
+    theirs = read_events(str(path))
+    assert len(rows) == len(theirs)
+    for event in theirs:
+        row = rows[cmt_name(event)]
+        focal = event.focal_mechanisms[0]
+        for index, plane in enumerate([focal.nodal_planes.nodal_plane_1, focal.nodal_planes.nodal_plane_2], start=1):
+            assert (float(row[f"strike{index}"]), float(row[f"dip{index}"]), float(row[f"rake{index}"])) == \
+                (plane.strike, plane.dip, plane.rake)
+        tensor = focal.moment_tensor.tensor
+        for key, value in [("mrr", tensor.m_rr), ("mtt", tensor.m_tt), ("mpp", tensor.m_pp),
+                           ("mrt", tensor.m_rt), ("mrp", tensor.m_rp), ("mtp", tensor.m_tp)]:
+            assert float(row[key]) == value
+        assert float(row["scalarMoment"]) == focal.moment_tensor.scalar_moment
+        assert round(float(row["mw"]), 2) == event.preferred_magnitude().mag

@@ -115,6 +115,13 @@ final class NDKDecoder {
             }
         }
 
+        /// ``number(_:_:within:positive:)`` times 10^`exponent`, read as one decimal (`4.020e18`) so that it is
+        /// the double nearest the value written, not a product's rounding.
+        func number(_ range: Range<Int>, _ what: String, exponent: Int, positive: Bool = false) throws -> Double {
+            let value = try number(range, what, positive: positive)
+            return Double(text(range) + "e\(exponent)") ?? value * pow(10, Double(exponent))
+        }
+
         static func column(_ what: String, _ range: Range<Int>) -> String {
             "\(what) (columns \(range.lowerBound + 1)–\(range.upperBound))"
         }
@@ -168,12 +175,11 @@ final class NDKDecoder {
         guard let exponent = Int(exponentText) else {
             throw Refused(line: fourth.number, column: Line.column("exponent", 0..<2), value: exponentText, reason: "is not an integer")
         }
-        let unit = pow(10, Double(exponent - 7))
         let names6 = ["Mrr", "Mtt", "Mpp", "Mrt", "Mrp", "Mtp"]
-        let components = try (0..<6).map { try fourth.number((2 + 13 * $0)..<(9 + 13 * $0), names6[$0]) * unit }
+        let components = try (0..<6).map { try fourth.number((2 + 13 * $0)..<(9 + 13 * $0), names6[$0], exponent: exponent - 7) }
         let tensor = MomentTensor(rr: components[0], tt: components[1], pp: components[2],
                                   rt: components[3], rp: components[4], tp: components[5])
-        let moment = try fifth.number(48..<56, "scalar moment", positive: true) * unit
+        let moment = try fifth.number(48..<56, "scalar moment", exponent: exponent - 7, positive: true)
         func plane(_ start: Int, _ label: String) throws -> NodalPlane {
             let strike = try fifth.number(start..<(start + 4), "\(label) strike", within: Mechanisms.strikes)
             let dip = try fifth.number((start + 4)..<(start + 7), "\(label) dip", within: Mechanisms.dips)

@@ -17,7 +17,7 @@ package struct EventLineEncoder: Sendable {
     /// width first, and QuakeML stays with its own encoder.
     package static func streams(_ format: EventListFormat) -> Bool {
         switch format {
-        case .csv, .text, .json, .geojson: return true
+        case .csv, .text, .json, .geojson, .mechanisms: return true
         case .table, .quakeml: return false
         }
     }
@@ -33,6 +33,11 @@ package struct EventLineEncoder: Sendable {
     package func append(_ event: SeismicEvent, to out: inout [UInt8]) {
         switch format {
         case .csv: appendCSV(event, to: &out)
+        case .mechanisms:
+            appendCSV(event, to: &out)
+            out.removeLast()
+            appendMechanismColumns(event.mechanism, to: &out)
+            out.append(ASCII.lf)
         case .text: appendFDSNText(event, to: &out)
         case .json: appendJSON(event, to: &out)
         case .geojson: appendGeoJSONFeature(event, to: &out)
@@ -45,6 +50,7 @@ package struct EventLineEncoder: Sendable {
     package func appendOpening(to out: inout [UInt8]) {
         switch format {
         case .csv: out.append(contentsOf: EventListEncoder.csvHeader.utf8); out.append(ASCII.lf)
+        case .mechanisms: out.append(contentsOf: EventListEncoder.mechanismsHeader.utf8); out.append(ASCII.lf)
         case .text: out.append(contentsOf: EventListEncoder.fdsnTextHeader.utf8); out.append(ASCII.lf)
         case .json: out.append(UInt8(ascii: "["))
         case .geojson: out.append(contentsOf: #"{"features":["#.utf8)
@@ -73,7 +79,25 @@ package struct EventLineEncoder: Sendable {
             Self.appendInteger(Int64(count), to: &out)
             out.append(contentsOf: #","title":"quakemap selection"},"type":"FeatureCollection"}"#.utf8)
             out.append(ASCII.lf)
-        case .csv, .text, .table, .quakeml: break
+        case .csv, .text, .table, .quakeml, .mechanisms: break
+        }
+    }
+
+    /// The mechanism's columns after a CSV line's (each with its comma): both planes (given, or
+    /// the given one and its auxiliary, or the tensor's best double couple), M₀ and Mw, the tensor.
+    private func appendMechanismColumns(_ mechanism: FocalMechanism?, to out: inout [UInt8]) {
+        let planes = mechanism?.planes ?? []
+        var values: [Double?] = []
+        for index in 0..<2 {
+            let plane = index < planes.count ? planes[index] : nil
+            values += [plane?.strike, plane?.dip, plane?.rake]
+        }
+        values += [mechanism?.scalarMoment, mechanism?.momentMagnitude]
+        let tensor = mechanism?.tensor
+        values += [tensor?.rr, tensor?.tt, tensor?.pp, tensor?.rt, tensor?.rp, tensor?.tp]
+        for value in values {
+            out.append(UInt8(ascii: ","))
+            if let value { Self.appendNumber(value, to: &out) }
         }
     }
 

@@ -23,6 +23,9 @@ public enum EventListFormat: String, Sendable, CaseIterable {
     /// The FDSN event text format, with the header `fdsnTextHeader`,
     /// which `FeedReader` (and other FDSN clients) read back to the same events.
     case text
+    /// CSV with each event's focal mechanism in columns (`mechanismsHeader`): both
+    /// nodal planes, M₀ and Mw, the tensor in N·m; empty for an event without one.
+    case mechanisms
 }
 
 /// Writes events as CSV, FDSN text, JSON, GeoJSON, a table or QuakeML, one
@@ -30,6 +33,10 @@ public enum EventListFormat: String, Sendable, CaseIterable {
 package struct EventListEncoder: Sendable {
     /// The CSV header; scripts may rely on it.
     package static let csvHeader = "id,time,latitude,longitude,depth,mag,magType,place,type"
+
+    /// The header of ``EventListFormat/mechanisms``: the CSV's columns, then the mechanism's.
+    package static let mechanismsHeader = csvHeader
+        + ",strike1,dip1,rake1,strike2,dip2,rake2,scalarMoment,mw,mrr,mtt,mpp,mrt,mrp,mtp"
 
     /// The FDSN event text header, with the optional `EventType` column.
     package static let fdsnTextHeader =
@@ -41,7 +48,7 @@ package struct EventListEncoder: Sendable {
     /// The events in `format`, UTF-8, ending with a newline.
     package func encode(_ events: [SeismicEvent], as format: EventListFormat) throws -> Data {
         switch format {
-        case .csv, .text, .json, .geojson: return Data(EventLineEncoder(format: format).document(events))
+        case .csv, .text, .json, .geojson, .mechanisms: return Data(EventLineEncoder(format: format).document(events))
         case .table: return Data(Self.table(events).utf8)
         case .quakeml: return Data(QuakeMLEncoder().encode(events).utf8)
         }
