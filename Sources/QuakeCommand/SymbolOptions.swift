@@ -47,18 +47,13 @@ package struct TileLimitOption: ParsableArguments {
 
 /// `--symbol beachball`: events with a focal mechanism drawn as beachballs.
 package struct MechanismOptions: ParsableArguments {
-    /// What `--symbol` takes.
-    package enum Symbol: String, ExpressibleByArgument, CaseIterable {
-        case circle, beachball
-    }
-
     @Option(help: ArgumentHelp("How events are drawn: 'beachball' draws each event with a focal mechanism as a lower-hemisphere, equal-area beachball (the others keep their circle).",
                                valueName: "circle|beachball"))
-    package var symbol: Symbol = .circle
+    package var symbol: EventSymbol = .circle
 
     @Option(help: ArgumentHelp("What a beachball shows: 'dc' the double couple (of the nodal planes, else the tensor's best), 'full' the whole moment tensor, its isotropic and CLVD parts too.",
                                valueName: "dc|full"))
-    package var mechanism: String = MechanismDrawing.doubleCouple.rawValue
+    package var mechanism: MechanismDrawing = .doubleCouple
 
     @Option(help: "Multiply every beachball's diameter (its circle's) by this factor.")
     package var beachballScale = 1.0
@@ -66,9 +61,6 @@ package struct MechanismOptions: ParsableArguments {
     package init() {}
 
     package func validate() throws {
-        guard MechanismDrawing(rawValue: mechanism) != nil else {
-            throw ValidationError("--mechanism must be 'dc' or 'full', not '\(mechanism)'")
-        }
         guard beachballScale.isFinite, beachballScale > 0, beachballScale <= 100 else {
             throw ValidationError("--beachball-scale must be above 0 and at most 100")
         }
@@ -77,6 +69,9 @@ package struct MechanismOptions: ParsableArguments {
     /// The beachballs asked for, `nil` for circles only.
     package var style: BeachballStyle? {
         guard symbol == .beachball else { return nil }
-        return BeachballStyle(drawing: MechanismDrawing(rawValue: mechanism) ?? .doubleCouple, scale: beachballScale)
+        return BeachballStyle(drawing: mechanism, scale: beachballScale)
     }
 }
+
+extension EventSymbol: ExpressibleByArgument {}
+extension MechanismDrawing: ExpressibleByArgument {}

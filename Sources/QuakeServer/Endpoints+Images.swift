@@ -46,9 +46,9 @@ extension Endpoints {
         guard let coloring = SymbolColoring(named: name) else {
             throw Problem.badParameter("color", "'\(name)' is not \(SymbolColoring.names.joined(separator: ", "))")
         }
-        let symbol = parameters.first(where: { $0.name == "symbol" })?.value ?? "circle"
-        guard ["circle", "beachball"].contains(symbol) else {
-            throw Problem.badParameter("symbol", "'\(symbol)' is not circle, beachball")
+        let symbol = parameters.first(where: { $0.name == "symbol" })?.value ?? EventSymbol.circle.rawValue
+        guard let drawnAs = EventSymbol(rawValue: symbol) else {
+            throw Problem.badParameter("symbol", "'\(symbol)' is not \(EventSymbol.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let drawingName = parameters.first(where: { $0.name == "mechanism" })?.value ?? MechanismDrawing.doubleCouple.rawValue
         guard let drawing = MechanismDrawing(rawValue: drawingName) else {
@@ -56,7 +56,7 @@ extension Endpoints {
         }
         let region = query.filter.bbox
         var options = MapOptions(width: width, region: region, style: self.options.symbols.sizes, coloring: coloring)
-        if symbol == "beachball" { options.symbols.beachballs = BeachballStyle(drawing: drawing) }
+        if drawnAs == .beachball { options.symbols.beachballs = BeachballStyle(drawing: drawing) }
         let mapOptions = options
         guard mapOptions.height <= Self.mapSides.upperBound else {
             throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over \(Self.mapSides.upperBound) pixels tall)")

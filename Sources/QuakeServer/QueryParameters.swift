@@ -50,7 +50,7 @@ enum QueryParameters {
     static let color = QueryParameter(name: "color", description: "What the colour tells",
                                       schema: { .string(allowedValues: SymbolColoring.names.map { .init($0) }) })
     static let symbol = QueryParameter(name: "symbol", description: "How events are drawn: circles, or beachballs for those with a focal mechanism",
-                                       schema: { .string(allowedValues: "circle", "beachball") })
+                                       schema: { .string(allowedValues: EventSymbol.allCases.map { .init($0.rawValue) }) })
     static let mechanism = QueryParameter(name: "mechanism", description: "What a beachball shows: its double couple or the full moment tensor",
                                           schema: { .string(allowedValues: MechanismDrawing.allCases.map { .init($0.rawValue) }) })
     static let landingFormat = QueryParameter(name: "f", description: "The format; without it, the Accept header decides",

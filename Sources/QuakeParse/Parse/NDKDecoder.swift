@@ -7,7 +7,8 @@ import QuakeModel
 /// columns, e.g. a centroid time offset of `-100.0`). Streamed a window at a time.
 ///
 /// An event is where the GCMT catalogue puts it, as ObsPy reads it: the
-/// centroid (reference time plus the centroid's time shift, its latitude,
+/// centroid (reference time plus the centroid's time shift — a clock of 60.0 s, which old
+/// records carry, is the next minute, as ``TimeParser`` reads every feed's — its latitude,
 /// longitude and depth), magnitude Mwc from the scalar moment rounded to 0.01;
 /// the tensor and moments, written in dyn·cm × 10^exponent, become N·m.
 final class NDKDecoder {
@@ -192,15 +193,9 @@ final class NDKDecoder {
 
         // The reference date and time with the centroid's position, judged by the rules every reader shares.
         let date = first.field(5..<15), clock = first.field(16..<26)
-        // A clock of 60.0 s (leap seconds, and rounding in old records) is read as the next minute's 0.
-        let leap = Self.hasSixtySeconds(clock)
-        var clockBelowSixty = Array(clock)
-        if leap, let tens = clockBelowSixty.firstIndex(where: { $0 != ASCII.space }).map({ $0 + 6 }) {
-            clockBelowSixty[tens] = UInt8(ascii: "0")
-        }
         let latitude = third.field(22..<29), longitude = third.field(34..<42), depth = third.field(47..<53)
         let checked = date.withUnsafeBytes { date in
-            clockBelowSixty.withUnsafeBytes { clock in
+            clock.withUnsafeBytes { clock in
                 latitude.withUnsafeBytes { latitude in
                     longitude.withUnsafeBytes { longitude in
                         depth.withUnsafeBytes { depth in
@@ -234,18 +229,12 @@ final class NDKDecoder {
                           value: problem.shown, reason: problem.reason)
         }
         let timestamp = third.text(64..<80)
-        return SeismicEvent(id: name, time: row.time.addingTimeInterval(shift + (leap ? 60 : 0)), latitude: row.latitude,
+        return SeismicEvent(id: name, time: row.time.addingTimeInterval(shift), latitude: row.latitude,
                             longitude: row.longitude, depth: row.depth, magnitude: row.magnitude, magnitudeType: "Mwc",
                             place: first.text(56..<80), eventType: "earthquake", network: "gcmt",
                             updated: Self.timestamp(timestamp),
                             status: timestamp.hasPrefix("S-") ? "reviewed" : timestamp.hasPrefix("Q-") ? "automatic" : nil,
                             mechanism: mechanism)
-    }
-
-    /// Whether the clock says `SS` = 60.
-    private static func hasSixtySeconds(_ clock: ArraySlice<UInt8>) -> Bool {
-        let text = String(decoding: clock, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        return text.count >= 8 && text.dropFirst(6).hasPrefix("60")
     }
 
     /// `S-20130603104822` (or `Q-`, `O-`): when GCMT computed the solution.

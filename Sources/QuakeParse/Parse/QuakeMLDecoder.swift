@@ -384,8 +384,8 @@ package final class QuakeMLDecoder {
         }
         guard event != nil else { return }
         switch field {
-        case .preferredOrigin: event!.preferredOriginID = String(decoding: value, as: UTF8.self)
-        case .preferredMagnitude: event!.preferredMagnitudeID = String(decoding: value, as: UTF8.self)
+        case .preferredOrigin: event!.origins.prefer(String(decoding: value, as: UTF8.self))
+        case .preferredMagnitude: event!.magnitudes.prefer(String(decoding: value, as: UTF8.self))
         case .eventType: event!.eventType = String(decoding: value, as: UTF8.self)
         case .updated: event!.updated = value
         case .descriptionText: event!.description.text = String(decoding: value, as: UTF8.self)
@@ -396,7 +396,7 @@ package final class QuakeMLDecoder {
         case .latitude: event!.origin?.latitude = value
         case .longitude: event!.origin?.longitude = value
         case .depth: event!.origin?.depth = value
-        case .preferredMechanism: event!.preferredMechanismID = String(decoding: value, as: UTF8.self)
+        case .preferredMechanism: event!.mechanisms.prefer(String(decoding: value, as: UTF8.self))
         case .strike1, .dip1, .rake1, .strike2, .dip2, .rake2, .scalarMoment, .mrr, .mtt, .mpp, .mrt, .mrp, .mtp:
             event!.mechanism?.values[field] = value
         case .generated: break
@@ -470,97 +470,77 @@ extension QuakeMLDecoder {
         package var type: String?
     }
 
-    /// One event's values while it is read. Origins and magnitudes may come
-    /// before or after the preferred ids: the first of each is kept, and the
-    /// others only until the preferred id is known (up to ``maximumCandidates``).
+    /// Which of an event's origins (magnitudes, focal mechanisms) is used: the one
+    /// its preferred id names, else the first. They may come before or after that
+    /// id: the first is kept, and the others only until the id is known (up to
+    /// ``maximumCandidates``; past them ``tooMany`` says so).
+    package struct PreferredChoice<Item> {
+        package private(set) var first: Item?
+        package private(set) var preferred: Item?
+        package private(set) var preferredID: String?
+        package private(set) var tooMany = false
+        private var candidates: [String: Item] = [:]
+
+        /// The preferred one, else the first.
+        package var chosen: Item? { preferred ?? first }
+
+        package mutating func keep(_ item: Item, id: String) {
+            if first == nil { first = item }
+            if let preferredID {
+                if preferred == nil, id == preferredID { preferred = item }
+            } else if candidates.count < QuakeMLDecoder.maximumCandidates {
+                candidates[id] = candidates[id] ?? item
+            } else {
+                tooMany = true
+            }
+        }
+
+        package mutating func prefer(_ id: String) {
+            preferredID = id
+            if preferred == nil { preferred = candidates[id] }
+            candidates = [:]
+        }
+    }
+
+    /// One event's values while it is read.
     package struct EventState {
         package var line = 1, column = 1
         package var publicID = ""
         package var catalogSource: String?
         package var catalogEventID: String?
-        package var preferredOriginID: String? { didSet { resolveOrigin() } }
-        package var preferredMagnitudeID: String? { didSet { resolveMagnitude() } }
         package var eventType: String?
         package var updated: ArraySlice<UInt8>?
         /// The place and how good a name it is (0 best; see ``placeRank(_:)``).
         package var place: (text: String, rank: Int)?
         package var description: (text: String?, type: String?) = (nil, nil)
 
+        /// The element being read, then kept by its choice.
         package var origin: Origin?
-        package var firstOrigin: Origin?
-        package var preferredOrigin: Origin?
-        package var originCandidates: [String: Origin] = [:]
-        package var tooManyOrigins = false
         package var magnitude: Magnitude?
-        package var firstMagnitude: Magnitude?
-        package var preferredMagnitude: Magnitude?
-        package var magnitudeCandidates: [String: Magnitude] = [:]
-        package var tooManyMagnitudes = false
-        package var preferredMechanismID: String? { didSet { resolveMechanism() } }
         package var mechanism: Mechanism?
-        package var firstMechanism: Mechanism?
-        package var preferredMechanism: Mechanism?
-        package var mechanismCandidates: [String: Mechanism] = [:]
+        package var origins = PreferredChoice<Origin>()
+        package var magnitudes = PreferredChoice<Magnitude>()
+        package var mechanisms = PreferredChoice<Mechanism>()
 
         package mutating func keepOrigin() {
-            guard let origin else { return }
-            self.origin = nil
-            if firstOrigin == nil { firstOrigin = origin }
-            if let preferredOriginID {
-                if preferredOrigin == nil, origin.publicID == preferredOriginID { preferredOrigin = origin }
-            } else if originCandidates.count < QuakeMLDecoder.maximumCandidates {
-                originCandidates[origin.publicID] = originCandidates[origin.publicID] ?? origin
-            } else {
-                tooManyOrigins = true
-            }
+            if let origin { origins.keep(origin, id: origin.publicID) }
+            origin = nil
         }
 
         package mutating func keepMagnitude() {
-            guard let magnitude else { return }
-            self.magnitude = nil
-            if firstMagnitude == nil { firstMagnitude = magnitude }
-            if let preferredMagnitudeID {
-                if preferredMagnitude == nil, magnitude.publicID == preferredMagnitudeID { preferredMagnitude = magnitude }
-            } else if magnitudeCandidates.count < QuakeMLDecoder.maximumCandidates {
-                magnitudeCandidates[magnitude.publicID] = magnitudeCandidates[magnitude.publicID] ?? magnitude
-            } else {
-                tooManyMagnitudes = true
-            }
+            if let magnitude { magnitudes.keep(magnitude, id: magnitude.publicID) }
+            magnitude = nil
+        }
+
+        package mutating func keepMechanism() {
+            if let mechanism { mechanisms.keep(mechanism, id: mechanism.publicID) }
+            mechanism = nil
         }
 
         package mutating func keepDescription() {
             guard let text = description.text, !text.isEmpty,
                   let rank = QuakeMLDecoder.placeRank(description.type) else { return }
             if place == nil || rank < place!.rank { place = (text, rank) }
-        }
-
-        private mutating func resolveOrigin() {
-            guard let preferredOriginID else { return }
-            if preferredOrigin == nil { preferredOrigin = originCandidates[preferredOriginID] }
-            originCandidates = [:]
-        }
-
-        package mutating func keepMechanism() {
-            guard let mechanism else { return }
-            self.mechanism = nil
-            if firstMechanism == nil { firstMechanism = mechanism }
-            if let preferredMechanismID {
-                if preferredMechanism == nil, mechanism.publicID == preferredMechanismID { preferredMechanism = mechanism }
-            } else if mechanismCandidates.count < QuakeMLDecoder.maximumCandidates {
-                mechanismCandidates[mechanism.publicID] = mechanismCandidates[mechanism.publicID] ?? mechanism
-            }
-        }
-
-        private mutating func resolveMechanism() {
-            guard let preferredMechanismID else { return }
-            if preferredMechanism == nil { preferredMechanism = mechanismCandidates[preferredMechanismID] }
-            mechanismCandidates = [:]
-        }
-
-        private mutating func resolveMagnitude() {
-            guard let preferredMagnitudeID else { return }
-            if preferredMagnitude == nil { preferredMagnitude = magnitudeCandidates[preferredMagnitudeID] }
-            magnitudeCandidates = [:]
         }
 
         package var id: String {
@@ -575,24 +555,24 @@ extension QuakeMLDecoder {
                 .rejected(FeedRejection(source: source, location: .element(line: line, column: column, id: id.isEmpty ? nil : id),
                                         column: element, value: value, reason: reason))
             }
-            if preferredOriginID == nil && tooManyOrigins {
+            if origins.preferredID == nil && origins.tooMany {
                 return reject(nil, nil, "has more than \(QuakeMLDecoder.maximumCandidates) origins before its preferredOriginID")
             }
-            if preferredMagnitudeID == nil && tooManyMagnitudes {
+            if magnitudes.preferredID == nil && magnitudes.tooMany {
                 return reject(nil, nil, "has more than \(QuakeMLDecoder.maximumCandidates) magnitudes before its preferredMagnitudeID")
             }
             // The preferred one may have been among those not kept: the first would be a wrong guess.
-            if let id = preferredOriginID, preferredOrigin == nil, tooManyOrigins {
+            if let id = origins.preferredID, origins.preferred == nil, origins.tooMany {
                 return reject("preferredOriginID", id,
                               "names none of the first \(QuakeMLDecoder.maximumCandidates) origins before it (more are not kept)")
             }
-            if let id = preferredMagnitudeID, preferredMagnitude == nil, tooManyMagnitudes {
+            if let id = magnitudes.preferredID, magnitudes.preferred == nil, magnitudes.tooMany {
                 return reject("preferredMagnitudeID", id,
                               "names none of the first \(QuakeMLDecoder.maximumCandidates) magnitudes before it (more are not kept)")
             }
-            guard let origin = preferredOrigin ?? firstOrigin else { return reject(nil, nil, "has no origin") }
+            guard let origin = origins.chosen else { return reject(nil, nil, "has no origin") }
             // The values are judged by the rules every reader shares; QuakeML writes depths in metres.
-            let magnitude = preferredMagnitude ?? firstMagnitude
+            let magnitude = magnitudes.chosen
             func value(_ text: ArraySlice<UInt8>?) -> RowValidator.Value {
                 text.map { .string(String(decoding: $0, as: UTF8.self)) } ?? .absent
             }
@@ -606,7 +586,7 @@ extension QuakeMLDecoder {
             }
             // The preferred focal mechanism, else the first; one whose values are not numbers in range is refused.
             let focal: FocalMechanism?
-            switch (preferredMechanism ?? firstMechanism)?.focalMechanism() {
+            switch mechanisms.chosen?.focalMechanism() {
             case .failure(let problem)?: return reject(problem.element, problem.value, problem.reason)
             case .success(let value)?: focal = value
             case nil: focal = nil

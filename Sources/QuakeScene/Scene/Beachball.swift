@@ -4,6 +4,14 @@ import QuakeParse
 import QuakeQuery
 import QuakeGeo
 
+/// How events are drawn, as `--symbol` and the server's `symbol` name it.
+package enum EventSymbol: String, Sendable, Hashable, CaseIterable {
+    /// Every event a circle (a diamond if not an earthquake).
+    case circle
+    /// Events with a focal mechanism as beachballs, the others as circles.
+    case beachball
+}
+
 /// Which part of a mechanism a beachball shows.
 package enum MechanismDrawing: String, Sendable, Hashable, CaseIterable {
     /// The double couple: of the nodal planes given, else the tensor's best (GMT `meca -Sd`).
