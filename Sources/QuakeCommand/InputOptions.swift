@@ -41,6 +41,19 @@ package struct InputOptions: ParsableArguments {
                                valueName: "format"))
     package var fdsnFormat: FDSNFormat?
 
+    @Option(help: ArgumentHelp(
+        "How to read the input: 'auto' (the default: told by its content: USGS CSV, GeoJSON, QuakeML, FDSN text, GCMT NDK), or GMT meca text, which has nothing to be told by: 'meca-a' (lon lat depth strike dip rake mag), 'meca-c' (lon lat depth strike1 dip1 rake1 strike2 dip2 rake2 mantissa exponent) or 'meca-m' (lon lat depth mrr mtt mff mrt mrf mtf exponent), as GMT's -Sa, -Sc and -Sm.",
+        valueName: "format"))
+    package var inputFormat = "auto"
+
+    @Option(help: ArgumentHelp(
+        "With --input-format meca-*: the origin time of rows whose title gives none (GMT meca text has no time column), e.g. 2011-03-11T05:46:24Z.",
+        valueName: "time"))
+    package var mecaTime: String?
+
+    @Flag(help: "With --fdsn: ask for focal mechanisms and moment tensors too (QuakeML; GEOFON and other SeisComP services; see docs/fdsn.md).")
+    package var fdsnMechanisms = false
+
     @Flag(help: "Stop at the first bad row (exit 65) instead of skipping it.")
     package var strict = false
 
@@ -63,8 +76,31 @@ package struct InputOptions: ParsableArguments {
         if let catalogue {
             do { _ = try CatalogueLocation(catalogue) } catch { throw ValidationError("--catalogue: \(error)") }
         }
+        if inputFormat != "auto" {
+            guard mecaConvention != nil else {
+                throw ValidationError("--input-format must be auto, meca-a, meca-c or meca-m, not '\(inputFormat)'")
+            }
+            if fdsn != nil || catalogue != nil {
+                throw ValidationError("--input-format reads a file, standard input or --url: not --fdsn or --catalogue")
+            }
+        }
+        if let mecaTime {
+            guard mecaConvention != nil else { throw ValidationError("--meca-time needs --input-format meca-a, meca-c or meca-m") }
+            guard TimeParser.parse(dateOrInstant: mecaTime) != nil else {
+                throw ValidationError("--meca-time: '\(mecaTime)' is not an ISO 8601 time (2011-03-11T05:46:24Z) or date")
+            }
+        }
         if fdsn == nil && (fdsnPageSize != nil || fdsnFormat != nil) {
             throw ValidationError("--fdsn-page-size and --fdsn-format need --fdsn")
+        }
+        if fdsnMechanisms {
+            guard let fdsn else { throw ValidationError("--fdsn-mechanisms needs --fdsn") }
+            if let fdsnFormat, fdsnFormat != .xml {
+                throw ValidationError("--fdsn-mechanisms asks for QuakeML, the one FDSN format that carries them: not --fdsn-format \(fdsnFormat.rawValue)")
+            }
+            if case .unavailable(let reason) = (try? FDSNService.named(fdsn))?.mechanisms {
+                throw ValidationError("--fdsn-mechanisms: \(reason)")
+            }
         }
         if let size = fdsnPageSize, size < 1 || size > 1_000_000 {
             throw ValidationError("--fdsn-page-size must be 1…1000000")
@@ -78,10 +114,11 @@ package struct InputOptions: ParsableArguments {
     /// (`--since`/`--until` as typed), or `nil` without it.
     package func fdsnFeed(selection: EventSelection, filters: FilterOptions?) throws -> (query: FDSNQuery, cacheKey: String)? {
         guard let fdsn else { return nil }
-        var query = FDSNQuery(service: try FDSNService.named(fdsn), format: fdsnFormat, filter: selection.filter,
-                              region: selection.region, limit: selection.limit, now: try filters?.pinnedNow() ?? Date(),
-                              pageSize: fdsnPageSize)
+        var query = FDSNQuery(service: try FDSNService.named(fdsn), format: fdsnMechanisms ? .xml : fdsnFormat,
+                              filter: selection.filter, region: selection.region, limit: selection.limit,
+                              now: try filters?.pinnedNow() ?? Date(), pageSize: fdsnPageSize)
         query.sinceAge = filters?.since.flatMap(TimeBound.age)
+        query.includesMechanisms = fdsnMechanisms
         let format = query.format ?? query.service.formats.first ?? .xml
         return (query, query.cacheKey(since: filters?.since, until: filters?.until, format: format))
     }
@@ -110,7 +147,14 @@ package struct InputOptions: ParsableArguments {
         }
     }
 
-    package var feedOptions: FeedOptions { FeedOptions(strict: strict) }
+    package var feedOptions: FeedOptions {
+        FeedOptions(strict: strict, mecaConvention: mecaConvention, mecaTime: mecaTime.flatMap(TimeParser.parse(dateOrInstant:)))
+    }
+
+    /// The GMT meca convention `--input-format` names, if it names one.
+    private var mecaConvention: MecaConvention? {
+        inputFormat.hasPrefix("meca-") ? MecaConvention(rawValue: String(inputFormat.dropFirst(5))) : nil
+    }
 }
 
 /// How `--url` is fetched; shared by every subcommand.

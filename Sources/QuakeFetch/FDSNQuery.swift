@@ -30,6 +30,9 @@ public struct FDSNQuery: Sendable, Hashable {
     /// ``now``: a server's window then moves with each fetch instead of
     /// growing from its start-up.
     package var sinceAge: TimeInterval?
+    /// Ask for focal mechanisms and moment tensors too (QuakeML only), as the service
+    /// says it takes that (``FDSNService/mechanisms``).
+    package var includesMechanisms = false
 
     /// Creates a query.
     public init(service: FDSNService, format: FDSNFormat? = nil, filter: EventFilter = EventFilter(), region: GeoBox? = nil,
@@ -97,7 +100,13 @@ public struct FDSNQuery: Sendable, Hashable {
     /// The `query` URL for a window and longitude range, asking at most `limit` events.
     func queryURL(window: FDSNWindow, longitudes: (west: Double, east: Double)?, limit: Int, format: FDSNFormat) -> String {
         Self.url(service.queryURL, filterParameters(window: window, longitudes: longitudes)
-                 + [("orderby", "time"), ("limit", String(limit)), ("format", format.rawValue)])
+                 + [("orderby", "time"), ("limit", String(limit)), ("format", format.rawValue)] + mechanismParameters)
+    }
+
+    /// `includefocalmechanism=true` (or the service's own name for it) when mechanisms are asked for.
+    var mechanismParameters: [(String, String)] {
+        guard includesMechanisms, case .parameter(let name) = service.mechanisms else { return [] }
+        return [(name, "true")]
     }
 
     /// The `count` URL for a window and longitude range.
@@ -114,7 +123,7 @@ public struct FDSNQuery: Sendable, Hashable {
         items.insert(("since", since ?? "30d"), at: 0)
         items.insert(("until", until ?? "now"), at: 1)
         if longitudeParts.count > 1, let box { items.append(("bbox", "\(box.west),\(box.south),\(box.east),\(box.north)")) }
-        items += [("limit", limit.map(String.init) ?? "all"), ("format", format.rawValue)]
+        items += [("limit", limit.map(String.init) ?? "all"), ("format", format.rawValue)] + mechanismParameters
         return Self.url(service.queryURL, items)
     }
 

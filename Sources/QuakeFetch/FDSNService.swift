@@ -39,10 +39,24 @@ public struct FDSNService: Sendable, Hashable {
     /// Whether `updatedafter` is honoured (an optional FDSN parameter): USGS and
     /// SeisComP (GEOFON) take it; for a service given by URL it is tried.
     package var filtersUpdatedAfter: Bool
+    /// How the service is asked to put focal mechanisms and moment tensors in its QuakeML
+    /// (`includefocalmechanism`, SeisComP's parameter, which GEOFON serves and a service
+    /// given by URL is asked with), or why it cannot be (docs/fdsn.md says what each offers).
+    package var mechanisms: MechanismSupport
+
+    /// Whether and how a service's event lists carry focal mechanisms.
+    package enum MechanismSupport: Sendable, Hashable {
+        /// Sent as `name=true` with `format=xml`.
+        case parameter(String)
+        /// Not in its event lists: the reason, and where they are instead.
+        case unavailable(String)
+    }
 
     /// Creates a service description.
     package init(name: String?, baseURL: String, formats: [FDSNFormat], hasCount: Bool?, pageSize: Int,
-                filtersEventType: Bool, acceptsWrappedLongitudes: Bool, filtersUpdatedAfter: Bool = true) {
+                filtersEventType: Bool, acceptsWrappedLongitudes: Bool, filtersUpdatedAfter: Bool = true,
+                mechanisms: MechanismSupport = .parameter("includefocalmechanism")) {
+        self.mechanisms = mechanisms
         self.filtersUpdatedAfter = filtersUpdatedAfter
         self.name = name
         self.baseURL = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
@@ -58,11 +72,13 @@ public struct FDSNService: Sendable, Hashable {
         // 20,000 events per query (HTTP 400 above, and `count` says `maxAllowed`).
         "usgs": FDSNService(name: "usgs", baseURL: "https://earthquake.usgs.gov/fdsnws/event/1/",
                             formats: [.csv, .text, .xml], hasCount: true, pageSize: 20_000,
-                            filtersEventType: true, acceptsWrappedLongitudes: true),
+                            filtersEventType: true, acceptsWrappedLongitudes: true,
+                            mechanisms: .unavailable("the USGS service's event lists carry no focal mechanisms; each event's detail GeoJSON has them: quakemap reads it with --url 'https://earthquake.usgs.gov/fdsnws/event/1/query?eventid=ID&format=geojson'")),
         // xml, text and json; longitudes -360…360; no documented cap.
         "emsc": FDSNService(name: "emsc", baseURL: "https://www.seismicportal.eu/fdsnws/event/1/",
                             formats: [.text, .xml], hasCount: false, pageSize: defaultPageSize,
-                            filtersEventType: false, acceptsWrappedLongitudes: true, filtersUpdatedAfter: false),
+                            filtersEventType: false, acceptsWrappedLongitudes: true, filtersUpdatedAfter: false,
+                            mechanisms: .unavailable("the EMSC's FDSN service documents no focal mechanisms in its event lists; the EMSC publishes moment tensors through a separate service")),
         // SeisComP fdsnws: QuakeML and text.
         "geofon": FDSNService(name: "geofon", baseURL: "https://geofon.gfz-potsdam.de/fdsnws/event/1/",
                               formats: [.text, .xml], hasCount: false, pageSize: defaultPageSize,
@@ -70,7 +86,8 @@ public struct FDSNService: Sendable, Hashable {
         // The ISC Bulletin: QuakeML (and ISF, which quakemap does not read).
         "isc": FDSNService(name: "isc", baseURL: "https://www.isc.ac.uk/fdsnws/event/1/",
                            formats: [.xml], hasCount: false, pageSize: defaultPageSize,
-                           filtersEventType: false, acceptsWrappedLongitudes: false, filtersUpdatedAfter: false),
+                           filtersEventType: false, acceptsWrappedLongitudes: false, filtersUpdatedAfter: false,
+                           mechanisms: .unavailable("quakemap knows of no parameter that puts focal mechanisms in the ISC service's event lists; give its base URL to --fdsn to try SeisComP's includefocalmechanism anyway")),
     ]
 
     /// The service `text` names: a short name or an http(s) base URL (with or

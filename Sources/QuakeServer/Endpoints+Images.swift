@@ -54,15 +54,19 @@ extension Endpoints {
         guard let drawing = MechanismDrawing(rawValue: drawingName) else {
             throw Problem.badParameter("mechanism", "'\(drawingName)' is not \(MechanismDrawing.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        let basemapName = parameters.first(where: { $0.name == "basemap" })?.value ?? "land"
+        guard let basemap = BasemapChoice(named: basemapName) else {
+            throw Problem.badParameter("basemap", "'\(basemapName)' is not \(BasemapChoice.named.map(\.name).joined(separator: ", "))")
+        }
         let region = query.filter.bbox
-        var options = MapOptions(width: width, region: region, style: self.options.symbols.sizes, coloring: coloring)
+        var options = MapOptions(width: width, region: region, style: self.options.symbols.sizes, coloring: coloring, basemap: basemap)
         if drawnAs == .beachball { options.symbols.beachballs = BeachballStyle(drawing: drawing) }
         let mapOptions = options
         guard mapOptions.height <= Self.mapSides.upperBound else {
             throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over \(Self.mapSides.upperBound) pixels tall)")
         }
         let served = await store.served()
-        return try await image(request, key: "map \(width) \(name) \(symbol) \(drawingName) \(query.query(offset: 0))", served: served,
+        return try await image(request, key: "map \(width) \(name) \(symbol) \(drawingName) \(basemapName) \(query.query(offset: 0))", served: served,
                                 coloring: coloring, read: {
             try await served.newest(query.filter, limit: query.limit)
         }) { events in

@@ -53,13 +53,15 @@ enum QueryParameters {
                                        schema: { .string(allowedValues: EventSymbol.allCases.map { .init($0.rawValue) }) })
     static let mechanism = QueryParameter(name: "mechanism", description: "What a beachball shows: its double couple or the full moment tensor",
                                           schema: { .string(allowedValues: MechanismDrawing.allCases.map { .init($0.rawValue) }) })
+    static let basemap = QueryParameter(name: "basemap", description: "Under the events: Natural Earth land (the default), shaded relief of land and sea floor (NOAA ETOPO1), or nothing",
+                                        schema: { .string(allowedValues: BasemapChoice.named.map { .init($0.name) }) })
     static let landingFormat = QueryParameter(name: "f", description: "The format; without it, the Accept header decides",
                                               schema: { .string(allowedValues: "json", "html") })
 
     static let items = [bbox, bboxCRS, datetime, limit, offset, filter, filterLanguage, filterCRS, featureFormat]
     static let count = [bbox, bboxCRS, datetime, filter, filterLanguage, filterCRS, featureFormat, version]
     static let tile = [filter, filterLanguage, filterCRS, datetime, imageFormat, version]
-    static let map = tile + [bbox, width, mapLimit, color, symbol, mechanism]
+    static let map = tile + [bbox, width, mapLimit, color, symbol, mechanism, basemap]
     static let landTile = [imageFormat]
 
     /// The names a route takes.

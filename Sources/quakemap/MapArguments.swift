@@ -47,8 +47,8 @@ struct MapArguments: ParsableArguments {
     var labels = 3
 
     @Option(help: ArgumentHelp(
-        "'land' (built-in Natural Earth land, more detailed for regions and large images), 'none' (transparent background), or a GeoJSON file of polygons.",
-        valueName: "land|none|path"))
+        "'land' (built-in Natural Earth land, more detailed for regions and large images), 'relief' (built-in NOAA ETOPO1 shaded relief of land and sea floor, muted, with Natural Earth coastlines), 'none' (transparent background), or a GeoJSON file of polygons. A file named 'land', 'relief' or 'none' is given as ./NAME.",
+        valueName: "land|relief|none|path"))
     var basemap = "land"
 
     @Option(help: ArgumentHelp(
@@ -120,10 +120,9 @@ struct MapArguments: ParsableArguments {
     }
 
     private func loadBasemap() throws -> BasemapChoice {
-        switch basemap {
-        case "land": return .naturalEarth
-        case "none": return .none
-        default:
+        switch BasemapChoice(named: basemap) {
+        case let builtIn?: return builtIn
+        case nil:
             guard let data = FileManager.default.contents(atPath: basemap) else {
                 throw FeedError.cannotOpen(path: basemap, errno: FileManager.default.fileExists(atPath: basemap) ? EACCES : ENOENT)
             }

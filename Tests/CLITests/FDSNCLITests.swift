@@ -199,4 +199,48 @@ struct FDSNCLITests {
         let both = try QuakemapProcess.run(["render", "--fdsn", "usgs", "--url", "http://127.0.0.1:1/x"])
         #expect(both.stderr.contains("--fdsn queries a service: give no input file and no --url with it"), "\(both.stderr)")
     }
+
+    /// `--fdsn-mechanisms` asks a SeisComP-like service for QuakeML with `includefocalmechanism=true`
+    /// on every page, and the events come back with their mechanisms; a service that refuses the
+    /// parameter is a clear failure; the known services without it are refused before any request.
+    @Test func mechanismsAreAskedForWhereTheServiceTakesThem() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        let outcome = try fixture.run("list", ["--limit", "0", "--fdsn-mechanisms", "--format", "mechanisms"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let queries = fixture.service.parameters(of: "query")
+        #expect(queries.count > 1 && queries.allSatisfy { $0["includefocalmechanism"] == "true" && $0["format"] == "xml" })
+        let rows = outcome.stdoutText.split(separator: "\n").dropFirst()
+        #expect(rows.count == Self.catalogue.count)
+        // Each row's first plane is the one the service gave that event.
+        let strikes = Dictionary(uniqueKeysWithValues: Self.catalogue.map { ($0.id, FDSNTestService.mechanismStrike(of: $0)) })
+        let header = outcome.stdoutText.split(separator: "\n").first!.split(separator: ",").map(String.init)
+        let idColumn = try #require(header.firstIndex(of: "id")), strikeColumn = try #require(header.firstIndex(of: "strike1"))
+        for row in rows {
+            let cells = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            #expect(Double(cells[strikeColumn]) == Double(strikes[cells[idColumn]] ?? -1), "\(row)")
+        }
+        // Without the flag, nothing extra is sent.
+        let plain = try fixture.run("list", ["--fdsn-format", "xml", "--limit", "5"])
+        #expect(plain.status == 0 && fixture.service.parameters(of: "query").last?["includefocalmechanism"] == nil)
+
+        fixture.service.acceptsMechanisms = false
+        let refused = try fixture.run("list", ["--limit", "5", "--fdsn-mechanisms", "--cache-dir", fixture.folder.appendingPathComponent("other").path])
+        #expect(refused.status != 0 && refused.stderr.contains("includefocalmechanism"), "\(refused.stderr)")
+
+        let usgs = try QuakemapProcess.run(["list", "--fdsn", "usgs", "--fdsn-mechanisms"])
+        #expect(usgs.status == 64 && usgs.stderr.contains("detail GeoJSON"), "\(usgs.stderr)")
+        let text = try QuakemapProcess.run(["list", "--fdsn", "geofon", "--fdsn-mechanisms", "--fdsn-format", "text"])
+        #expect(text.status == 64 && text.stderr.contains("QuakeML"), "\(text.stderr)")
+    }
+
+    /// GMT meca text needs `--input-format`; its options are checked before anything is read.
+    @Test func inputFormatMistakesExit64() throws {
+        let bogus = try QuakemapProcess.run(["list", "/dev/null", "--input-format", "psmeca"])
+        #expect(bogus.status == 64 && bogus.stderr.contains("auto, meca-a, meca-c or meca-m"), "\(bogus.stderr)")
+        let time = try QuakemapProcess.run(["list", "/dev/null", "--meca-time", "2020-01-01"])
+        #expect(time.status == 64 && time.stderr.contains("--meca-time needs --input-format"), "\(time.stderr)")
+        let badTime = try QuakemapProcess.run(["list", "/dev/null", "--input-format", "meca-a", "--meca-time", "soon"])
+        #expect(badTime.status == 64 && badTime.stderr.contains("not an ISO 8601 time"), "\(badTime.stderr)")
+    }
 }

@@ -71,6 +71,7 @@ public final class FDSNTestService: @unchecked Sendable {
     private var _overCap = OverCap.refuse
     private var _hasCount = true
     private var _formats: Set<String> = ["csv", "text", "xml"]
+    private var _acceptsMechanisms = true
     private var _nodata = 204
     private var _faults: [Reply] = []
     private var _delay: Double = 0
@@ -113,6 +114,12 @@ public final class FDSNTestService: @unchecked Sendable {
         get { locked { _hasCount } }
         set { locked { _hasCount = newValue } }
     }
+    /// Whether `includefocalmechanism` is taken (SeisComP) or refused with a 400 as unknown. Default taken.
+    public var acceptsMechanisms: Bool {
+        get { locked { _acceptsMechanisms } }
+        set { locked { _acceptsMechanisms = newValue } }
+    }
+
     /// The formats offered (others: 400 "unsupported format"). Default csv, text, xml.
     public var formats: Set<String> {
         get { locked { _formats } }
@@ -174,6 +181,11 @@ public final class FDSNTestService: @unchecked Sendable {
         guard state.formats.contains(format) else {
             return Self.error(400, "Bad Request", "Unsupported format '\(format)': use one of \(state.formats.sorted().joined(separator: ", "))", request: request.path)
         }
+        // Like SeisComP: mechanisms in QuakeML when asked; like USGS, an unknown parameter is a 400.
+        let mechanisms = parameters["includefocalmechanism"] == "true"
+        if parameters["includefocalmechanism"] != nil && !locked({ _acceptsMechanisms }) {
+            return Self.error(400, "Bad Request", "Unknown parameter: includefocalmechanism", request: request.path)
+        }
         let limit = parameters["limit"].flatMap(Int.init)
         if matching.count > state.cap && state.overCap == .refuse && (limit ?? Int.max) > state.cap {
             return Self.error(400, "Bad Request",
@@ -185,7 +197,7 @@ public final class FDSNTestService: @unchecked Sendable {
             return state.nodata == 404 ? Self.error(404, "Not Found", "No data matches the request", request: request.path) : .response(status: 204)
         }
         return .response(status: 200, headers: [("Content-Type", format == "xml" ? "application/xml" : "text/plain")],
-                         body: Data(Self.body(matching, format: format).utf8))
+                         body: Data(Self.body(matching, format: format, mechanisms: mechanisms).utf8))
     }
 
     struct BadParameter: Error, CustomStringConvertible {
@@ -244,7 +256,13 @@ public final class FDSNTestService: @unchecked Sendable {
         return formatter.string(from: date)
     }
 
-    static func body(_ events: [SyntheticEvent], format: String) -> String {
+    /// The focal mechanism the service gives an event when asked: a thrust whose strike is the event's
+    /// position in the catalogue's order (its id's number), so a test can tell them apart.
+    public static func mechanismStrike(of event: SyntheticEvent) -> Int {
+        Int(event.id.filter(\.isNumber).suffix(6)).map { $0 % 360 } ?? 0
+    }
+
+    static func body(_ events: [SyntheticEvent], format: String, mechanisms: Bool = false) -> String {
         switch format {
         case "text":
             return "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType\n"
@@ -262,6 +280,7 @@ public final class FDSNTestService: @unchecked Sendable {
                 <latitude><value>\(event.latitude)</value></latitude><longitude><value>\(event.longitude)</value></longitude>\
                 <depth><value>\(event.depth * 1000)</value></depth></origin>\
                 <magnitude publicID="smi:sy/magnitude/\(event.id)"><mag><value>\(event.magnitude)</value></mag><type>ml</type></magnitude>\
+                \(mechanisms ? "<focalMechanism publicID=\"smi:sy/fm/\(event.id)\"><nodalPlanes><nodalPlane1><strike><value>\(mechanismStrike(of: event))</value></strike><dip><value>30</value></dip><rake><value>90</value></rake></nodalPlane1></nodalPlanes></focalMechanism>" : "")\
                 <creationInfo><creationTime>\(timestamp(event.updated))</creationTime></creationInfo></event>
 
                 """

@@ -461,3 +461,68 @@ def test_mechanism_columns_are_obspys_numbers():
             assert float(row[key]) == value
         assert float(row["scalarMoment"]) == focal.moment_tensor.scalar_moment
         assert round(float(row["mw"]), 2) == event.preferred_magnitude().mag
+
+
+@pytest.mark.parametrize("convention", ["meca-a", "meca-c", "meca-m"])
+def test_gmt_meca_text_reads_to_obspys_numbers(tmp_path, convention):
+    """GMT meca text written from ObsPy's reading of its own NDK files (-Sa, -Sc, -Sm, the CMT name
+    as the title): quakemap's mechanisms are ObsPy's planes, moments and tensors."""
+    theirs = read_events(str(NDK_DATA / "multiple_events.ndk"))
+    rows = []
+    for event in theirs:
+        origin, focal = event.preferred_origin(), event.focal_mechanisms[0]
+        first, second = focal.nodal_planes.nodal_plane_1, focal.nodal_planes.nodal_plane_2
+        where = f"{origin.longitude} {origin.latitude} {origin.depth / 1000}"
+        moment = focal.moment_tensor.scalar_moment * 1e7  # N·m → dyn·cm
+        exponent = math.floor(math.log10(moment))
+        if convention == "meca-a":
+            magnitude = event.preferred_magnitude().mag
+            fields = f"{first.strike} {first.dip} {first.rake} {magnitude}"
+        elif convention == "meca-c":
+            fields = f"{first.strike} {first.dip} {first.rake} {second.strike} {second.dip} {second.rake} " \
+                     f"{moment / 10 ** exponent!r} {exponent}"
+        else:
+            tensor = focal.moment_tensor.tensor
+            values = [tensor.m_rr, tensor.m_tt, tensor.m_pp, tensor.m_rt, tensor.m_rp, tensor.m_tp]
+            fields = " ".join(repr(value * 1e7 / 10 ** exponent) for value in values) + f" {exponent}"
+        # GMT's plotting position sits between the fields and the title; quakemap reads past it.
+        rows.append(f"{where} {fields} {origin.longitude + 1} {origin.latitude} {cmt_name(event)}")
+    path = tmp_path / "focal.txt"
+    path.write_text("# written from ObsPy's reading of multiple_events.ndk\n" + "\n".join(rows) + "\n")
+    result = subprocess.run([str(BIN / "quakemap"), "list", str(path), "--input-format", convention, "--format", "json",
+                             "--limit", "0"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    ours = {event["id"]: event for event in json.loads(result.stdout)}
+    assert len(ours) == len(theirs) == len(rows)
+    for event in theirs:
+        mine, focal = ours[cmt_name(event)], event.focal_mechanisms[0]
+        origin = event.preferred_origin()
+        # The CMT name's minute is the time; the position is the row's, not GMT's plotting one.
+        assert abs(obspy.UTCDateTime(mine["time"]) - origin.time) < 60
+        assert (mine["longitude"], mine["latitude"]) == (pytest.approx(origin.longitude), pytest.approx(origin.latitude))
+        mechanism = mine["mechanism"]
+        given = [focal.nodal_planes.nodal_plane_1, focal.nodal_planes.nodal_plane_2]
+        if convention == "meca-m":
+            tensor = focal.moment_tensor.tensor
+            for key, value in [("mrr", tensor.m_rr), ("mtt", tensor.m_tt), ("mpp", tensor.m_pp),
+                               ("mrt", tensor.m_rt), ("mrp", tensor.m_rp), ("mtp", tensor.m_tp)]:
+                assert mechanism["tensor"][key] == pytest.approx(value, rel=1e-9)
+            # The planes from the tensor are ObsPy's mt2plane and aux_plane of the same tensor.
+            values = [tensor.m_rr, tensor.m_tt, tensor.m_pp, tensor.m_rt, tensor.m_rp, tensor.m_tp]
+            plane = mt2plane(MomentTensor(*values, 0))
+            expected = [(plane.strike, plane.dip, plane.rake), aux_plane(plane.strike, plane.dip, plane.rake)]
+            planes = [(p["strike"], p["dip"], p["rake"]) for p in mechanism["nodalPlanes"]]
+            for strike, dip, rake in expected:
+                assert any(turn(s, strike) <= DEGREES and abs(d - dip) <= DEGREES and turn(r, rake) <= DEGREES
+                           for s, d, r in planes), (cmt_name(event), planes, expected)
+        else:
+            count = 1 if convention == "meca-a" else 2
+            for plane, expected in zip(mechanism["nodalPlanes"], given[:count]):
+                assert (plane["strike"], plane["dip"], plane["rake"]) == (expected.strike, expected.dip, expected.rake)
+            if convention == "meca-c":
+                assert mechanism["scalarMoment"] == pytest.approx(focal.moment_tensor.scalar_moment, rel=1e-12)
+            else:
+                # -Sa: the auxiliary plane quakemap works out is ObsPy's aux_plane.
+                auxiliary = aux_plane(given[0].strike, given[0].dip, given[0].rake)
+                second = mechanism["nodalPlanes"][1]
+                assert turn(second["strike"], auxiliary[0]) <= DEGREES and abs(second["dip"] - auxiliary[1]) <= DEGREES

@@ -264,6 +264,20 @@ struct ServerTests {
         }
         #expect(try white(circle) == 0)
         #expect(try white(ball) > 60)
+        // The relief under the same map: the land of Luzon (16–17.5° N, 121° E) lighter than the
+        // Philippine Sea floor east of it, which the flat map draws in one colour.
+        let relief = try await server.get("/map.png?\(box)&basemap=relief")
+        #expect(relief.status == 200 && relief.headers["etag"] != circle.headers["etag"])
+        func light(_ reply: RunningServer.Reply, _ latitude: Double, _ longitude: Double) throws -> Double {
+            let image = try RasterImage(png: reply.body)
+            let pixel = image.pixel(x: Int((longitude - 110) / 20 * 400), y: Int((20 - latitude) / 20 * 400))
+            return 0.2126 * Double(pixel.red) + 0.7152 * Double(pixel.green) + 0.0722 * Double(pixel.blue)
+        }
+        let land = try [(17.5, 121.5), (17.0, 121.2), (16.0, 120.8)].map { try light(relief, $0.0, $0.1) }
+        let sea = try [(15.0, 127.5), (13.0, 128.5)].map { try light(relief, $0.0, $0.1) }
+        #expect(land.min()! > 1.3 * sea.max()!, "land \(land), sea \(sea)")
+        #expect(try light(circle, 15.0, 127.5) == light(circle, 13.0, 128.5))
+        #expect(try await server.get("/map.png?\(box)&basemap=etopo").status == 400)
     }
 
     @Test func slowDrawingGets503WhileOtherRequestsAnswer() async throws {

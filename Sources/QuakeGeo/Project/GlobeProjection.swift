@@ -54,6 +54,23 @@ package struct GlobeProjection: Sendable, Hashable {
         point(latitude: latitude, offset: MapProjection.offset(longitude: longitude, from: centerLongitude))
     }
 
+    /// The parallel drawn along pixel row `y`, and the pixels a degree of longitude takes
+    /// on it (a pseudocylindrical projection's parallels are straight, and evenly
+    /// divided); `nil` above the north pole line or below the south one. Found by
+    /// bisection on the forward projection, so it is its exact inverse whatever the kind.
+    package func parallel(atY y: Double) -> (latitude: Double, pixelsPerDegree: Double)? {
+        let north = point(latitude: 90, offset: 0).y, south = point(latitude: -90, offset: 0).y
+        guard y >= north, y <= south else { return nil }
+        var low = -90.0, high = 90.0
+        // 60 halvings take 180° below a nanodegree.
+        for _ in 0..<60 {
+            let middle = (low + high) / 2
+            if point(latitude: middle, offset: 0).y > y { low = middle } else { high = middle }
+        }
+        let latitude = (low + high) / 2
+        return (latitude, point(latitude: latitude, offset: 1).x - point(latitude: latitude, offset: 0).x)
+    }
+
     /// The globe's edge as a closed ring of pixels, clockwise on screen: the
     /// seam's eastern side down from the north pole every degree, the south
     /// pole line, the western side up, the north pole line.

@@ -83,6 +83,12 @@ package struct PlateCarree: Sendable, Hashable {
         PixelPoint(x: (longitude - west) / longitudeSpan * width, y: (north - latitude) / (north - south) * height)
     }
 
+    /// The longitude at pixel column `x` (not taken modulo 360) and the latitude at row `y`:
+    /// the inverse of ``projectUnwrapped(latitude:longitude:)``.
+    package func geographic(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
+        (north - y / height * (north - south), west + x / width * longitudeSpan)
+    }
+
     /// The horizontal pixel distance of a full turn of longitude.
     package var wrapWidth: Double { 360 / longitudeSpan * width }
 }

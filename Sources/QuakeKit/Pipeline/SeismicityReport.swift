@@ -95,7 +95,9 @@ public enum ReportOptionsError: QuakeKitError, Equatable {
 /// 2. a map of the region the events occupy coloured by depth, magnitude
 ///    against time, and the frequency–magnitude distribution with Mc and b;
 /// 3. with a `profile`: the profile's map, the depth
-///    cross-section along it and the depths of the events in its band.
+///    cross-section along it and the depths of the events in its band;
+/// 4. when events have focal mechanisms: their beachballs on a map of the region
+///    they occupy, and a table of the largest (planes, Mw, faulting style).
 ///
 /// Every page carries the credits and its number. Text stays text (fonts
 /// embedded, words selectable); maps and charts are vector drawings.
@@ -106,6 +108,7 @@ public enum SeismicityReport {
         layout.firstPage(selection)
         layout.secondPage(selection.events)
         if let profile = options.profile { layout.profilePage(selection.events, profile: profile) }
+        layout.mechanismPage(selection.events)
         return layout.finished()
     }
 
@@ -205,6 +208,77 @@ package struct ReportLayout {
         let height = max(histogramHeight, bottom - y)
         place(chart(height: height, title: "Depths of the events within \(Self.number(profile.halfWidth)) km of the profile")
             .depthHistogram(inBand), height: height)
+    }
+
+    /// The beachballs of the events with a focal mechanism, on a map of the region they
+    /// occupy, and the largest of them in a table; no page when none has one.
+    package mutating func mechanismPage(_ events: [SeismicEvent]) {
+        let withMechanism = events.filter { $0.mechanism != nil }
+        guard !withMechanism.isEmpty else { return }
+        startPage()
+        text("Focal mechanisms", size: 14, bold: true, advance: 14)
+        let count = withMechanism.count
+        text("\(Self.number(Double(count))) \(count == 1 ? "event" : "events") with a focal mechanism: lower-hemisphere "
+             + "equal-area beachballs, compressional quadrants in the event's colour, moved clear of each other with a "
+             + "line to the epicentre where they crowd", size: 9.5, color: Self.muted, advance: 6)
+        let region = GeoBox.enclosing(withMechanism.map { GeoPoint(longitude: $0.longitude, latitude: $0.latitude) },
+                                      margin: 0.15, minimumMargin: 2)
+        let shown = min(count, tableRows)
+        let tableHeight = 15 + Double(shown + 1) * 12.5
+        var options = mapOptions(width: contentWidth, region: region, coloring: .depth)
+        options.symbols.beachballs = BeachballStyle()
+        let maximumHeight = bottom - y - 10 - tableHeight
+        if Double(options.height) > maximumHeight {
+            let width = max(120, contentWidth * maximumHeight / Double(options.height))
+            let symbols = options.symbols
+            options = mapOptions(width: width, region: region, coloring: .depth)
+            options.symbols = symbols
+        }
+        let scene = SceneBuilder(options: options).scene(for: withMechanism)
+        place(scene, height: Double(scene.height), width: Double(scene.width))
+        y += 10
+        mechanismTable(withMechanism)
+    }
+
+    /// The largest events with a mechanism: time, Mw (else the magnitude), depth, both planes, style, place.
+    private mutating func mechanismTable(_ events: [SeismicEvent]) {
+        let largest = events.sorted { ($0.magnitude ?? -10, $0.time) > ($1.magnitude ?? -10, $1.time) }.prefix(tableRows)
+        text("Largest events with a focal mechanism", size: 12, bold: true, advance: 6)
+        let size = 8.5, row = 12.5
+        let columns: [(title: String, x: Double, alignment: SceneText.Alignment)] = [
+            ("Time (UTC)", margin, .left), ("Mw", margin + 112, .right), ("Depth", margin + 146, .right),
+            ("Plane 1", margin + 156, .left), ("Plane 2", margin + 214, .left), ("Style", margin + 272, .left),
+            ("Place", margin + 326, .left),
+        ]
+        for column in columns {
+            page.texts.append(SceneText(text: column.title, position: PixelPoint(x: column.x, y: y + size), size: size, bold: true,
+                                        color: Self.ink, alignment: column.alignment))
+        }
+        y += row
+        rule(at: y - 3.5)
+        let placeWidth = pageWidth - margin - (margin + 326)
+        for event in largest {
+            let mechanism = event.mechanism!
+            let planes = mechanism.planes.map { plane in
+                [plane.strike, plane.dip, plane.rake].map { Formatted.minusSigns(Formatted.fixed($0, 0)) }.joined(separator: "/")
+            }
+            let magnitude = mechanism.momentMagnitude ?? event.magnitude
+            let cells = [
+                Self.tableTime(event.time),
+                magnitude.map { Formatted.fixed($0, 1) } ?? "—",
+                event.depth.map { Formatted.fixed($0, 0) } ?? "—",
+                planes.first ?? "—",
+                planes.dropFirst().first ?? "—",
+                mechanism.faultingStyle?.rawValue ?? "—",
+                Self.fitted(event.place, width: placeWidth, size: size, bold: false, measure: measure),
+            ]
+            for (cell, column) in zip(cells, columns) {
+                page.texts.append(SceneText(text: cell, position: PixelPoint(x: column.x, y: y + size), size: size, color: Self.ink,
+                                            alignment: column.alignment))
+            }
+            y += row
+        }
+        rule(at: y - 3.5)
     }
 
     /// The pages with their footers: credits and `Page n of N`.

@@ -264,4 +264,20 @@ extension FocalMechanism {
 
     /// Mw from the scalar moment.
     package var momentMagnitude: Double? { scalarMoment.flatMap(Mechanisms.momentMagnitude) }
+
+    /// How the fault moved, by the plunges of the principal axes (Frohlich 1992, *Physics of
+    /// the Earth and Planetary Interiors* 75: T plunging 50° or more is a thrust, P 60° or more
+    /// a normal fault, N 60° or more strike-slip; the rest oblique); `nil` without axes.
+    package var faultingStyle: FaultingStyle? {
+        guard let axes else { return nil }
+        if axes.t.plunge >= 50 { return .thrust }
+        if axes.p.plunge >= 60 { return .normal }
+        if axes.n.plunge >= 60 { return .strikeSlip }
+        return .oblique
+    }
+}
+
+/// Frohlich's classes of focal mechanisms (``FocalMechanism/faultingStyle``).
+package enum FaultingStyle: String, Sendable, Hashable {
+    case thrust, normal, strikeSlip = "strike-slip", oblique
 }

@@ -5,7 +5,8 @@ import QuakeModel
 /// of any era or the FDSN event text format (`#EventID|Time|…`), streaming
 /// (memory stays bounded by one chunk and one record, whatever the size of
 /// the input), the GeoJSON summary feed, a QuakeML 1.2 document or a GCMT NDK file, also
-/// streamed, told apart by the content, not by a file name.
+/// streamed, told apart by the content, not by a file name; GMT `meca` text when the
+/// options ask for it (``FeedOptions/mecaConvention``).
 ///
 /// ```swift
 /// var events: [SeismicEvent] = []
@@ -181,7 +182,17 @@ package struct FeedReader: Sendable {
         var json: Data?
         var quakeML: QuakeMLDecoder?
         var ndk: NDKDecoder?
+        // GMT meca text is read only when asked for: it has nothing to be told by.
+        let meca = options.mecaConvention.map {
+            GMTMecaDecoder(source: name, convention: $0, defaultTime: options.mecaTime, now: options.now ?? Date())
+        }
         try ChunkReader.forEachWindow(of: source) { window, isLast in
+            if let meca {
+                try meca.parse(window, isLast: isLast) { outcome in
+                    try handOver(outcome, summary: &summary, mapping: mapping, revisions: revisions, body, mapRows: mapRows)
+                }
+                return window.count
+            }
             // Bytes before the FDSN text header's line, passed over.
             var skipped = 0
             if !sawFirstByte, let start = window.firstIndex(where: { !Self.isWhitespace($0) }) {
@@ -248,7 +259,7 @@ package struct FeedReader: Sendable {
             }
             return summary
         }
-        if quakeML != nil || ndk != nil { return summary }
+        if quakeML != nil || ndk != nil || meca != nil { return summary }
 
         // No header at all is not a feed; a header with no rows is a quiet day's feed.
         if decoder == nil { throw FeedError.empty(source: name) }

@@ -50,6 +50,14 @@ package final class CairoContext {
         cairo_fill(pointer)
     }
 
+    /// Paints `surface` over everything, its top-left corner at the origin.
+    package func paint(_ surface: CairoImageSurface) {
+        cairo_set_source_surface(pointer, surface.pointer, 0, 0)
+        cairo_paint(pointer)
+        // Drop the pattern's reference to the surface, which is freed with its owner.
+        cairo_set_source_rgb(pointer, 0, 0, 0)
+    }
+
     package func fillPolygon(_ polygon: ScenePolygon) {
         cairo_new_path(pointer)
         for ring in polygon.rings {

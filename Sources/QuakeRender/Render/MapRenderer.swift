@@ -103,12 +103,19 @@ public struct MapRenderer: Sendable {
         drawOverlay(scene, on: context)
     }
 
-    /// Background, land and lines: what lies under the circles.
+    /// Background, land or relief, and lines: what lies under the circles.
     package func drawBase(_ scene: MapScene, on context: CairoContext) {
         if let background = scene.background {
             context.fillRectangle(width: Double(scene.width), height: Double(scene.height), background)
         }
         for polygon in scene.polygons { context.fillPolygon(polygon) }
+        // Over the polygons: a globe's are its ocean, which the relief covers inside the outline.
+        if let relief = scene.relief, let surface = try? CairoImageSurface(width: relief.width, height: relief.height) {
+            _ = try? surface.withMutablePixels { pixels, stride in
+                ReliefRaster.builtIn.draw(relief, into: pixels, stride: stride)
+            }
+            context.paint(surface)
+        }
         for line in scene.lines { context.strokeLine(line) }
         for mark in scene.lineMarks { context.fillPolygon(mark) }
     }

@@ -8,10 +8,22 @@ public enum BasemapChoice: Sendable, Hashable {
     /// Natural Earth land built into the library: 1:110m, or the simplified
     /// 1:10m where the map shows 10 pixels or more per degree (a region, a large image).
     case naturalEarth
+    /// NOAA's ETOPO1 shaded relief of land and sea floor (built in, muted under the
+    /// events), with Natural Earth's coastlines over it.
+    case relief
     /// The caller's own polygons.
     case custom(Basemap)
     /// No land and no background: events on a transparent image.
     case none
+
+    /// The built-in choices by the names the command line and the server take: `land`, `relief`, `none`.
+    package static let named: [(name: String, choice: BasemapChoice)] = [("land", .naturalEarth), ("relief", .relief), ("none", .none)]
+
+    /// The built-in choice called `name`, if any.
+    package init?(named name: String) {
+        guard let found = Self.named.first(where: { $0.name == name }) else { return nil }
+        self = found.choice
+    }
 }
 
 /// Everything that decides how a map looks, with the command line's defaults.
@@ -173,6 +185,8 @@ public struct MapPalette: Sendable, Hashable {
     package var text: RGBA
     /// Plate boundary lines and their subduction teeth.
     package var plateBoundary: RGBA
+    /// The sea floor and land of a relief basemap.
+    package var relief: ReliefPalette = .standard
 
     /// Creates a palette.
     public init(ocean: RGBA, land: RGBA, coastline: RGBA, graticule: RGBA, panel: RGBA, text: RGBA,

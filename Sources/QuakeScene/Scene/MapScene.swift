@@ -13,6 +13,8 @@ public struct MapScene: Sendable, Hashable {
     public var height: Int
     /// The colour under everything; `nil` leaves the image transparent.
     package var background: RGBA?
+    /// Shaded relief over the background (``BasemapChoice/relief``), under everything else.
+    package var relief: SceneRelief?
     /// Filled polygons (land), drawn first, in order.
     package var polygons: [ScenePolygon]
     /// Stroked lines (graticule, coastline, plate boundaries), drawn over the polygons.

@@ -45,7 +45,7 @@ extension SceneBuilder {
             }
         }
         // One path for all land, as on plate carrée: pieces that meet leave no seam.
-        return ([ocean] + (landRings.isEmpty ? [] : [ScenePolygon(rings: landRings, fill: options.palette.land)]), coastlines)
+        return ([ocean] + (landRings.isEmpty || options.basemap == .relief ? [] : [ScenePolygon(rings: landRings, fill: options.palette.land)]), coastlines)
     }
 
     /// The globe's edge, stroked like a coastline but a little heavier.

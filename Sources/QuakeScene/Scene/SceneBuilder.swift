@@ -99,6 +99,14 @@ public struct SceneBuilder: Sendable {
             circleLayer: circleLayer,
             overlay: overlay
         )
+        if options.basemap == .relief {
+            let mapping: SceneRelief.Mapping
+            switch geometry {
+            case .plateCarree(let projection): mapping = .plateCarree(projection)
+            case .globe(let globe): mapping = .globe(globe)
+            }
+            scene.relief = SceneRelief(mapping: mapping, width: scene.width, height: scene.height, palette: options.palette.relief)
+        }
         if let ballStyle {
             scene.beachballs = beachballs(for: events, style: ballStyle, geometry: geometry, resolver: resolver,
                                           panels: scene.overlay.panels)
@@ -189,7 +197,7 @@ public struct SceneBuilder: Sendable {
         switch options.basemap {
         case .none: return nil
         case .custom(let basemap): return basemap
-        case .naturalEarth:
+        case .naturalEarth, .relief:
             return .naturalEarth(pixelsPerDegree: Double(options.pixelWidth) / (options.region ?? .world).longitudeSpan)
         }
     }
@@ -222,7 +230,8 @@ public struct SceneBuilder: Sendable {
         }
         // One path for all land: where polygons meet (Natural Earth's cut at
         // ±180°, now inside the map), separate fills would leave a faint seam.
-        return (landRings.isEmpty ? [] : [ScenePolygon(rings: landRings, fill: options.palette.land)], coastlines)
+        return (landRings.isEmpty || options.basemap == .relief ? [] : [ScenePolygon(rings: landRings, fill: options.palette.land)],
+                coastlines)
     }
 
     /// The stretches of a ring that are real coast: Natural Earth cuts land at
