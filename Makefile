@@ -141,6 +141,8 @@ clean:
 ## checkout (a real month: 19,813 events, the Alaskan slab under the profile), else from the sample
 EXAMPLE_FEED ?= $(firstword $(wildcard ../shared/data/usgs/all_month_2020-06.csv) $(SAMPLE))
 EXAMPLE_PROFILE ?= --profile -148,58.5,-154,62.8 --half-width 50
+# The relief picture: a real month over the Pacific (March 2022) when the shared feeds are beside the checkout
+RELIEF_FEED ?= $(firstword $(wildcard ../shared/data/usgs/all_month_2022-03.csv) $(SAMPLE))
 examples: build test-deps
 	.build/release/quakemap render $(SAMPLE) -o docs/world.png --width 1200 --graticule 30
 	.build/release/quakemap render $(SAMPLE) -o docs/pacific.png --width 1200 --region 120,-60,-60,60 --color depth
@@ -154,6 +156,13 @@ examples: build test-deps
 		-o docs/chart-cross-section.png --quiet
 	.build/release/quakemap report $(EXAMPLE_FEED) $(EXAMPLE_PROFILE) -o Output/seismicity-report.pdf --quiet
 	pdftoppm -png -r 80 Output/seismicity-report.pdf docs/seismicity-report
+	.build/release/quakemap render $(RELIEF_FEED) --basemap relief --center-lon 150 --width 1200 --min-mag 4.5 --limit 0 \
+		-o docs/relief.png --quiet
+	python3 scripts/make_mechanisms.py --out Output/mechanisms.ndk
+	.build/release/quakemap render Output/mechanisms.ndk --symbol beachball --min-mag 6.3 --beachball-scale 0.7 --limit 0 \
+		--width 1200 -o docs/mechanisms-world.png --quiet
+	.build/release/quakemap render Output/mechanisms.ndk --symbol beachball --limit 0 --region 128,28,150,46 --basemap relief \
+		--width 1000 -o docs/mechanisms-japan.png --quiet
 	$(SWIFT) build $(RELEASE) --product quakemap-server
 	$(VENV)/bin/python scripts/web_screenshots.py .build/release/quakemap-server $(SAMPLE) docs
 

@@ -144,6 +144,36 @@ struct ReportCLITests {
         #expect(try String(contentsOf: output, encoding: .utf8) == "previous")
     }
 
+    /// Events with focal mechanisms (the project's generated NDK catalogue) get a page of their own:
+    /// the map of the largest as beachballs and the table of the largest, laid out clear of each other.
+    @Test func mechanismsHaveAPageOfTheirOwn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quakemap-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ndk = folder.appendingPathComponent("mechanisms.ndk")
+        let generator = Process()
+        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generator.arguments = ["python3", QuakemapProcess.repositoryRoot.appendingPathComponent("scripts/make_mechanisms.py").path,
+                               "--count", "400", "--out", ndk.path]
+        try generator.run()
+        generator.waitUntilExit()
+        try #require(generator.terminationStatus == 0)
+        let (_, pages) = try report([ndk.path])
+        #expect(pages.count == 3)
+        let words = pages[2].words.map(\.text)
+        let text = words.joined(separator: " ")
+        #expect(text.hasPrefix("Focal mechanisms") && text.contains("400 events with a focal mechanism (the map shows the 100 largest)"),
+                "\(text.prefix(200))")
+        #expect(text.contains("Largest events with a focal mechanism") && text.contains("Page 3 of 3"))
+        // Ten rows, each with a time of 2024 and a faulting style.
+        #expect(words.filter { $0.hasPrefix("2024-") }.count == 10)
+        #expect(words.filter { ["thrust", "normal", "strike-slip", "oblique"].contains($0) }.count == 10)
+        checkLayout(pages)
+        // Without mechanisms, no such page.
+        let (_, sample) = try report([Self.sample])
+        #expect(sample.count == 2 && !sample.flatMap(\.words).map(\.text).contains("mechanism"))
+    }
+
     @Test func aQuietDayIsAReportToo() throws {
         let header = "time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type\n"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("quakemap-report-\(UUID().uuidString)")

@@ -526,3 +526,60 @@ def test_gmt_meca_text_reads_to_obspys_numbers(tmp_path, convention):
                 auxiliary = aux_plane(given[0].strike, given[0].dip, given[0].rake)
                 second = mechanism["nodalPlanes"][1]
                 assert turn(second["strike"], auxiliary[0]) <= DEGREES and abs(second["dip"] - auxiliary[1]) <= DEGREES
+
+
+USGS_DETAIL = {
+    # Written from the documented product properties of a ComCat detail document: strings, the older
+    # "-slip" for a rake; of two moment tensors the higher preferredWeight is the event's.
+    "type": "Feature", "id": "us7000abcd",
+    "geometry": {"type": "Point", "coordinates": [142.37, 38.30, 29]},
+    "properties": {
+        "mag": 9.1, "magType": "mww", "time": 1299822166000, "updated": 1600000000000, "type": "earthquake",
+        "place": "near the east coast of Honshu, Japan", "net": "us", "code": "7000abcd",
+        "products": {"moment-tensor": [
+            {"source": "us", "preferredWeight": 40, "properties": {
+                "tensor-mrr": "1.0e22", "tensor-mtt": "-1.0e22", "tensor-mpp": "0", "tensor-mrt": "0",
+                "tensor-mrp": "0", "tensor-mtp": "0", "scalar-moment": "1.0e22"}},
+            {"source": "gcmt", "preferredWeight": 100, "properties": {
+                "nodal-plane-1-strike": "203", "nodal-plane-1-dip": "10", "nodal-plane-1-slip": "88",
+                "nodal-plane-2-strike": "25", "nodal-plane-2-dip": "80", "nodal-plane-2-slip": "90",
+                "tensor-mrr": "1.730e22", "tensor-mtt": "-0.281e22", "tensor-mpp": "-1.450e22",
+                "tensor-mrt": "2.120e22", "tensor-mrp": "4.550e22", "tensor-mtp": "-0.657e22",
+                "scalar-moment": "5.31e22"}}]}},
+}
+
+
+def white_pixels(path):
+    import numpy
+    from PIL import Image
+    pixels = numpy.asarray(Image.open(path).convert("RGBA"))
+    return int(numpy.all(pixels == 255, axis=-1).sum())
+
+
+@pytest.mark.parametrize("source", ["multiple_events.ndk", "C200604092050A.ndk", "quakeml", "usgs-detail"])
+def test_every_mechanism_input_renders_as_beachballs(tmp_path, source):
+    """ObsPy's NDK files and its focal-mechanism QuakeML, and a USGS detail document, drawn with
+    --symbol beachball: every event a ball (white dilatational quadrants, which circles never have)."""
+    if source.endswith(".ndk"):
+        path, count = NDK_DATA / source, len(read_events(str(NDK_DATA / source)))
+    elif source == "quakeml":
+        from obspy.core.event import Magnitude, Origin
+        catalog = read_events(str(pathlib.Path(obspy.__file__).parent / "io" / "quakeml" / "tests" / "data"
+                                  / "quakeml_1.2_focalmechanism.xml"))
+        catalog[0].origins.append(Origin(time=obspy.UTCDateTime(2011, 1, 1), latitude=47.0, longitude=11.0, depth=5000))
+        catalog[0].magnitudes.append(Magnitude(mag=5.9, magnitude_type="Mw"))
+        path, count = tmp_path / "focal.xml", 1
+        catalog.write(str(path), format="QUAKEML")
+    else:
+        path, count = tmp_path / "detail.geojson", 1
+        path.write_text(json.dumps(USGS_DETAIL))
+    maps = {}
+    for symbol in ["circle", "beachball"]:
+        out = tmp_path / f"{symbol}.png"
+        result = subprocess.run([str(BIN / "quakemap"), "render", str(path), "--symbol", symbol, "--width", "800",
+                                 "--no-legend", "--labels", "0", "-o", str(out)], capture_output=True, text=True, timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert f"drew {count} " in result.stderr, result.stderr
+        maps[symbol] = white_pixels(out)
+    assert maps["circle"] == 0
+    assert maps["beachball"] >= 20 * count, maps

@@ -68,6 +68,9 @@ struct GMTMecaTests {
         let read = try Self.read(text, .akiRichards, time: given)
         #expect(read.events.map(\.time) == [given, given] && read.events.map(\.place) == ["Northridge", ""])
         #expect(read.events.map(\.id) == ["focal.txt:1", "focal.txt:2"])
+        // A date alone is its midnight, UTC.
+        let dated = try Self.read("0 0 10 10 45 90 5 2020-05-01 somewhere at sea\n", .akiRichards)
+        #expect(dated.events.first?.time == Date(timeIntervalSince1970: 1_588_291_200) && dated.events.first?.place == "somewhere at sea")
     }
 
     /// Bad numbers are refused by the rules every reader shares, naming the field; short rows

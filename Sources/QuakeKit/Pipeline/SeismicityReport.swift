@@ -218,15 +218,19 @@ package struct ReportLayout {
         startPage()
         text("Focal mechanisms", size: 14, bold: true, advance: 14)
         let count = withMechanism.count
-        text("\(Self.number(Double(count))) \(count == 1 ? "event" : "events") with a focal mechanism: lower-hemisphere "
-             + "equal-area beachballs, compressional quadrants in the event's colour, moved clear of each other with a "
-             + "line to the epicentre where they crowd", size: 9.5, color: Self.muted, advance: 6)
-        let region = GeoBox.enclosing(withMechanism.map { GeoPoint(longitude: $0.longitude, latitude: $0.latitude) },
+        // A page's map holds about a hundred balls at the page's scale before they hide each other.
+        let drawn = Array(withMechanism.sorted(by: Self.largestFirst).prefix(Self.mechanismsOnTheMap))
+        let shown = count > drawn.count ? " (the map shows the \(drawn.count) largest)" : ""
+        let caption = "\(Self.number(Double(count))) \(count == 1 ? "event" : "events") with a focal mechanism\(shown): "
+            + "lower-hemisphere equal-area beachballs coloured by depth, compressional quadrants coloured, moved clear of "
+            + "each other with a line to the epicentre where they crowd."
+        for line in wrapped(caption, size: 9.5) { text(line, size: 9.5, color: Self.muted, advance: 12) }
+        y += 2
+        let region = GeoBox.enclosing(drawn.map { GeoPoint(longitude: $0.longitude, latitude: $0.latitude) },
                                       margin: 0.15, minimumMargin: 2)
-        let shown = min(count, tableRows)
-        let tableHeight = 15 + Double(shown + 1) * 12.5
+        let tableHeight = 15 + Double(min(count, tableRows) + 1) * 12.5
         var options = mapOptions(width: contentWidth, region: region, coloring: .depth)
-        options.symbols.beachballs = BeachballStyle()
+        options.symbols.beachballs = BeachballStyle(scale: Self.pageBeachballScale)
         let maximumHeight = bottom - y - 10 - tableHeight
         if Double(options.height) > maximumHeight {
             let width = max(120, contentWidth * maximumHeight / Double(options.height))
@@ -234,21 +238,31 @@ package struct ReportLayout {
             options = mapOptions(width: width, region: region, coloring: .depth)
             options.symbols = symbols
         }
-        let scene = SceneBuilder(options: options).scene(for: withMechanism)
+        let scene = SceneBuilder(options: options).scene(for: drawn)
         place(scene, height: Double(scene.height), width: Double(scene.width))
         y += 10
         mechanismTable(withMechanism)
     }
 
+    /// The order of the tables: the largest first, the most recent first on a tie, events without a magnitude last.
+    private static func largestFirst(_ a: SeismicEvent, _ b: SeismicEvent) -> Bool {
+        (a.magnitude ?? -.infinity, a.time) > (b.magnitude ?? -.infinity, b.time)
+    }
+
+    /// The most beachballs the mechanism page's map draws, the largest.
+    package static let mechanismsOnTheMap = 100
+    /// Beachballs on a page's map: smaller than on a screen map, whose pixels are a page's points here.
+    package static let pageBeachballScale = 0.6
+
     /// The largest events with a mechanism: time, Mw (else the magnitude), depth, both planes, style, place.
     private mutating func mechanismTable(_ events: [SeismicEvent]) {
-        let largest = events.sorted { ($0.magnitude ?? -10, $0.time) > ($1.magnitude ?? -10, $1.time) }.prefix(tableRows)
+        let largest = events.sorted(by: Self.largestFirst).prefix(tableRows)
         text("Largest events with a focal mechanism", size: 12, bold: true, advance: 6)
         let size = 8.5, row = 12.5
         let columns: [(title: String, x: Double, alignment: SceneText.Alignment)] = [
             ("Time (UTC)", margin, .left), ("Mw", margin + 112, .right), ("Depth", margin + 146, .right),
-            ("Plane 1", margin + 156, .left), ("Plane 2", margin + 214, .left), ("Style", margin + 272, .left),
-            ("Place", margin + 326, .left),
+            ("Plane 1", margin + 156, .left), ("Plane 2", margin + 222, .left), ("Style", margin + 288, .left),
+            ("Place", margin + 340, .left),
         ]
         for column in columns {
             page.texts.append(SceneText(text: column.title, position: PixelPoint(x: column.x, y: y + size), size: size, bold: true,
@@ -256,7 +270,7 @@ package struct ReportLayout {
         }
         y += row
         rule(at: y - 3.5)
-        let placeWidth = pageWidth - margin - (margin + 326)
+        let placeWidth = pageWidth - margin - (margin + 340)
         for event in largest {
             let mechanism = event.mechanism!
             let planes = mechanism.planes.map { plane in
@@ -356,9 +370,7 @@ package struct ReportLayout {
 
     /// Page 1's table: the largest events, largest first (the most recent first on a tie).
     private mutating func largestEventsTable(_ events: [SeismicEvent]) {
-        let largest = events.filter { $0.magnitude != nil }
-            .sorted { ($0.magnitude!, $0.time) > ($1.magnitude!, $1.time) }
-            .prefix(tableRows)
+        let largest = events.filter { $0.magnitude != nil }.sorted(by: Self.largestFirst).prefix(tableRows)
         text(largest.isEmpty ? "Largest events: none with a magnitude" : "Largest events", size: 12, bold: true, advance: 6)
         guard !largest.isEmpty else { return }
         let size = 8.5, row = 12.5

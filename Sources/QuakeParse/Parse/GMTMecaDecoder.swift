@@ -29,7 +29,7 @@ public enum MecaConvention: String, Sendable, Hashable, CaseIterable {
 /// instead (read and not used: quakemap moves crowded balls itself) and a title.
 ///
 /// The format has no origin time, which an event needs; a row's time is, in order: the
-/// title's first word when it is an ISO 8601 time (`2011-03-11T05:46:24Z`) or a Global CMT
+/// title's first word when it is an ISO 8601 time (`2011-03-11T05:46:24Z`) or date, or a Global CMT
 /// event name (`C201103110546A`, to the minute), else `defaultTime` (the command line's
 /// `--meca-time`), else the row is refused and says so. The event's id is that CMT name,
 /// else `<source>:<line>`; the rest of the title is its place. Lines starting with `#` and GMT's segment headers (`>`) are
@@ -123,7 +123,8 @@ final class GMTMecaDecoder {
         }
         func exponent(_ index: Int) throws -> Int {
             guard let value = Int(words[index]), (-30...60).contains(value) else {
-                throw Refused(column: column(index), value: String(words[index]), reason: "is not a whole power of ten (dyn·cm)")
+                throw Refused(column: column(index), value: String(words[index]),
+                              reason: "is not a whole exponent of ten within −30…60 (the values are × 10^exponent dyn·cm)")
             }
             return value
         }
@@ -162,8 +163,8 @@ final class GMTMecaDecoder {
                 time = .number(cmt.timeIntervalSince1970 * 1000)
                 name = first
                 titleParts.removeFirst()
-            } else if first.first?.isNumber == true, first.contains("T") || first.contains(":") {
-                time = .string(first)
+            } else if let date = TimeParser.parse(dateOrInstant: first) {
+                time = .number(date.timeIntervalSince1970 * 1000)
                 titleParts.removeFirst()
             }
         }

@@ -57,6 +57,31 @@ package final class CairoImageSurface {
         self.height = Int(cairo_image_surface_get_height(surface))
     }
 
+    /// Decodes a PNG file's bytes with Cairo's reader.
+    ///
+    /// - Throws: ``RenderError/notPNG(_:)`` for bytes Cairo cannot read as a PNG.
+    package convenience init(png: Data) throws {
+        let source = ByteSource(png)
+        let surface = withExtendedLifetime(source) {
+            cairo_image_surface_create_from_png_stream({ closure, buffer, length in
+                guard let closure, let buffer else { return CAIRO_STATUS_READ_ERROR }
+                let source = Unmanaged<ByteSource>.fromOpaque(closure).takeUnretainedValue()
+                let count = Int(length)
+                guard source.offset + count <= source.data.count else { return CAIRO_STATUS_READ_ERROR }
+                let start = source.data.startIndex + source.offset
+                source.data.copyBytes(to: buffer, from: start..<(start + count))
+                source.offset += count
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(source).toOpaque())!
+        }
+        do {
+            try self.init(adopting: surface)
+        } catch let error as RenderError {
+            if case .cairo(let reason) = error { throw RenderError.notPNG(reason) }
+            throw error
+        }
+    }
+
     deinit {
         cairo_surface_destroy(pointer)
     }

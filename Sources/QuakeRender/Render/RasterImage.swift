@@ -24,26 +24,7 @@ package struct RasterImage: Sendable, Hashable {
 
     /// Decodes a PNG file's bytes.
     package init(png: Data) throws {
-        let source = ByteSource(png)
-        let surface = withExtendedLifetime(source) {
-            cairo_image_surface_create_from_png_stream({ closure, buffer, length in
-                guard let closure, let buffer else { return CAIRO_STATUS_READ_ERROR }
-                let source = Unmanaged<ByteSource>.fromOpaque(closure).takeUnretainedValue()
-                let count = Int(length)
-                guard source.offset + count <= source.data.count else { return CAIRO_STATUS_READ_ERROR }
-                let start = source.data.startIndex + source.offset
-                source.data.copyBytes(to: buffer, from: start..<(start + count))
-                source.offset += count
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(source).toOpaque())!
-        }
-        let owned: CairoImageSurface
-        do {
-            owned = try CairoImageSurface(adopting: surface)
-        } catch let error as RenderError {
-            if case .cairo(let reason) = error { throw RenderError.notPNG(reason) }
-            throw error
-        }
+        let owned = try CairoImageSurface(png: png)
         self.init(width: owned.width, height: owned.height, rgba: owned.rgbaBytes())
     }
 
