@@ -151,6 +151,7 @@ package struct FeedLoader {
                 switch report {
                 case .request(let url): log.debug("GET \(url)")
                 case let .progress(done, known): progress.show("\(query.service.name ?? query.service.baseURL): \(done) of \(known) slices")
+                case .notice(let text): log.warning("\(text)")
                 }
             }
             result = got

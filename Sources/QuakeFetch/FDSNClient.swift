@@ -10,6 +10,13 @@ import QuakeKit
 /// where the service has it says how many slices are needed; without it a
 /// full page (`limit` = the cap) or a "too many" 400 splits the slice.
 /// Slices are fetched at most ``maximumConcurrentRequests`` at once.
+///
+/// A page shorter than asked is checked when anything says more may exist: its
+/// slice's count is larger, or no page that long has yet been shown complete. One
+/// event is asked from past its end (`offset`); if the service has more, it caps its
+/// pages silently at that length, which becomes the page size, and the slice is split
+/// and fetched again. A service that takes no `offset` is trusted on its count, and
+/// without one its short pages are taken as they come, with a warning.
 public struct FDSNClient: Sendable {
     /// Limits and retry policy of each request.
     package var fetch: FetchOptions
@@ -28,6 +35,9 @@ public struct FDSNClient: Sendable {
         case request(String)
         /// `done` of the `known` slices are fetched (more may be found).
         case progress(done: Int, known: Int)
+        /// Something the user should know about the service's answers (a silent cap found, pages
+        /// that cannot be checked), worded as a warning.
+        case notice(String)
     }
 
     /// The events of a query as one body, with how it was got.
@@ -105,7 +115,12 @@ public struct FDSNClient: Sendable {
     }
 
     private enum Outcome: Sendable {
-        case body(Slice, Data, requests: Int, url: String)
+        /// `proven`: the length of a short page shown complete by its count or by `offset`.
+        case body(Slice, Data, requests: Int, url: String, proven: Int? = nil)
+        /// A page of `returned` events, fewer than asked, while more exist: the service's silent cap.
+        case short(Slice, returned: Int, requests: Int, url: String)
+        /// A short page that could not be checked (the service takes no `offset` and has no count).
+        case unchecked(Slice, Data, requests: Int, url: String, returned: Int)
         /// `cap`: a lower cap the service named ("exceeds search limit of 500").
         case split([Slice], requests: Int, url: String, cap: Int?)
         case noCount(Slice, requests: Int, url: String)
@@ -126,7 +141,20 @@ public struct FDSNClient: Sendable {
                 report(.request(url))
                 requests += 1
                 switch try await answer(url) {
-                case .events(let body): bodies.append(body)
+                case .events(let body):
+                    // Fewer than asked may be all there is, or a page the service cut silently.
+                    if let returned = FDSNBody.eventCount(body), returned > 0, returned < limit {
+                        let probe = query.queryURL(window: query.window, longitudes: longitudes, limit: 1, format: format,
+                                                   offset: returned + 1)
+                        report(.request(probe))
+                        requests += 1
+                        if try await hasMore(probe) == true {
+                            report(.notice(Self.silentCapNotice(returned, asked: limit, url: url)))
+                            refusedCap = returned
+                            break
+                        }
+                    }
+                    bodies.append(body)
                 case .empty: break
                 case .tooMany(let reason):
                     // A service whose cap is below N: page the window under the cap it names.
@@ -148,13 +176,17 @@ public struct FDSNClient: Sendable {
         var useCount = query.service.hasCount != false
         var bodies: [(Slice, Data)] = []
         var known = queue.count
+        // The longest short page shown complete: shorter ones need no check.
+        var proven = 0
+        var warnedUnchecked = false
         try await withThrowingTaskGroup(of: Outcome.self) { group in
             var running = 0
             while true {
                 while running < maximumConcurrentRequests, let slice = queue.popLast() {
                     let counting = useCount && slice.counted == nil
-                    group.addTask { [cap] in
-                        try await self.process(slice, query: query, cap: cap, format: format, counting: counting, report: report)
+                    group.addTask { [cap, proven] in
+                        try await self.process(slice, query: query, cap: cap, format: format, counting: counting,
+                                               proven: proven, report: report)
                     }
                     running += 1
                 }
@@ -165,10 +197,29 @@ public struct FDSNClient: Sendable {
                     throw FDSNError.tooManyRequests(url: query.service.queryURL, requests: requests)
                 }
                 switch outcome {
-                case let .body(slice, body, sent, url):
+                case let .body(slice, body, sent, url, shown):
                     requests += sent
                     if firstURL.isEmpty { firstURL = url }
                     bodies.append((slice, body))
+                    if let shown { proven = max(proven, shown) }
+                case let .short(slice, returned, sent, url):
+                    requests += sent
+                    if firstURL.isEmpty { firstURL = url }
+                    if returned < cap { report(.notice(Self.silentCapNotice(returned, asked: cap, url: url))) }
+                    cap = min(cap, returned)
+                    let slices = try split(slice, into: slice.counted.map { Self.parts($0, cap: returned) } ?? 2, cap: returned, url: url)
+                    known += slices.count - 1
+                    queue.insert(contentsOf: slices.reversed(), at: 0)
+                case let .unchecked(slice, body, sent, url, returned):
+                    requests += sent
+                    if firstURL.isEmpty { firstURL = url }
+                    bodies.append((slice, body))
+                    if !warnedUnchecked {
+                        warnedUnchecked = true
+                        report(.notice("\(url): a page of \(returned) events, under the \(cap) asked, cannot be checked "
+                                       + "(the service has neither count nor offset); if it caps its pages at \(returned), "
+                                       + "give --fdsn-page-size \(returned)"))
+                    }
                 case let .split(slices, sent, url, named):
                     requests += sent
                     if let named { cap = min(cap, named) }
@@ -190,7 +241,7 @@ public struct FDSNClient: Sendable {
     }
 
     /// Counts (when asked) and fetches one slice, or says how to split it.
-    private func process(_ slice: Slice, query: FDSNQuery, cap: Int, format: FDSNFormat, counting: Bool,
+    private func process(_ slice: Slice, query: FDSNQuery, cap: Int, format: FDSNFormat, counting: Bool, proven: Int,
                          report: @Sendable (Report) -> Void) async throws -> Outcome {
         var slice = slice
         var requests = 0
@@ -227,11 +278,47 @@ public struct FDSNClient: Sendable {
         case .events(let body):
             // A full page may be a cut one: the service stops at `limit` (also when
             // events were added since the count).
-            if let count = FDSNBody.eventCount(body), count >= cap {
+            guard let returned = FDSNBody.eventCount(body) else { return .body(slice, body, requests: requests, url: url) }
+            if returned >= cap {
                 return .split(try split(slice, into: 2, cap: cap, url: url), requests: requests, url: url, cap: nil)
             }
-            return .body(slice, body, requests: requests, url: url)
+            // A short page: checked when its count says more, or when none this long was shown complete.
+            let countSaysMore = slice.counted.map { returned < $0 } ?? false
+            guard returned > 0, countSaysMore || (slice.counted == nil && returned > proven) else {
+                return .body(slice, body, requests: requests, url: url, proven: slice.counted == nil ? nil : returned)
+            }
+            let probe = query.queryURL(window: slice.window, longitudes: slice.longitudes, limit: 1, format: format,
+                                       offset: returned + 1)
+            report(.request(probe))
+            requests += 1
+            switch try await hasMore(probe) {
+            case true?: return .short(slice, returned: returned, requests: requests, url: url)
+            // The count was off (an event deleted since, say): the page is whole.
+            case false?: return .body(slice, body, requests: requests, url: url, proven: returned)
+            case nil:
+                if countSaysMore { return .short(slice, returned: returned, requests: requests, url: url) }
+                return .unchecked(slice, body, requests: requests, url: url, returned: returned)
+            }
         }
+    }
+
+    /// Whether the service has an event at the probe's `offset`; `nil` when it refuses `offset`.
+    private func hasMore(_ probe: String) async throws -> Bool? {
+        do {
+            switch try await answer(probe) {
+            case .events(let body): return (FDSNBody.eventCount(body) ?? 0) > 0
+            case .empty: return false
+            case .tooMany: return true
+            }
+        } catch FDSNError.refused {
+            return nil
+        }
+    }
+
+    /// The warning when a service turns out to cut its pages short without saying so.
+    static func silentCapNotice(_ returned: Int, asked: Int, url: String) -> String {
+        "\(url): the service answered \(returned) of the \(asked) events asked while it has more: "
+            + "paging by \(returned) from here (--fdsn-page-size \(returned) asks so from the start)"
     }
 
     /// Enough slices for `count` events to fit under `cap` in each, with room

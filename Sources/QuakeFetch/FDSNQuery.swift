@@ -97,10 +97,13 @@ public struct FDSNQuery: Sendable, Hashable {
         return items
     }
 
-    /// The `query` URL for a window and longitude range, asking at most `limit` events.
-    func queryURL(window: FDSNWindow, longitudes: (west: Double, east: Double)?, limit: Int, format: FDSNFormat) -> String {
+    /// The `query` URL for a window and longitude range, asking at most `limit` events, from the
+    /// `offset`-th (1-based, FDSN's `offset`; not sent when 1).
+    func queryURL(window: FDSNWindow, longitudes: (west: Double, east: Double)?, limit: Int, format: FDSNFormat,
+                  offset: Int = 1) -> String {
         Self.url(service.queryURL, filterParameters(window: window, longitudes: longitudes)
-                 + [("orderby", "time"), ("limit", String(limit)), ("format", format.rawValue)] + mechanismParameters)
+                 + [("orderby", "time"), ("limit", String(limit))] + (offset > 1 ? [("offset", String(offset))] : [])
+                 + [("format", format.rawValue)] + mechanismParameters)
     }
 
     /// `includefocalmechanism=true` (or the service's own name for it) when mechanisms are asked for.

@@ -119,7 +119,11 @@ package actor FeedStore: EventStore {
                 let log = log
                 return try await remote(key, previous: previous) { _ in
                     try await client.events(for: query) { report in
-                        if case .request(let url) = report { log.debug("GET \(url)") }
+                        switch report {
+                        case .request(let url): log.debug("GET \(url)")
+                        case .notice(let text): log.warning("\(text)")
+                        case .progress: break
+                        }
                     }.fetchedFeed(key: key)
                 }
             }

@@ -67,6 +67,19 @@ struct FDSNCLITests {
         #expect(Self.ids(outcome) == Self.catalogue.map(\.id))
     }
 
+    /// The case that once printed 500 of 1300 and exit 0: pages cut at 500 without a word, asked for
+    /// 10,000 (a base URL's default). Now every event, and a warning saying what was found.
+    @Test func silentlyCutPagesAreFoundAndPagedUnder() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        fixture.service.overCap = .truncate
+        let outcome = try fixture.run("list", ["--limit", "0", "--fdsn-format", "csv"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(Self.ids(outcome) == Self.catalogue.map(\.id))
+        #expect(outcome.stderr.contains("warning: ") && outcome.stderr.contains("answered 500 of the 10000 events asked"),
+                "\(outcome.stderr)")
+    }
+
     @Test func renderAndStatsDrawTheWholeCatalogue() throws {
         let fixture = try Fixture()
         defer { fixture.finish() }

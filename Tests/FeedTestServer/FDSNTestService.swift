@@ -72,6 +72,7 @@ public final class FDSNTestService: @unchecked Sendable {
     private var _hasCount = true
     private var _formats: Set<String> = ["csv", "text", "xml"]
     private var _acceptsMechanisms = true
+    private var _acceptsOffset = true
     private var _nodata = 204
     private var _faults: [Reply] = []
     private var _delay: Double = 0
@@ -113,6 +114,11 @@ public final class FDSNTestService: @unchecked Sendable {
     public var hasCount: Bool {
         get { locked { _hasCount } }
         set { locked { _hasCount = newValue } }
+    }
+    /// Whether FDSN's optional `offset` is taken (else a 400, as for an unknown parameter). Default taken.
+    public var acceptsOffset: Bool {
+        get { locked { _acceptsOffset } }
+        set { locked { _acceptsOffset = newValue } }
     }
     /// Whether `includefocalmechanism` is taken (SeisComP) or refused with a 400 as unknown. Default taken.
     public var acceptsMechanisms: Bool {
@@ -176,6 +182,15 @@ public final class FDSNTestService: @unchecked Sendable {
             return Self.error(400, "Bad Request", "\(error)", request: request.path)
         }
         matching.sort { $0.time > $1.time }
+        if let offset = parameters["offset"] {
+            guard locked({ _acceptsOffset }) else {
+                return Self.error(400, "Bad Request", "Unknown parameter: offset", request: request.path)
+            }
+            guard let first = Int(offset), first >= 1 else {
+                return Self.error(400, "Bad Request", "offset: '\(offset)' is not a positive integer", request: request.path)
+            }
+            matching = Array(matching.dropFirst(first - 1))
+        }
         if counting { return .response(status: 200, headers: [("Content-Type", "text/plain")], body: "\(matching.count)\n") }
         let format = parameters["format"] ?? "xml"
         guard state.formats.contains(format) else {

@@ -185,8 +185,59 @@ struct FDSNClientTests {
         #expect(service.parameters(of: "count").count == 1)  // asked once, then never again
         let queries = service.parameters(of: "query")
         #expect(queries.count == result.requests - 1)
-        // Parallel, but at most three at once is not observable here; the slices are adjacent.
-        #expect(queries.allSatisfy { $0["limit"] == "500" })
+        // Parallel, but at most three at once is not observable here; the slices are adjacent. The pages
+        // (not the one-event checks past a short page's end) ask the cap.
+        #expect(queries.filter { $0["offset"] == nil }.allSatisfy { $0["limit"] == "500" })
+    }
+
+    /// A service that stops its pages at 500 rows without a word, asked for pages of 10,000 (a base
+    /// URL's default): with its count, or without one (a page checked by `offset`), every event comes,
+    /// and the client says what it found.
+    @Test(arguments: [true, false])
+    func aServiceThatCapsItsPagesSilentlyCannotFallShort(hasCount: Bool) async throws {
+        let service = try FDSNTestService(catalogue: Self.catalogue())
+        defer { service.server.stop() }
+        service.overCap = .truncate
+        service.hasCount = hasCount
+        let notices = Notices()
+        let result = try await FDSNClient(fetch: Self.fast).events(for: try Self.query(service, pageSize: nil)) { report in
+            if case .notice(let text) = report { notices.append(text) }
+        }
+        let ids = try Self.ids(result.body)
+        #expect(ids.count == 1_300 && Set(ids) == Set(Self.catalogue().map(\.id)), "\(ids.count) of 1300")
+        #expect(notices.all.count == 1 && notices.all[0].contains("answered 500 of the 10000 events asked"), "\(notices.all)")
+        // Once found, the cap is asked: later pages ask 500.
+        let pages = service.parameters(of: "query").filter { $0["offset"] == nil }
+        #expect(pages.first?["limit"] == "10000" && pages.dropFirst().allSatisfy { $0["limit"] == "500" })
+    }
+
+    /// The 300 most recent from a service that stops at 200 silently: paged under 200, all 300 come.
+    @Test func theMostRecentFromASilentlyCappedServiceAreAllThere() async throws {
+        let service = try FDSNTestService(catalogue: Self.catalogue())
+        defer { service.server.stop() }
+        service.overCap = .truncate
+        service.cap = 200
+        let result = try await FDSNClient(fetch: Self.fast).events(for: try Self.query(service, limit: 300))
+        let selected = try QuakeMap.select(from: .bytes(result.body, name: "fdsn"), selection: EventSelection(limit: 300))
+        let newest = Self.catalogue().sorted { $0.time > $1.time }.prefix(300).map(\.id)
+        #expect(selected.events.map(\.id) == newest)
+    }
+
+    /// Without count and without `offset`, a short page cannot be checked: taken as it comes, with a
+    /// warning naming the option that tells the client the cap.
+    @Test func aShortPageThatCannotBeCheckedIsSaidSo() async throws {
+        let service = try FDSNTestService(catalogue: Self.catalogue())
+        defer { service.server.stop() }
+        service.overCap = .truncate
+        service.hasCount = false
+        service.acceptsOffset = false
+        let notices = Notices()
+        let result = try await FDSNClient(fetch: Self.fast).events(for: try Self.query(service, pageSize: nil)) { report in
+            if case .notice(let text) = report { notices.append(text) }
+        }
+        #expect(try Self.ids(result.body).count == 500)
+        #expect(notices.all.count == 1 && notices.all[0].contains("cannot be checked") && notices.all[0].contains("--fdsn-page-size 500"),
+                "\(notices.all)")
     }
 
     @Test func atMostThreeRequestsAtOnce() async throws {
@@ -343,4 +394,13 @@ struct FDSNClientTests {
             try await FDSNClient(fetch: Self.fast).events(for: try Self.query(service, limit: 10, format: .csv))
         }
     }
+}
+
+/// The notices a fetch reported, collected from its (concurrent) report callback.
+final class Notices: @unchecked Sendable {
+    private let lock = NSLock()
+    private var texts: [String] = []
+
+    func append(_ text: String) { lock.withLock { texts.append(text) } }
+    var all: [String] { lock.withLock { texts } }
 }

@@ -9,8 +9,10 @@ import QuakeGeo
 /// to the epicentre, as GMT `meca -C` draws moved balls. A place is free when the ball
 /// lies inside the map, off every panel (legend, title, footer, labels) and clear of
 /// the balls placed before it (largest first). Where nothing within reach is free the
-/// ball stays at its epicentre; so do all balls once a map has tried ``searchBudget``
-/// places (a map so full that moving balls cannot help, kept from taking seconds).
+/// ball goes to the nearest place tried that is at least off the panels and inside the
+/// map (over other balls: a crowd too dense to spread), else its epicentre; all balls
+/// stay at their epicentres once a map has tried ``searchBudget`` places (a map so full
+/// that moving balls cannot help, kept from taking seconds).
 struct BeachballPlacement {
     let width: Double
     let height: Double
@@ -24,6 +26,9 @@ struct BeachballPlacement {
     /// Placed balls by grid cell.
     private var cells: [Int: [(center: PixelPoint, radius: Double)]] = [:]
     private let cellSize: Double
+    /// The largest ball's radius: the outer rings step by it, so that the small balls,
+    /// placed last into the thickest crowd, reach as far as the large ones.
+    private let largestRadius: Double
 
     init(width: Double, height: Double, panels: [ScenePolygon], largestRadius: Double, gap: Double) {
         self.width = width
@@ -37,14 +42,15 @@ struct BeachballPlacement {
             }
         }
         cellSize = max(8, 2 * largestRadius + gap)
+        self.largestRadius = largestRadius
     }
 
     private func cell(_ x: Double, _ y: Double) -> (Int, Int) { (Int((x / cellSize).rounded(.down)), Int((y / cellSize).rounded(.down))) }
 
     private func key(_ column: Int, _ row: Int) -> Int { column &* 1_000_003 &+ row }
 
-    /// Whether a ball of `radius` at `center` is inside the map, off the panels and clear of placed balls.
-    func isFree(_ center: PixelPoint, radius: Double) -> Bool {
+    /// Whether a ball of `radius` at `center` is inside the map and off the panels.
+    func isClearOfPanels(_ center: PixelPoint, radius: Double) -> Bool {
         guard center.x - radius >= 0, center.y - radius >= 0, center.x + radius <= width, center.y + radius <= height else {
             return false
         }
@@ -52,6 +58,12 @@ struct BeachballPlacement {
             let dx = max(box.minX - center.x, 0, center.x - box.maxX), dy = max(box.minY - center.y, 0, center.y - box.maxY)
             if dx * dx + dy * dy < (radius + gap) * (radius + gap) { return false }
         }
+        return true
+    }
+
+    /// Whether a ball of `radius` at `center` is inside the map, off the panels and clear of placed balls.
+    func isFree(_ center: PixelPoint, radius: Double) -> Bool {
+        guard isClearOfPanels(center, radius: radius) else { return false }
         let (column, row) = cell(center.x, center.y)
         for c in (column - 1)...(column + 1) {
             for r in (row - 1)...(row + 1) {
@@ -69,10 +81,12 @@ struct BeachballPlacement {
     mutating func place(_ epicentre: PixelPoint, radius: Double) -> PixelPoint {
         var chosen = epicentre
         if !isFree(epicentre, radius: radius), tried < Self.searchBudget {
-            let step = max(3, radius * 0.6)
+            // Steps of the ball's own size near the epicentre, of the largest ball's further out:
+            // about 14 of the largest radii in all, whatever this ball's size.
+            let step = max(3, radius * 0.6), outerStep = max(step, largestRadius * 0.6)
+            var fallback: PixelPoint? = isClearOfPanels(epicentre, radius: radius) ? epicentre : nil
             search: for ring in 1...40 {
-                // Finer steps near the epicentre, coarser further out: about 24 radii in all.
-                let distance = ring <= 8 ? Double(ring) * step : (8 + Double(ring - 8) * 0.5) * step
+                let distance = ring <= 8 ? Double(ring) * step : 8 * step + Double(ring - 8) * 0.5 * outerStep
                 let directions = 8 + 4 * min(ring, 16)
                 tried += directions
                 for index in 0..<directions {
@@ -80,11 +94,14 @@ struct BeachballPlacement {
                     let angle = -Double.pi / 4 + 2 * Double.pi * Double(index) / Double(directions)
                     let candidate = PixelPoint(x: epicentre.x + distance * cos(angle), y: epicentre.y + distance * sin(angle))
                     if isFree(candidate, radius: radius) {
+                        fallback = nil
                         chosen = candidate
                         break search
                     }
+                    if fallback == nil, isClearOfPanels(candidate, radius: radius) { fallback = candidate }
                 }
             }
+            if let fallback { chosen = fallback }
         }
         let (column, row) = cell(chosen.x, chosen.y)
         cells[key(column, row), default: []].append((chosen, radius))
