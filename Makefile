@@ -16,7 +16,7 @@ RELEASE := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xl
 # The fuzzers' seed corpora, written afresh for the corpus replay test (FuzzCorpusReplayTests).
 FUZZ_SEEDS := $(CURDIR)/.build/fuzz-seeds
 
-.PHONY: map test test-run test-all outside bench-catalogue bench-servers test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample basemap relief plates bench bench-readers load interop api-fuzz examples fuzz
+.PHONY: map test test-run test-all outside bench-catalogue bench-servers test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample install uninstall basemap relief plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -93,16 +93,17 @@ deps:
 
 ## test-deps: what the tests use besides: pdftoppm (poppler-utils) renders the PDF outputs; curl,
 ## headless Chromium and its WebDriver are clients of the server; PostgreSQL and PostGIS hold the
-## catalogue tests' databases; and a Python virtual environment
+## catalogue tests' databases; man-db and binutils (man, readelf) check `make install`; and a Python virtual environment
 ## (under ~/.cache/quakemap) with the client libraries of Tests/Interop/requirements.txt from PyPI
-TEST_DEBIAN_PACKAGES := poppler-utils curl chromium chromium-driver postgresql postgis nginx
+TEST_DEBIAN_PACKAGES := poppler-utils curl chromium chromium-driver postgresql postgis nginx man-db binutils
 # Outside the checkout and named by the requirements' hash, so a new clone (CI's) reuses the
 # packages a previous run installed, and a change of requirements makes a new one.
 VENV := $(HOME)/.cache/quakemap/venv-$(shell sha1sum Tests/Interop/requirements.txt | cut -c1-12)
 test-deps: deps
 	@if ! command -v pdftoppm >/dev/null || ! command -v curl >/dev/null || ! command -v chromium >/dev/null \
 		|| ! command -v chromedriver >/dev/null || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! test -x /usr/sbin/nginx \
-		|| ! ls /usr/share/postgresql/*/extension/postgis.control >/dev/null 2>&1; then \
+		|| ! ls /usr/share/postgresql/*/extension/postgis.control >/dev/null 2>&1 \
+		|| ! command -v man >/dev/null || ! command -v readelf >/dev/null; then \
 		echo "Installing $(TEST_DEBIAN_PACKAGES) (Debian packages)…"; \
 		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(TEST_DEBIAN_PACKAGES); \
 	fi
@@ -132,6 +133,21 @@ relief:
 PLATES_SOURCE ?= ../shared/data/plates
 plates:
 	python3 scripts/embed_plates.py $(PLATES_SOURCE)
+
+## install: quakemap and quakemap-server (release, stripped), their man pages, bash/zsh/fish completions and
+## the systemd unit and timer (contrib/systemd) under $(DESTDIR)$(PREFIX); uninstall removes exactly those.
+## CONFIGURATION=debug installs the debug build (the install test does, so that it needs no release build).
+PREFIX ?= /usr/local
+DESTDIR ?=
+CONFIGURATION ?= release
+INSTALL_FLAGS = $(if $(filter debug,$(CONFIGURATION)),,$(RELEASE))
+install: deps
+	$(SWIFT) build $(INSTALL_FLAGS) --product quakemap
+	$(SWIFT) build $(INSTALL_FLAGS) --product quakemap-server
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" SWIFT="$(SWIFT)" BUILD_FLAGS="$(INSTALL_FLAGS)" scripts/install.sh install
+
+uninstall:
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install.sh uninstall
 
 clean:
 	rm -rf .build

@@ -5,12 +5,14 @@ import QuakeKit
 struct Quakemap: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quakemap",
-        abstract: "Turn the USGS earthquake feed into a map.",
+        abstract: "Turn earthquake catalogues into maps, lists, charts, reports and tiles.",
         discussion: """
-            Reads a USGS feed — comma-separated (today's 22 columns, the older 15, or the \
-            pre-2013 layouts) or GeoJSON, told apart by content — from a file, standard \
-            input or an http(s) URL, keeps the most recent events, and draws them on a \
-            plate carrée world map.
+            Reads a USGS feed (comma-separated of every era, or GeoJSON), QuakeML 1.2, FDSN \
+            event text or GCMT NDK, told apart by content, and GMT meca text when told \
+            (--input-format), from a file, standard input, an http(s) URL, an FDSN event \
+            service (--fdsn) or a catalogue (--catalogue); keeps the most recent events (300 \
+            by default), and draws them on a plate carrée world map, or lists, charts, \
+            reports, animates or tiles them. See `man quakemap.render` and the other pages.
 
             EXIT STATUS
               0   success (a feed with a header and no rows is an empty catalogue:
