@@ -13,7 +13,7 @@ import pytest
 
 Image = pytest.importorskip("PIL.Image", reason="Pillow is installed by `make test` (Tests/Interop/requirements.txt)")
 
-from conftest import BIN, SHARED  # noqa: E402
+from conftest import BIN, ROOT, SHARED  # noqa: E402
 
 FEEDS = ["all_month_2020-06.csv", "significant_month_2024-05.csv", "4.5_week_2020-10.geojson"]
 DURATION, FPS, HOLD = 3, 10, 1.5
@@ -83,3 +83,28 @@ def test_pillow_reads_the_animation_and_its_end_frames_are_the_stills(feed, tmp_
     with Image.open(last_still) as last:
         _, within = difference(last, frames[0])
         assert within < 0.999
+
+
+@pytest.mark.parametrize("source", ["sample", "week"])
+def test_each_frame_pillow_composes_is_the_full_frame(tmp_path, source):
+    """Frames after the first store only the region that changed, unchanged pixels transparent and
+    blended over: Pillow, compositing them as the APNG specification says, must get every full frame
+    (the ones `--frames` writes) pixel for pixel, and the file must be a fraction of the frames' bytes."""
+    path = SHARED / "4.5_week_2020-10.geojson" if source == "week" else ROOT / "Data" / "synthetic_all_day.csv"
+    if not path.exists():
+        pytest.skip(f"{path} is absent: the shared USGS feeds are beside the project in CI")
+    common = ["--width", "640", "--duration", "3", "--fps", "10", "--limit", "0", "--quiet"]
+    animation, folder = tmp_path / "animation.png", tmp_path / "frames"
+    animate(str(path), *common, "-o", str(animation))
+    animate(str(path), *common, "--frames", str(folder))
+    files = sorted(folder.glob("frame-*.png"))
+    assert len(files) == 30
+    with Image.open(animation) as image:
+        assert image.n_frames == len(files)
+        for index, file in enumerate(files):
+            image.seek(index)
+            with Image.open(file) as full:
+                composed, expected = image.convert("RGBA"), full.convert("RGBA")
+                assert composed.tobytes() == expected.tobytes(), f"frame {index + 1} differs from {file.name}"
+    whole = sum(file.stat().st_size for file in files)
+    assert animation.stat().st_size * 4 < whole, (animation.stat().st_size, whole)

@@ -10,10 +10,17 @@ import QuakeRender
 /// Streams an animated PNG (APNG) to a file descriptor one frame at a time:
 /// signature, `IHDR`, `acTL`, then for each frame an `fcTL` and its image
 /// data (the first frame as `IDAT`, so a viewer without APNG shows it; the
-/// others as `fdAT`), then `IEND`. Every frame is whole (no sub-rectangles),
-/// replaces the one before (dispose none, blend source) and is deflated as
-/// ``PNGEncoder`` does; one compression buffer is reused, so memory does not
-/// grow with the number of frames.
+/// others as `fdAT`), then `IEND`, deflated as ``PNGEncoder`` does.
+///
+/// A frame after the first stores only what changed: the frame control's region is
+/// the box around the pixels that differ from the frame before, and inside it the
+/// pixels that did not change are written transparent and blended over (`blend_op`
+/// OVER, `dispose_op` NONE), so a few new circles cost a few hundred bytes, not a
+/// whole image. Composited, every frame is the full frame's pixels exactly. (A
+/// changed pixel that is itself not opaque cannot be blended over: such a region is
+/// written whole with `blend_op` SOURCE.) The file is RGBA for this, whatever the
+/// first frame; memory holds the frame before and one compression buffer, whatever
+/// the number of frames.
 package final class APNGWriter {
     /// Where bytes go, and the path named in errors.
     package let descriptor: Int32
@@ -23,8 +30,12 @@ package final class APNGWriter {
     package private(set) var framesWritten = 0
     /// The next `fcTL`/`fdAT` sequence number.
     private var sequence: UInt32 = 0
-    /// 3 (RGB) or 4 (RGBA), chosen on the first frame.
-    private var channels: Int32 = 0
+    /// RGBA: the frames after the first need transparency to leave pixels as they were.
+    private let channels: Int32 = 4
+    /// The frame before, as Cairo's premultiplied ARGB32 words, row by row.
+    private var previous: [UInt32] = []
+    /// The changed region of the current frame, unchanged pixels cleared.
+    private var region: [UInt32] = []
     private var width = 0, height = 0
     private var buffer = qm_png_buffer()
     /// The most bytes the compression buffer has held at once.
@@ -52,8 +63,6 @@ package final class APNGWriter {
         if framesWritten == 0 {
             width = pixels.width
             height = pixels.height
-            let opaque = qm_png_is_opaque(raw, Int32(width), Int32(height), Int32(pixels.stride)) != 0
-            channels = opaque ? 3 : 4
             var header = [UInt8](repeating: 0, count: 13)
             qm_png_header(Int32(width), Int32(height), channels, &header)
             try writeBytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -62,17 +71,27 @@ package final class APNGWriter {
             try chunk("acTL", Self.bigEndian(UInt32(frameCount)) + Self.bigEndian(UInt32(0)))
         }
         precondition(pixels.width == width && pixels.height == height, "every frame the size of the first")
+        let change = framesWritten == 0 ? Change(x: 0, y: 0, width: width, height: height, blendOver: false)
+            : changedRegion(pixels)
         let (numerator, denominator) = Self.fraction(delay)
         var control = Self.bigEndian(nextSequence())
-        control += Self.bigEndian(UInt32(width)) + Self.bigEndian(UInt32(height))
-        control += Self.bigEndian(UInt32(0)) + Self.bigEndian(UInt32(0))
+        control += Self.bigEndian(UInt32(change.width)) + Self.bigEndian(UInt32(change.height))
+        control += Self.bigEndian(UInt32(change.x)) + Self.bigEndian(UInt32(change.y))
         control += Self.bigEndian16(numerator) + Self.bigEndian16(denominator)
-        control += [0, 0]  // dispose none, blend source: each frame replaces the last
+        control += [0, change.blendOver ? 1 : 0]  // dispose none; blend over the frame before, or replace the region
         try chunk("fcTL", control)
+        remember(pixels, change)
 
-        let settings = channels == 3 ? PNGEncoder.opaque : PNGEncoder.transparent
-        let status = qm_png_image_data(raw, Int32(width), Int32(height), Int32(pixels.stride), channels, settings,
-                                       Int32(ParallelParts.cores), &buffer)
+        let status: Int32
+        if change.blendOver {
+            status = region.withUnsafeBytes { bytes in
+                qm_png_image_data(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(change.width), Int32(change.height),
+                                  Int32(change.width * 4), channels, PNGEncoder.transparent, Int32(ParallelParts.cores), &buffer)
+            }
+        } else {
+            status = qm_png_image_data(raw + change.y * pixels.stride + change.x * 4, Int32(change.width), Int32(change.height),
+                                       Int32(pixels.stride), channels, PNGEncoder.transparent, Int32(ParallelParts.cores), &buffer)
+        }
         guard status == 0, let bytes = buffer.bytes else { throw WriteError.encodingFailed(format: "APNG", status: status) }
         largestBuffer = max(largestBuffer, buffer.capacity)
         let data = UnsafeRawBufferPointer(start: bytes, count: buffer.count)
@@ -82,6 +101,67 @@ package final class APNGWriter {
             try chunk("fdAT", prefix: Self.bigEndian(nextSequence()), data)
         }
         framesWritten += 1
+    }
+
+    /// Where a frame differs from the one before, and how it is stored.
+    private struct Change {
+        var x, y, width, height: Int
+        /// Unchanged pixels cleared in ``APNGWriter/region`` and blended over; else the region is written whole.
+        var blendOver: Bool
+    }
+
+    /// The box around the pixels that differ from the frame before (a single pixel left
+    /// as it was when none does), with ``region`` filled for blending over when it can be.
+    private func changedRegion(_ pixels: PixelBuffer) -> Change {
+        var minX = width, minY = height, maxX = -1, maxY = -1
+        previous.withUnsafeBufferPointer { before in
+            for y in 0..<height {
+                let row = (pixels.base + y * pixels.stride).assumingMemoryBound(to: UInt32.self), offset = y * width
+                var first = -1, last = -1
+                for x in 0..<width where row[x] != before[offset + x] {
+                    if first < 0 { first = x }
+                    last = x
+                }
+                if first >= 0 {
+                    minX = min(minX, first)
+                    maxX = max(maxX, last)
+                    minY = min(minY, y)
+                    maxY = y
+                }
+            }
+        }
+        guard maxX >= 0 else {
+            // Nothing changed: one transparent pixel blended over changes nothing.
+            region = [0]
+            return Change(x: 0, y: 0, width: 1, height: 1, blendOver: true)
+        }
+        let change = Change(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1, blendOver: true)
+        region = [UInt32](repeating: 0, count: change.width * change.height)
+        var opaque = true
+        previous.withUnsafeBufferPointer { before in
+            region.withUnsafeMutableBufferPointer { region in
+                for y in 0..<change.height {
+                    let row = (pixels.base + (change.y + y) * pixels.stride).assumingMemoryBound(to: UInt32.self) + change.x
+                    let old = (change.y + y) * width + change.x
+                    for x in 0..<change.width where row[x] != before[old + x] {
+                        region[y * change.width + x] = row[x]
+                        if row[x] >> 24 != 0xFF { opaque = false }
+                    }
+                }
+            }
+        }
+        return opaque ? change : Change(x: change.x, y: change.y, width: change.width, height: change.height, blendOver: false)
+    }
+
+    /// Keeps the frame's pixels, where they changed, for the next frame's comparison.
+    private func remember(_ pixels: PixelBuffer, _ change: Change) {
+        if previous.isEmpty { previous = [UInt32](repeating: 0, count: width * height) }
+        previous.withUnsafeMutableBufferPointer { kept in
+            for y in change.y..<(change.y + change.height) {
+                let row = (pixels.base + y * pixels.stride).assumingMemoryBound(to: UInt32.self)
+                for x in change.x..<(change.x + change.width) { kept[y * width + x] = row[x] }
+            }
+        }
     }
 
     /// Ends the file once every announced frame is written.
