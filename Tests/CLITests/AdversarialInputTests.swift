@@ -78,8 +78,9 @@ struct AdversarialInputTests {
         Case("a 2 MB single line", header + "\n" + String(repeating: "x", count: 2_000_000) + "\n", 65,
              "<stdin>:2: a record longer than 1048576 bytes"),
         Case("10 million columns", String(repeating: ",", count: 10_000_000) + "\n", 65, "<stdin>:1: a record longer than 1048576 bytes"),
+        // Followed without recursion: balanced, so it is read to its end, and it is no feed.
         Case("deep JSON nesting", String(repeating: "{\"a\":", count: 100_000) + "1" + String(repeating: "}", count: 100_000), 65,
-             "not a GeoJSON earthquake feed: the JSON is not valid"),
+             "not a GeoJSON earthquake feed: the top level is not a FeatureCollection or a Feature"),
     ]
 
     @Test(arguments: cases)

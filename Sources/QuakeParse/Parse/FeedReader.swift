@@ -179,7 +179,7 @@ package struct FeedReader: Sendable {
         // The format is told by the content: GeoJSON opens with '{', QuakeML with an XML
         // declaration or its root element (an HTML error page is refused as a CSV without
         // columns), FDSN text with a '#EventID|…' line, GCMT NDK with a hypocentre line.
-        var json: Data?
+        var json: GeoJSONStream?
         var quakeML: QuakeMLDecoder?
         var ndk: NDKDecoder?
         // GMT meca text is read only when asked for: it has nothing to be told by.
@@ -212,7 +212,7 @@ package struct FeedReader: Sendable {
                     }
                 }
                 sawFirstByte = true
-                if first == UInt8(ascii: "{") { json = Data() }
+                if first == UInt8(ascii: "{") { json = GeoJSONStream(decoder: GeoJSONFeedDecoder(source: name, options: options)) }
                 if first == UInt8(ascii: "<"), QuakeMLDecoder.opensDocument(window) {
                     // Blank lines in windows before this one were counted by the CSV scanner.
                     quakeML = QuakeMLDecoder(source: name, now: options.now ?? Date(),
@@ -238,12 +238,12 @@ package struct FeedReader: Sendable {
                 }
                 return window.count
             }
-            if json != nil {
-                json!.append(contentsOf: window)
-                if json!.count > GeoJSONFeedDecoder.maximumBytes {
-                    throw FeedError.malformedGeoJSON(source: name,
-                        reason: "larger than \(GeoJSONFeedDecoder.maximumBytes >> 20) MiB")
+            if let json {
+                try json.parse(window, isLast: isLast) { outcome in
+                    try handOver(outcome, summary: &summary, mapping: mapping, revisions: revisions, body, mapRows: mapRows)
                 }
+                summary.generated = json.generated
+                summary.title = json.title
                 return window.count
             }
             if let pipeScanners {
@@ -253,13 +253,7 @@ package struct FeedReader: Sendable {
             if !sawFirstByte { scannedBeforeFirstByte = true }
             return try scanRecords(window, isLast: isLast, with: scanner, parallel: parallelScanner)
         }
-        if let json {
-            try GeoJSONFeedDecoder(source: name, options: options).decode(json, into: &summary) { event in
-                try handOver(event, mapping: mapping, revisions: revisions, body, mapRows: mapRows)
-            }
-            return summary
-        }
-        if quakeML != nil || ndk != nil || meca != nil { return summary }
+        if json != nil || quakeML != nil || ndk != nil || meca != nil { return summary }
 
         // No header at all is not a feed; a header with no rows is a quiet day's feed.
         if decoder == nil { throw FeedError.empty(source: name) }

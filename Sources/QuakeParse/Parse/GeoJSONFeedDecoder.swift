@@ -6,55 +6,25 @@ import QuakeModel
 /// `mag`, `time` and `updated` (epoch milliseconds), `place`, `type`…, any of
 /// which may be `null`; `metadata.generated` is the feed's own time.
 ///
-/// Foundation's `JSONSerialization` does the parsing; this type only checks the
-/// structure and hands each feature's values to ``RowValidator``, the judge of
-/// every reader: a string where a number is expected is judged as the same text in a CSV.
+/// ``GeoJSONStream`` follows the document a window at a time and hands each feature to
+/// this type whole; Foundation's `JSONSerialization` parses the feature, and this type
+/// checks its structure and hands its values to ``RowValidator``, the judge of every
+/// reader: a string where a number is expected is judged as the same text in a CSV.
 package struct GeoJSONFeedDecoder {
     package let source: String
     package let options: FeedOptions
 
-    /// Largest GeoJSON document read into memory (USGS's largest feed is ~10 MB).
-    package static let maximumBytes = 512 << 20
-
-    package func decode(_ data: Data, into summary: inout FeedSummary, _ body: (SeismicEvent) throws -> Void) throws {
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw FeedError.malformedGeoJSON(source: source, reason: "the JSON is not valid")
+    /// One feature (its parsed JSON, its 1-based position in `features`) as an event, or why not.
+    package func outcome(ofFeature value: Any, index: Int, validator: RowValidator) -> QuakeMLDecoder.Outcome {
+        switch decodeFeature(value, index: index, validator: validator) {
+        case .success(let event): .event(event)
+        case .failure(let rejection): .rejected(rejection)
         }
-        // A detail document (one event, its products) is a Feature: read as a collection of one.
-        if let feature = root as? [String: Any], feature["type"] as? String == "Feature" {
-            return try decode(features: [feature], into: &summary, body)
-        }
-        guard let collection = root as? [String: Any], collection["type"] as? String == "FeatureCollection" else {
-            throw FeedError.malformedGeoJSON(source: source, reason: "the top level is not a FeatureCollection or a Feature")
-        }
-        guard let features = collection["features"] as? [Any] else {
-            throw FeedError.malformedGeoJSON(source: source, reason: "the FeatureCollection has no \"features\" array")
-        }
-        if let metadata = collection["metadata"] as? [String: Any] {
-            if let generated = Self.number(metadata["generated"]) {
-                summary.generated = Date(timeIntervalSince1970: generated / 1000)
-            }
-            summary.title = Self.title(metadata["title"])
-        }
-        try decode(features: features, into: &summary, body)
     }
 
-    private func decode(features: [Any], into summary: inout FeedSummary, _ body: (SeismicEvent) throws -> Void) throws {
-        // "Now" once per feed, as the CSV reader has it: rows are judged against one instant.
-        let validator = RowValidator(now: options.now ?? Date())
-        for (offset, feature) in features.enumerated() {
-            summary.rows += 1
-            switch decodeFeature(feature, index: offset + 1, validator: validator) {
-            case .success(let event):
-                if event.magnitude == nil { summary.withoutMagnitude += 1 } else { summary.events += 1 }
-                try body(event)
-            case .failure(let rejection):
-                try summary.record(rejection, options: options)
-            }
-        }
+    /// `metadata.generated` (epoch milliseconds) as a date.
+    package static func generated(_ metadata: [String: Any]) -> Date? {
+        number(metadata["generated"]).map { Date(timeIntervalSince1970: $0 / 1000) }
     }
 
     private func decodeFeature(_ value: Any, index: Int, validator: RowValidator) -> Result<SeismicEvent, FeedRejection> {
