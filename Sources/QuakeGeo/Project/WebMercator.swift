@@ -46,10 +46,4 @@ package struct WebMercator: Sendable, Hashable {
         let y = (1 - log(tan(clamped) + 1 / cos(clamped)) / .pi) / 2
         return PixelPoint(x: (longitude + 180) / 360 * worldSize, y: min(max(y, 0), 1) * worldSize)
     }
-
-    /// The latitude at `y` pixels from the top of the whole world's image: the
-    /// inverse of ``projectUnwrapped(latitude:longitude:)``'s y.
-    package func latitude(atY y: Double) -> Double {
-        atan(sinh(.pi * (1 - 2 * y / worldSize))) * 180 / .pi
-    }
 }

@@ -14,8 +14,6 @@ package struct SceneRelief: Sendable, Hashable {
         case plateCarree(PlateCarree)
         /// An Equal Earth or Robinson world map.
         case globe(GlobeProjection)
-        /// A Web Mercator tile whose top-left pixel is `origin` in the whole world's image.
-        case webMercator(WebMercator, origin: PixelPoint)
     }
 
     /// One row of pixels: every projection drawn here keeps a row on one parallel, with
@@ -65,10 +63,6 @@ package struct SceneRelief: Sendable, Hashable {
             guard first < end else { return nil }
             return Row(latitude: parallel.latitude, longitudeAtZero: globe.centerLongitude + (0.5 - middle) / parallel.pixelsPerDegree,
                        degreesPerPixel: 1 / parallel.pixelsPerDegree, columns: first..<end)
-        case .webMercator(let projection, let origin):
-            let degrees = 360 / projection.worldSize
-            return Row(latitude: projection.latitude(atY: origin.y + centreY),
-                       longitudeAtZero: (origin.x + 0.5) * degrees - 180, degreesPerPixel: degrees, columns: 0..<width)
         }
     }
 }
