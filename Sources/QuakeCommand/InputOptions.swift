@@ -37,7 +37,7 @@ package struct InputOptions: ParsableArguments {
                                valueName: "n"))
     package var fdsnPageSize: Int?
 
-    @Option(help: ArgumentHelp("With --fdsn: the format asked: text, csv or xml (default: the service's preferred; see docs/fdsn.md).",
+    @Option(help: ArgumentHelp("With --fdsn: the format asked: text, csv, xml or geojson (default: the service's preferred; see docs/fdsn.md).",
                                valueName: "format"))
     package var fdsnFormat: FDSNFormat?
 

@@ -45,6 +45,25 @@ enum FDSNBody {
                     }
                 }
             }
+        case .geojson:
+            // One collection: the first page's members (its metadata), every page's features.
+            var features: [[UInt8]] = []
+            var first: [String: [UInt8]] = [:]
+            for (index, body) in nonEmpty.enumerated() {
+                guard let parts = GeoJSONStream.parts(of: body) else { return body }
+                features += parts.features
+                if index == 0 { first = parts.members }
+            }
+            var document = Array("{".utf8)
+            for (name, value) in first.sorted(by: { $0.key < $1.key }) {
+                document += Array("\"\(name)\":".utf8) + value + Array(",".utf8)
+            }
+            document += Array("\"features\":[".utf8)
+            for (index, feature) in features.enumerated() {
+                if index > 0 { document.append(UInt8(ascii: ",")) }
+                document += feature
+            }
+            merged = Data(document + Array("]}\n".utf8))
         case .xml:
             // The events of the others go before the first's closing tag, which may carry a prefix.
             guard let name = merged.range(of: Data("eventParameters>".utf8), options: .backwards),

@@ -8,6 +8,8 @@ public enum FDSNFormat: String, Sendable, Hashable, CaseIterable {
     case csv
     /// QuakeML 1.2; every service offers it.
     case xml
+    /// The USGS GeoJSON summary layout (USGS offers it; asked only with `--fdsn-format geojson`).
+    case geojson
 }
 
 /// An FDSN event web service: where it is and what it is known to offer.

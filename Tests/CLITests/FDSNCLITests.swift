@@ -42,7 +42,7 @@ struct FDSNCLITests {
         }
     }
 
-    @Test(arguments: ["csv", "xml", "text"])
+    @Test(arguments: ["csv", "xml", "text", "geojson"])
     func listReturnsEveryEventOnceInOrder(format: String) throws {
         let fixture = try Fixture()
         defer { fixture.finish() }

@@ -70,7 +70,7 @@ public final class FDSNTestService: @unchecked Sendable {
     private var _cap = 500
     private var _overCap = OverCap.refuse
     private var _hasCount = true
-    private var _formats: Set<String> = ["csv", "text", "xml"]
+    private var _formats: Set<String> = ["csv", "text", "xml", "geojson"]
     private var _acceptsMechanisms = true
     private var _acceptsOffset = true
     private var _nodata = 204
@@ -126,7 +126,7 @@ public final class FDSNTestService: @unchecked Sendable {
         set { locked { _acceptsMechanisms = newValue } }
     }
 
-    /// The formats offered (others: 400 "unsupported format"). Default csv, text, xml.
+    /// The formats offered (others: 400 "unsupported format"). Default csv, text, xml, geojson.
     public var formats: Set<String> {
         get { locked { _formats } }
         set { locked { _formats = newValue } }
@@ -211,7 +211,7 @@ public final class FDSNTestService: @unchecked Sendable {
         if matching.isEmpty {
             return state.nodata == 404 ? Self.error(404, "Not Found", "No data matches the request", request: request.path) : .response(status: 204)
         }
-        return .response(status: 200, headers: [("Content-Type", format == "xml" ? "application/xml" : "text/plain")],
+        return .response(status: 200, headers: [("Content-Type", format == "xml" ? "application/xml" : format == "geojson" ? "application/json" : "text/plain")],
                          body: Data(Self.body(matching, format: format, mechanisms: mechanisms).utf8))
     }
 
@@ -284,6 +284,16 @@ public final class FDSNTestService: @unchecked Sendable {
                 + events.map { event in
                     "\(event.id)|\(timestamp(event.time).dropLast())|\(event.latitude)|\(event.longitude)|\(event.depth)|SY|SY|SY|\(event.id)|ml|\(event.magnitude)|SY|Synthetic region|\(event.type)\n"
                 }.joined()
+        case "geojson":
+            let features = events.map { event in
+                """
+                {"type":"Feature","id":"\(event.id)","properties":{"mag":\(event.magnitude),"magType":"ml","place":"Synthetic region, \(event.id)",\
+                "time":\(Int64((event.time.timeIntervalSince1970 * 1000).rounded())),"updated":\(Int64((event.updated.timeIntervalSince1970 * 1000).rounded())),\
+                "type":"\(event.type)","net":"sy"},"geometry":{"type":"Point","coordinates":[\(event.longitude),\(event.latitude),\(event.depth)]}}
+                """
+            }
+            return "{\"type\":\"FeatureCollection\",\"metadata\":{\"generated\":1795132800000,\"title\":\"Synthetic FDSN\"},\"features\":[\n"
+                + features.joined(separator: ",\n") + "\n]}\n"
         case "xml":
             let events = events.map { event in
                 """

@@ -13,7 +13,7 @@ import QuakeModel
 /// inside a value is `JSONSerialization`'s to judge. A broken document says where (line
 /// and column); features before the break have been handed over by then, as the rows of a
 /// CSV before a bad one are, and the run still fails.
-final class GeoJSONStream {
+package final class GeoJSONStream {
     private let decoder: GeoJSONFeedDecoder
     private let validator: RowValidator
     /// The most bytes one feature or top-level value may take.
@@ -41,6 +41,9 @@ final class GeoJSONStream {
     private var members: [String: [UInt8]] = [:]
     private var featureIndex = 0
     private var line = 1, column = 0
+    /// Keeps each feature's bytes instead of decoding them (``parts(of:)``).
+    private var keepsFeatures = false
+    private var keptFeatures: [[UInt8]] = []
 
     init(decoder: GeoJSONFeedDecoder) {
         self.decoder = decoder
@@ -188,6 +191,7 @@ final class GeoJSONStream {
         if inFeatures {
             featureIndex += 1
             expect = .afterElement
+            if keepsFeatures { return keptFeatures.append(captured) }
             let value: Any
             do {
                 value = try JSONSerialization.jsonObject(with: Data(captured), options: .fragmentsAllowed)
@@ -233,6 +237,20 @@ final class GeoJSONStream {
             generated = GeoJSONFeedDecoder.generated(metadata)
             title = GeoJSONFeedDecoder.title(metadata["title"])
         }
+    }
+
+    /// A FeatureCollection's features and other top-level members as their bytes, unparsed (for
+    /// joining pages into one document); `nil` when it is not one the reader would take.
+    package static func parts(of document: Data) -> (features: [[UInt8]], members: [String: [UInt8]])? {
+        let stream = GeoJSONStream(decoder: GeoJSONFeedDecoder(source: "", options: FeedOptions()))
+        stream.keepsFeatures = true
+        do {
+            try document.withUnsafeBytes { try stream.parse($0, isLast: true) { _ in } }
+        } catch {
+            return nil
+        }
+        guard stream.sawFeatures else { return nil }
+        return (stream.keptFeatures, stream.members.filter { $0.key != "features" })
     }
 
     private func malformed(_ what: String) -> FeedError {
