@@ -122,9 +122,11 @@ import random
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import embed_plates  # noqa: E402  (the format's encoder and decoder, beside this script)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 C_PATH = os.path.join(ROOT, "Sources", "CPlateData", "pb2002.c")
-MAGIC = b"QMPLATE1"
 OTHER, LEFT, RIGHT = 0, 1, 2
 EARTH_KM = 6371.0
 YEAR_SECONDS = 366 * 86400  # 2024 is a leap year
@@ -214,46 +216,11 @@ def read_c_bytes(path):
 
 
 def decode_plates(data):
-    """[(name, plate A, plate B, kind, [(lon, lat), ...])], as scripts/embed_plates.py encodes them."""
-    if data[:len(MAGIC)] != MAGIC:
+    """[(name, plate A, plate B, kind, [(lon, lat), ...])] in degrees: scripts/embed_plates.py's own decoder."""
+    if data[:len(embed_plates.MAGIC)] != embed_plates.MAGIC:
         fail("not a QMPLATE1 array")
-    offset = len(MAGIC)
-
-    def varint():
-        nonlocal offset
-        value = shift = 0
-        while True:
-            byte = data[offset]
-            offset += 1
-            value |= (byte & 0x7F) << shift
-            if byte < 0x80:
-                return value
-            shift += 7
-
-    def text():
-        nonlocal offset
-        length = varint()
-        offset += length
-        return data[offset - length:offset].decode("utf-8")
-
-    def signed():
-        n = varint()
-        return (n >> 1) ^ -(n & 1)
-
-    boundaries, x, y = [], 0, 0
-    for _ in range(varint()):
-        name, a, b = text(), text(), text()
-        kind = data[offset]
-        offset += 1
-        points = []
-        for _ in range(varint()):
-            x += signed()
-            y += signed()
-            points.append((x / 1000.0, y / 1000.0))
-        boundaries.append((name, a, b, kind, points))
-    if offset != len(data):
-        fail("trailing bytes after the last boundary")
-    return boundaries
+    return [(name, a, b, kind, [(x / 1000.0, y / 1000.0) for x, y in points])
+            for name, a, b, kind, points in embed_plates.decode(data)]
 
 
 # ---------------------------------------------------------------------------------------------

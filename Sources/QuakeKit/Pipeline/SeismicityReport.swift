@@ -258,41 +258,21 @@ package struct ReportLayout {
     private mutating func mechanismTable(_ events: [SeismicEvent]) {
         let largest = events.sorted(by: Self.largestFirst).prefix(tableRows)
         text("Largest events with a focal mechanism", size: 12, bold: true, advance: 6)
-        let size = 8.5, row = 12.5
-        let columns: [(title: String, x: Double, alignment: SceneText.Alignment)] = [
+        let columns: [TableColumn] = [
             ("Time (UTC)", margin, .left), ("Mw", margin + 112, .right), ("Depth", margin + 146, .right),
             ("Plane 1", margin + 156, .left), ("Plane 2", margin + 222, .left), ("Style", margin + 288, .left),
             ("Place", margin + 340, .left),
         ]
-        for column in columns {
-            page.texts.append(SceneText(text: column.title, position: PixelPoint(x: column.x, y: y + size), size: size, bold: true,
-                                        color: Self.ink, alignment: column.alignment))
-        }
-        y += row
-        rule(at: y - 3.5)
-        let placeWidth = pageWidth - margin - (margin + 340)
-        for event in largest {
+        table(columns, rows: largest.map { event in
             let mechanism = event.mechanism!
             let planes = mechanism.planes.map { plane in
                 [plane.strike, plane.dip, plane.rake].map { Formatted.minusSigns(Formatted.fixed($0, 0)) }.joined(separator: "/")
             }
             let magnitude = mechanism.momentMagnitude ?? event.magnitude
-            let cells = [
-                Self.tableTime(event.time),
-                magnitude.map { Formatted.fixed($0, 1) } ?? "—",
-                event.depth.map { Formatted.fixed($0, 0) } ?? "—",
-                planes.first ?? "—",
-                planes.dropFirst().first ?? "—",
-                mechanism.faultingStyle?.rawValue ?? "—",
-                Self.fitted(event.place, width: placeWidth, size: size, bold: false, measure: measure),
-            ]
-            for (cell, column) in zip(cells, columns) {
-                page.texts.append(SceneText(text: cell, position: PixelPoint(x: column.x, y: y + size), size: size, color: Self.ink,
-                                            alignment: column.alignment))
-            }
-            y += row
-        }
-        rule(at: y - 3.5)
+            return [Self.tableTime(event.time), magnitude.map { Formatted.fixed($0, 1) } ?? "—",
+                    event.depth.map { Formatted.fixed($0, 0) } ?? "—", planes.first ?? "—", planes.dropFirst().first ?? "—",
+                    mechanism.faultingStyle?.rawValue ?? "—", event.place]
+        })
     }
 
     /// The pages with their footers: credits and `Page n of N`.
@@ -373,29 +353,35 @@ package struct ReportLayout {
         let largest = events.filter { $0.magnitude != nil }.sorted(by: Self.largestFirst).prefix(tableRows)
         text(largest.isEmpty ? "Largest events: none with a magnitude" : "Largest events", size: 12, bold: true, advance: 6)
         guard !largest.isEmpty else { return }
-        let size = 8.5, row = 12.5
         // Columns: time, magnitude, depth (right-aligned numbers), place.
-        let columns: [(title: String, x: Double, alignment: SceneText.Alignment)] = [
+        let columns: [TableColumn] = [
             ("Time (UTC)", margin, .left), ("Mag", margin + 122, .right), ("Type", margin + 128, .left),
             ("Depth (km)", margin + 210, .right), ("Place", margin + 222, .left),
         ]
+        table(columns, rows: largest.map { event in
+            [Self.tableTime(event.time), Formatted.fixed(event.magnitude!, 1), event.magnitudeType ?? "",
+             event.depth.map { Formatted.fixed($0, 1) } ?? "—", event.place]
+        })
+    }
+
+    /// A table column: its heading, the x of its cells' anchor, and their alignment.
+    private typealias TableColumn = (title: String, x: Double, alignment: SceneText.Alignment)
+
+    /// A table at the current position: bold headings, a rule, a row of cells each, a rule. The last
+    /// column runs to the right margin, its cells cut to fit.
+    private mutating func table(_ columns: [TableColumn], rows: [[String]]) {
+        let size = 8.5, row = 12.5
         for column in columns {
             page.texts.append(SceneText(text: column.title, position: PixelPoint(x: column.x, y: y + size), size: size, bold: true,
                                         color: Self.ink, alignment: column.alignment))
         }
         y += row
         rule(at: y - 3.5)
-        let placeWidth = pageWidth - margin - (margin + 222)
-        for event in largest {
-            let cells = [
-                Self.tableTime(event.time),
-                Formatted.fixed(event.magnitude!, 1),
-                event.magnitudeType ?? "",
-                event.depth.map { Formatted.fixed($0, 1) } ?? "—",
-                Self.fitted(event.place, width: placeWidth, size: size, bold: false, measure: measure),
-            ]
-            for (cell, column) in zip(cells, columns) {
-                page.texts.append(SceneText(text: cell, position: PixelPoint(x: column.x, y: y + size), size: size, color: Self.ink,
+        let lastWidth = pageWidth - margin - (columns.last?.x ?? margin)
+        for cells in rows {
+            for (index, (cell, column)) in zip(cells, columns).enumerated() {
+                let text = index == columns.count - 1 ? Self.fitted(cell, width: lastWidth, size: size, bold: false, measure: measure) : cell
+                page.texts.append(SceneText(text: text, position: PixelPoint(x: column.x, y: y + size), size: size, color: Self.ink,
                                             alignment: column.alignment))
             }
             y += row
