@@ -19,7 +19,7 @@ if [ -z "${QUAKEMAP_TEST_POSTGRES:-}" ]; then
 fi
 
 echo "building (release)…"
-swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs --product quakemap \
+swift build $(cat scripts/release-flags) --product quakemap \
     >"$WORK/build.txt" 2>&1 || { cat "$WORK/build.txt" >&2; echo "bench-catalogue: the build failed" >&2; exit 1; }
 BIN=$PWD/.build/release/quakemap
 

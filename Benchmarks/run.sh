@@ -19,11 +19,11 @@ mkdir -p "$WORK"
 
 echo "building (release, static Swift runtime; the C baseline with gcc -O2)…"
 # The flags of the Makefile's RELEASE, so that the binary timed is the one `make map` builds.
-swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs --product quakemap >"$WORK/build.txt" 2>&1 \
+swift build $(cat scripts/release-flags) --product quakemap >"$WORK/build.txt" 2>&1 \
     || { cat "$WORK/build.txt" >&2; echo "bench: the quakemap build failed" >&2; exit 1; }
 BIN=.build/release/quakemap
 gcc -O2 -o "$WORK/baseline" Benchmarks/baseline/baseline.c $(pkg-config --cflags --libs cairo)
-swift build -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs --product quakemap-bench \
+swift build $(cat scripts/release-flags) --product quakemap-bench \
     >"$WORK/build.txt" 2>&1 || { cat "$WORK/build.txt" >&2; echo "bench: the stage timer's build failed" >&2; exit 1; }
 STAGES=.build/release/quakemap-bench
 

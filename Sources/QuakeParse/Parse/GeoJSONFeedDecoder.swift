@@ -27,48 +27,141 @@ package struct GeoJSONFeedDecoder {
         number(metadata["generated"]).map { Date(timeIntervalSince1970: $0 / 1000) }
     }
 
+    /// One feature read by ``GeoJSONFeatureReader`` from `bytes`, as an event or why not.
+    /// Short repeated words (network, types, status) are made once, through `texts`.
+    func outcome(of feature: GeoJSONFeatureReader.Feature, in bytes: UnsafeRawBufferPointer, index: Int,
+                 validator: RowValidator, texts cache: inout ShortTextCache) -> QuakeMLDecoder.Outcome {
+        func string(_ scalar: GeoJSONFeatureReader.Scalar) -> String? {
+            RowValidator.text(GeoJSONFeatureReader.string(scalar, in: bytes))
+        }
+        func word(_ scalar: GeoJSONFeatureReader.Scalar) -> String? {
+            guard case .text(let range) = scalar else { return string(scalar) }
+            var start = range.lowerBound, end = range.upperBound
+            while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
+            while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
+            guard start < end else { return nil }
+            return cache.string(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) ?? string(scalar)
+        }
+        // Numbers and plain strings are lent to the validator as they lie in the bytes, as a CSV's fields are.
+        func lent(_ scalar: GeoJSONFeatureReader.Scalar) -> RowValidator.Text? {
+            switch scalar {
+            case .absent: .absent
+            case .number(let value): .number(value)
+            case .text(let range): .bytes(UnsafeRawBufferPointer(rebasing: bytes[range]))
+            case .escaped: nil
+            }
+        }
+        func held(_ scalar: GeoJSONFeatureReader.Scalar) -> RowValidator.Value {
+            switch scalar {
+            case .absent: .absent
+            case .number(let value): .number(value)
+            case .text, .escaped: .string(GeoJSONFeatureReader.string(scalar, in: bytes) ?? "")
+            }
+        }
+        func coordinate(_ axis: Int) -> GeoJSONFeatureReader.Scalar {
+            guard axis < feature.coordinateCount else { return .absent }
+            switch axis {
+            case 0: return feature.coordinates.0
+            case 1: return feature.coordinates.1
+            default: return feature.coordinates.2
+            }
+        }
+        let id = string(feature.id)
+        let result = event(
+            index: index, id: id, isFeature: feature.isFeature, hasCoordinates: feature.hasCoordinates,
+            check: {
+                if let time = lent(feature.time), let latitude = lent(coordinate(1)), let longitude = lent(coordinate(0)),
+                   let depth = lent(coordinate(2)), let magnitude = lent(feature.magnitude), let updated = lent(feature.updated) {
+                    let fields = RowValidator.Fields(time: time, latitude: latitude, longitude: longitude, depth: depth,
+                                                     magnitude: magnitude, updated: updated, depthUnit: .kilometres)
+                    return validator.check(fields).mapError { validator.problem($0, in: fields) }
+                }
+                return validator.check(time: held(feature.time), latitude: held(coordinate(1)), longitude: held(coordinate(0)),
+                                       depth: held(coordinate(2)), magnitude: held(feature.magnitude),
+                                       updated: held(feature.updated))
+            },
+            texts: {
+                // The code names an event only when it has no id.
+                Texts(network: word(feature.network), code: id == nil ? string(feature.code) : nil,
+                      magnitudeType: word(feature.magnitudeType), place: string(feature.place),
+                      eventType: word(feature.eventType), status: word(feature.status))
+            },
+            // The reader leaves a feature with products to the plain path.
+            mechanism: { .success(nil) })
+        switch result {
+        case .success(let event): return .event(event)
+        case .failure(let rejection): return .rejected(rejection)
+        }
+    }
+
+    /// A feature's descriptive properties, each kept by the rule every reader shares.
+    private struct Texts {
+        var network, code, magnitudeType, place, eventType, status: String?
+    }
+
+    /// The plain path: a feature parsed by `JSONSerialization`.
     private func decodeFeature(_ value: Any, index: Int, validator: RowValidator) -> Result<SeismicEvent, FeedRejection> {
         let feature = value as? [String: Any] ?? [:]
-        let id = RowValidator.text(feature["id"] as? String)
+        let properties = feature["properties"] as? [String: Any] ?? [:]
+        let coordinates = (feature["geometry"] as? [String: Any])?["coordinates"] as? [Any]
+        // The values are judged by the rules every reader shares; a string is judged as the same text in a CSV.
+        func coordinate(_ axis: Int) -> RowValidator.Value {
+            guard let coordinates, axis < coordinates.count else { return .absent }
+            return Self.value(coordinates[axis])
+        }
+        return event(
+            index: index, id: Self.text(feature["id"]), isFeature: feature["type"] as? String == "Feature",
+            hasCoordinates: coordinates != nil,
+            check: {
+                validator.check(time: Self.value(properties["time"]), latitude: coordinate(1), longitude: coordinate(0),
+                                depth: coordinate(2), magnitude: Self.value(properties["mag"]),
+                                updated: Self.value(properties["updated"]))
+            },
+            texts: {
+                Texts(network: Self.text(properties["net"]), code: Self.text(properties["code"]),
+                      magnitudeType: Self.text(properties["magType"]), place: Self.text(properties["place"]),
+                      eventType: Self.text(properties["type"]), status: Self.text(properties["status"]))
+            },
+            mechanism: { Self.mechanism(properties["products"]) })
+    }
+
+    /// A feature as an event, or the first thing wrong with it, judged in one order however it was read:
+    /// its type, its coordinates, the validator's fields, then its mechanism.
+    private func event(index: Int, id: String?, isFeature: Bool, hasCoordinates: Bool,
+                       check: () -> Result<RowValidator.Checked, RowValidator.Problem>,
+                       texts: () -> Texts,
+                       mechanism: () -> Result<FocalMechanism?, ProductProblem>) -> Result<SeismicEvent, FeedRejection> {
         func reject(_ property: String?, _ shown: String?, _ reason: String) -> Result<SeismicEvent, FeedRejection> {
             .failure(FeedRejection(source: source, location: .feature(index, id: id), column: property,
                                    value: shown, reason: reason))
         }
-        guard feature["type"] as? String == "Feature" else { return reject(nil, nil, "is not a GeoJSON Feature") }
-        let properties = feature["properties"] as? [String: Any] ?? [:]
-        let geometry = feature["geometry"] as? [String: Any]
-        guard let coordinates = geometry?["coordinates"] as? [Any] else {
-            return reject("geometry.coordinates", nil, "is missing")
-        }
-        // The values are judged by the rules every reader shares; a string is judged as the same text in a CSV.
-        func coordinate(_ axis: Int) -> RowValidator.Value { axis < coordinates.count ? Self.value(coordinates[axis]) : .absent }
+        guard isFeature else { return reject(nil, nil, "is not a GeoJSON Feature") }
+        guard hasCoordinates else { return reject("geometry.coordinates", nil, "is missing") }
         let row: RowValidator.Checked
-        switch validator.check(time: Self.value(properties["time"]), latitude: coordinate(1), longitude: coordinate(0),
-                               depth: coordinate(2), magnitude: Self.value(properties["mag"]),
-                               updated: Self.value(properties["updated"])) {
+        switch check() {
         case .success(let checked): row = checked
         case .failure(let problem): return reject(Self.property(problem.field), problem.shown, problem.reason)
         }
-        let network = Self.text(properties["net"])
-        let mechanism: FocalMechanism?
-        switch Self.mechanism(properties["products"]) {
-        case .success(let value): mechanism = value
+        let texts = texts()
+        let focalMechanism: FocalMechanism?
+        switch mechanism() {
+        case .success(let value): focalMechanism = value
         case .failure(let problem): return reject(problem.property, problem.value, problem.reason)
         }
         return .success(SeismicEvent(
-            id: RowValidator.identifier(id: id, network: network, code: Self.text(properties["code"])),
+            id: RowValidator.identifier(id: id, network: texts.network, code: texts.code),
             time: row.time,
             latitude: row.latitude,
             longitude: row.longitude,
             depth: row.depth,
             magnitude: row.magnitude,
-            magnitudeType: Self.text(properties["magType"]),
-            place: Self.text(properties["place"]) ?? "",
-            eventType: Self.text(properties["type"]) ?? "earthquake",
-            network: network,
+            magnitudeType: texts.magnitudeType,
+            place: texts.place ?? "",
+            eventType: texts.eventType ?? "earthquake",
+            network: texts.network,
             updated: row.updated,
-            status: Self.text(properties["status"]),
-            mechanism: mechanism
+            status: texts.status,
+            mechanism: focalMechanism
         ))
     }
 

@@ -2,9 +2,9 @@ import Foundation
 import QuakeModel
 
 /// Reads a GeoJSON feed a window at a time: the top level's skeleton (its keys, and the
-/// `features` array's elements) is followed byte by byte, and each feature's bytes, once
-/// complete, are parsed on their own by ``GeoJSONFeedDecoder`` (Foundation's
-/// `JSONSerialization`). Memory holds one window and one feature, however long the file;
+/// `features` array's elements) is followed byte by byte, and each feature, once its bytes are
+/// whole, is read on its own: by ``GeoJSONFeatureReader`` in place, or where that reader
+/// declines, parsed by Foundation's `JSONSerialization` for ``GeoJSONFeedDecoder``. Memory holds one window and one feature, however long the file;
 /// the other top-level values (`type`, `metadata`, or a lone `Feature`'s members) are kept
 /// as their bytes and parsed at the end.
 ///
@@ -16,6 +16,7 @@ import QuakeModel
 package final class GeoJSONStream {
     private let decoder: GeoJSONFeedDecoder
     private let validator: RowValidator
+    private var texts = ShortTextCache()
     /// The most bytes one feature or top-level value may take.
     static let maximumValueBytes = 64 << 20
 
@@ -111,6 +112,16 @@ package final class GeoJSONStream {
                 index += 1
                 continue
             }
+            if expect == .element, byte == UInt8(ascii: "{"), !keepsFeatures,
+               case .feature(let feature, let end) = GeoJSONFeatureReader.read(window, from: index) {
+                // The feature lies whole in this window and was read in place.
+                advancePosition(over: UnsafeRawBufferPointer(rebasing: window[(index + 1)..<end]))
+                featureIndex += 1
+                expect = .afterElement
+                try body(decoder.outcome(of: feature, in: window, index: featureIndex, validator: validator, texts: &texts))
+                index = end
+                continue
+            }
             try skeleton(byte, at: index, window, body)
             index += 1
         }
@@ -192,6 +203,13 @@ package final class GeoJSONStream {
             featureIndex += 1
             expect = .afterElement
             if keepsFeatures { return keptFeatures.append(captured) }
+            // One that spanned windows, read as one that did not; the plain path when that reader declines.
+            let read = captured.withUnsafeBytes { bytes -> QuakeMLDecoder.Outcome? in
+                guard case .feature(let feature, let end) = GeoJSONFeatureReader.read(bytes, from: 0), end == bytes.count
+                else { return nil }
+                return decoder.outcome(of: feature, in: bytes, index: featureIndex, validator: validator, texts: &texts)
+            }
+            if let read { return try body(read) }
             let value: Any
             do {
                 value = try JSONSerialization.jsonObject(with: Data(captured), options: .fragmentsAllowed)
@@ -251,6 +269,19 @@ package final class GeoJSONStream {
         }
         guard stream.sawFeatures else { return nil }
         return (stream.keptFeatures, stream.members.filter { $0.key != "features" })
+    }
+
+    /// Counts the lines and columns of bytes read past the byte-by-byte loop (memchr: most features hold no line break).
+    private func advancePosition(over bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        var from = base, remaining = bytes.count, lastBreak: UnsafeRawPointer?
+        while remaining > 0, let found = memchr(from, Int32(ASCII.lf), remaining) {
+            line += 1
+            lastBreak = UnsafeRawPointer(found)
+            remaining -= lastBreak! - from + 1
+            from = lastBreak! + 1
+        }
+        column = lastBreak.map { base + bytes.count - $0 - 1 } ?? column + bytes.count
     }
 
     private func malformed(_ what: String) -> FeedError {
