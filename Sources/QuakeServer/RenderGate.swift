@@ -16,6 +16,10 @@ final class RenderGate: Sendable {
     }
 
     private let queue = DispatchQueue(label: "quakemap.render", attributes: .concurrent)
+    // Timeouts fire on a queue of their own, not in a task: a render can keep every thread of
+    // the cooperative pool busy (2 on a 2-core machine), and a sleeping task then wakes only when
+    // the render is done. A serial queue gets a thread even while the others are busy.
+    private let timers = DispatchQueue(label: "quakemap.render-timeouts")
     private let timeout: Duration
     private let queueLimit: Int
     // Free slots, and the renders waiting for one (in arrival order). Waiting
@@ -52,9 +56,7 @@ final class RenderGate: Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             outcome.install(continuation)
             if admitted { start() }
-            let timeout = self.timeout
-            outcome.startTimer {
-                try? await Task.sleep(for: timeout)
+            outcome.startTimer(after: timeout, on: timers) {
                 outcome.settle(.failure(Refusal.timedOut))
             }
         }
@@ -87,7 +89,7 @@ private final class Outcome<T: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
-    private let timer = Locked<Task<Void, Never>?>(nil)
+    private let timer = Locked<DispatchWorkItem?>(nil)
 
     func install(_ continuation: CheckedContinuation<T, any Error>) {
         let early: Result<T, any Error>? = state.withLock { state in
@@ -101,11 +103,13 @@ private final class Outcome<T: Sendable>: Sendable {
         if let early { continuation.resume(with: early) }
     }
 
-    /// Runs `body` (the timeout) until the outcome is settled.
-    func startTimer(_ body: @escaping @Sendable () async -> Void) {
-        let task = Task { await body() }
-        timer.withLock { $0 = task }
-        if isSettled { task.cancel() }
+    /// Runs `body` (the timeout) on `queue` after `delay`, unless the outcome is settled first.
+    func startTimer(after delay: Duration, on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) {
+        let item = DispatchWorkItem(block: body)
+        timer.withLock { $0 = item }
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        queue.asyncAfter(deadline: .now() + max(0, seconds), execute: item)
+        if isSettled { item.cancel() }
     }
 
     var isSettled: Bool { state.withLock { $0.settled } }

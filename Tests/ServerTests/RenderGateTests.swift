@@ -56,6 +56,28 @@ struct RenderGateTests {
         #expect(started.withLock { $0 } == ["first", "second", "slow", "after"], "a render whose caller left is never started")
     }
 
+    /// The timeout fires on time while every thread of the cooperative pool is held: a render
+    /// that stamps circles on all cores can hold them, and a timer that needs one of them woke
+    /// only after the render was done, which then answered instead of the 503.
+    @Test func theTimeoutFiresWhileTheCooperativePoolIsBusy() async throws {
+        let gate = RenderGate(width: 1, queueLimit: 4, timeout: .milliseconds(50))
+        let started = Started()
+        let caller = Task {
+            try await gate.run { started.withLock { $0.append("render") }; Thread.sleep(forTimeInterval: 0.3); return "drawn" }
+        }
+        try await Self.eventually { started.withLock { $0 } == ["render"] }
+        // Every pool thread (one a core) held for 0.8 s, past the render's end; let go from outside the pool.
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        let holding = DispatchSemaphore(value: 0)
+        let blockers = (0..<width).map { _ in Task.detached { Self.hold(holding) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.8) { for _ in 0..<width { holding.signal() } }
+        for blocker in blockers { await blocker.value }
+        await #expect(throws: RenderGate.Refusal.timedOut) { try await caller.value }
+    }
+
+    /// Blocks the calling thread until `semaphore` is signalled.
+    static func hold(_ semaphore: DispatchSemaphore) { semaphore.wait() }
+
     @Test func manyRequestsAtOnceAllGetAnAnswer() async throws {
         let gate = RenderGate(width: 2, queueLimit: 1000, timeout: .seconds(30))
         let results = try await withThrowingTaskGroup(of: Int.self) { group in
