@@ -43,6 +43,15 @@ package struct LargestEvents<Payload> {
         return Self.ranks((magnitude, time, offered), above: (last.magnitude, last.time, last.order))
     }
 
+    /// What an event offered next must outrank to be kept, as a value of a non-generic type:
+    /// a reader in another module asks it for every row, and a call into this generic type
+    /// from there looks up `Entry`'s generic metadata each time.
+    package var threshold: LargestEventsThreshold {
+        guard capacity > 0 else { return .none }
+        guard entries.count >= capacity, let last = entries.last else { return .any }
+        return .rank(magnitude: last.magnitude, time: last.time, order: last.order, next: offered)
+    }
+
     /// Offers an event; kept if it ranks among the `capacity` largest so far.
     package mutating func offer(magnitude: Double, time: Date, _ payload: @autoclosure () -> Payload) {
         defer { offered += 1 }
@@ -79,3 +88,24 @@ extension LargestEvents where Payload == (id: String, place: String) {
 
 /// The label candidates a reader keeps: id and place of the largest events.
 package typealias PlaceCandidates = LargestEvents<(id: String, place: String)>
+
+/// ``LargestEvents/wouldKeep(magnitude:time:)``, answered by a value taken after the last offer.
+package enum LargestEventsThreshold: Sendable {
+    /// Nothing is kept (a capacity of 0).
+    case none
+    /// Anything is kept (fewer than the capacity so far).
+    case any
+    /// The last kept event's rank, and the order the next offered one would get.
+    case rank(magnitude: Double, time: Date, order: Int, next: Int)
+
+    /// Whether an event of this magnitude and time, offered next, would be kept.
+    @inline(__always)
+    package func admits(magnitude: Double, time: Date) -> Bool {
+        switch self {
+        case .none: false
+        case .any: true
+        case .rank(let lastMagnitude, let lastTime, let order, let next):
+            LargestEvents<Void>.ranks((magnitude, time, next), above: (lastMagnitude, lastTime, order))
+        }
+    }
+}
