@@ -4,9 +4,10 @@ import QuakeModel
 /// Reads a GeoJSON feed a window at a time: the top level's skeleton (its keys, and the
 /// `features` array's elements) is followed byte by byte, and each feature, once its bytes are
 /// whole, is read on its own: by ``GeoJSONFeatureReader`` in place, or where that reader
-/// declines, parsed by Foundation's `JSONSerialization` for ``GeoJSONFeedDecoder``. Memory holds one window and one feature, however long the file;
-/// the other top-level values (`type`, `metadata`, or a lone `Feature`'s members) are kept
-/// as their bytes and parsed at the end.
+/// declines, parsed by Foundation's `JSONSerialization` for ``GeoJSONFeedDecoder``. Memory
+/// holds one window and one feature, however long the file; the other top-level values
+/// (`type`, `metadata`, or a lone `Feature`'s members) are kept as their bytes and parsed at
+/// the end.
 ///
 /// What this scanner checks is the skeleton: an object at the top, string keys, `:` and
 /// `,` where they belong, balanced brackets and strings, nothing after the end. Everything
@@ -274,14 +275,14 @@ package final class GeoJSONStream {
     /// Counts the lines and columns of bytes read past the byte-by-byte loop (memchr: most features hold no line break).
     private func advancePosition(over bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
-        var from = base, remaining = bytes.count, lastBreak: UnsafeRawPointer?
-        while remaining > 0, let found = memchr(from, Int32(ASCII.lf), remaining) {
+        let end = base + bytes.count
+        var from = base, lastBreak: UnsafeRawPointer?
+        while from < end, let found = memchr(from, Int32(ASCII.lf), end - from) {
             line += 1
             lastBreak = UnsafeRawPointer(found)
-            remaining -= lastBreak! - from + 1
-            from = lastBreak! + 1
+            from = UnsafeRawPointer(found) + 1
         }
-        column = lastBreak.map { base + bytes.count - $0 - 1 } ?? column + bytes.count
+        column = lastBreak.map { end - $0 - 1 } ?? column + bytes.count
     }
 
     private func malformed(_ what: String) -> FeedError {
