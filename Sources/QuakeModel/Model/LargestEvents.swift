@@ -23,38 +23,35 @@ package struct LargestEvents<Payload> {
     /// Best first.
     package private(set) var entries: [Entry] = []
     private var offered = 0
+    /// What an event offered next must outrank to be kept, kept up to date by ``offer(magnitude:time:_:)``.
+    /// A stored value of a non-generic type, so that a reader in another module asks it for every row
+    /// without calling into this generic type (unspecialised there, each call looked up `Entry`'s metadata).
+    package private(set) var threshold: LargestEventsThreshold
 
     package init(capacity: Int = candidateCount) {
         self.capacity = max(0, capacity)
+        threshold = capacity > 0 ? .any : .none
     }
 
     /// Whether `a` ranks above `b`.
     package static func ranks(_ a: (magnitude: Double, time: Date, order: Int), above b: (magnitude: Double, time: Date, order: Int)) -> Bool {
-        if a.magnitude != b.magnitude { return a.magnitude > b.magnitude }
-        if a.time != b.time { return a.time > b.time }
-        return a.order < b.order
+        LargestEventsThreshold.ranks(a, above: b)
     }
 
     /// Whether an event of this magnitude and time, offered next, would be kept:
     /// asked before making its payload.
     package func wouldKeep(magnitude: Double, time: Date) -> Bool {
-        guard capacity > 0 else { return false }
-        guard entries.count >= capacity, let last = entries.last else { return true }
-        return Self.ranks((magnitude, time, offered), above: (last.magnitude, last.time, last.order))
-    }
-
-    /// What an event offered next must outrank to be kept, as a value of a non-generic type:
-    /// a reader in another module asks it for every row, and a call into this generic type
-    /// from there looks up `Entry`'s generic metadata each time.
-    package var threshold: LargestEventsThreshold {
-        guard capacity > 0 else { return .none }
-        guard entries.count >= capacity, let last = entries.last else { return .any }
-        return .rank(magnitude: last.magnitude, time: last.time, order: last.order, next: offered)
+        threshold.admits(magnitude: magnitude, time: time)
     }
 
     /// Offers an event; kept if it ranks among the `capacity` largest so far.
     package mutating func offer(magnitude: Double, time: Date, _ payload: @autoclosure () -> Payload) {
-        defer { offered += 1 }
+        defer {
+            offered += 1
+            if entries.count >= capacity, let last = entries.last {
+                threshold = .rank(magnitude: last.magnitude, time: last.time, order: last.order, next: offered)
+            }
+        }
         guard wouldKeep(magnitude: magnitude, time: time) else { return }
         let key = (magnitude, time, offered)
         // Few entries: a linear search for the slot is as quick as any.
@@ -89,7 +86,7 @@ extension LargestEvents where Payload == (id: String, place: String) {
 /// The label candidates a reader keeps: id and place of the largest events.
 package typealias PlaceCandidates = LargestEvents<(id: String, place: String)>
 
-/// ``LargestEvents/wouldKeep(magnitude:time:)``, answered by a value taken after the last offer.
+/// ``LargestEvents/wouldKeep(magnitude:time:)``'s answer, held as a value: the rank to beat.
 package enum LargestEventsThreshold: Sendable {
     /// Nothing is kept (a capacity of 0).
     case none
@@ -105,7 +102,14 @@ package enum LargestEventsThreshold: Sendable {
         case .none: false
         case .any: true
         case .rank(let lastMagnitude, let lastTime, let order, let next):
-            LargestEvents<Void>.ranks((magnitude, time, next), above: (lastMagnitude, lastTime, order))
+            Self.ranks((magnitude, time, next), above: (lastMagnitude, lastTime, order))
         }
+    }
+
+    /// Whether `a` ranks above `b`: larger magnitude, then more recent, then offered first.
+    package static func ranks(_ a: (magnitude: Double, time: Date, order: Int), above b: (magnitude: Double, time: Date, order: Int)) -> Bool {
+        if a.magnitude != b.magnitude { return a.magnitude > b.magnitude }
+        if a.time != b.time { return a.time > b.time }
+        return a.order < b.order
     }
 }

@@ -120,8 +120,6 @@ package final class EventDecoder: Sendable {
         /// The largest events this part has mapped, across batches: only rows
         /// that rank among them bring their place (``MapRow/place``).
         package var largest = LargestEvents<Void>()
-        /// `largest`'s threshold after its last offer: the check every row makes.
-        package var threshold = LargestEvents<Void>().threshold
         /// The versions of the part's valid rows with an id, in row order, for
         /// a ``RevisionLedger``: the id's key and `updated` (seconds since 1970, NaN for none).
         package var versionKeys: [UInt64] = []
@@ -283,9 +281,8 @@ package final class EventDecoder: Sendable {
     /// The record's place when its event ranks among the largest the part has
     /// mapped (one comparison for most rows); `nil` otherwise.
     private func placeCandidate(_ record: CSVRecord, magnitude: Double, time: Date, part: inout Part) -> String? {
-        guard part.threshold.admits(magnitude: magnitude, time: time) else { return nil }
+        guard part.largest.threshold.admits(magnitude: magnitude, time: time) else { return nil }
         part.largest.offer(magnitude: magnitude, time: time, ())
-        part.threshold = part.largest.threshold
         return text(record, layout.place)
     }
 

@@ -199,7 +199,7 @@ struct GeoJSONFeatureReader {
             try literal("null")
             return .absent
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            let value = try number()
+            let value = try number(needed: !textOnly)
             return textOnly ? .absent : .number(value)
         default:
             guard textOnly else { throw .unsupported }
@@ -227,7 +227,7 @@ struct GeoJSONFeatureReader {
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number(needed: false)
         default: throw .unsupported
         }
     }
@@ -252,12 +252,14 @@ struct GeoJSONFeatureReader {
     }
 
     /// A number by JSON's grammar (`-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`), as a double.
-    private mutating func number() throws(Stop) -> Double {
+    /// A skipped number (`needed` false) is only checked: without an exponent, one of at most 17
+    /// digits is always a finite double, so it is converted only when it has one.
+    private mutating func number(needed: Bool) throws(Stop) -> Double {
         let start = position
         if base[position] == UInt8(ascii: "-") { position += 1 }
         let integerDigits = try digits()
         guard integerDigits > 0, integerDigits == 1 || base[position - integerDigits] != UInt8(ascii: "0") else { throw .unsupported }
-        var allDigits = integerDigits
+        var allDigits = integerDigits, hasExponent = false
         guard position < end else { throw .incomplete }
         if base[position] == UInt8(ascii: ".") {
             position += 1
@@ -271,12 +273,14 @@ struct GeoJSONFeatureReader {
             guard position < end else { throw .incomplete }
             if base[position] == UInt8(ascii: "+") || base[position] == UInt8(ascii: "-") { position += 1 }
             guard try digits() > 0 else { throw .unsupported }
+            hasExponent = true
         }
         // Where a double and Foundation's reading could differ: more digits than either keeps
         // exactly, and the sign of an integer zero (Foundation's is an integer 0).
         guard allDigits <= 17, !(integerDigits == allDigits && base[start] == UInt8(ascii: "-")
                                  && base[position - 1] == UInt8(ascii: "0") && position - start == 2)
         else { throw .unsupported }
+        guard needed || hasExponent else { return 0 }
         guard case .value(let value) = DecimalParser.parse(UnsafeRawBufferPointer(start: base + start, count: position - start))
         else { throw .unsupported }
         return value

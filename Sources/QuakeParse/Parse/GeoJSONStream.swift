@@ -18,6 +18,8 @@ package final class GeoJSONStream {
     private let decoder: GeoJSONFeedDecoder
     private let validator: RowValidator
     private var texts = ShortTextCache()
+    /// The feature being captured was declined by the in-place reader, which is not asked again.
+    private var declinedInPlace = false
     /// The most bytes one feature or top-level value may take.
     static let maximumValueBytes = 64 << 20
 
@@ -113,15 +115,19 @@ package final class GeoJSONStream {
                 index += 1
                 continue
             }
-            if expect == .element, byte == UInt8(ascii: "{"), !keepsFeatures,
-               case .feature(let feature, let end) = GeoJSONFeatureReader.read(window, from: index) {
-                // The feature lies whole in this window and was read in place.
-                advancePosition(over: UnsafeRawBufferPointer(rebasing: window[(index + 1)..<end]))
-                featureIndex += 1
-                expect = .afterElement
-                try body(decoder.outcome(of: feature, in: window, index: featureIndex, validator: validator, texts: &texts))
-                index = end
-                continue
+            if expect == .element, byte == UInt8(ascii: "{"), !keepsFeatures {
+                switch GeoJSONFeatureReader.read(window, from: index) {
+                case .feature(let feature, let end):
+                    // The feature lies whole in this window and was read in place.
+                    advancePosition(over: UnsafeRawBufferPointer(rebasing: window[(index + 1)..<end]))
+                    featureIndex += 1
+                    expect = .afterElement
+                    try body(decoder.outcome(of: feature, in: window, index: featureIndex, validator: validator, texts: &texts))
+                    index = end
+                    continue
+                case .unsupported: declinedInPlace = true
+                case .incomplete: break
+                }
             }
             try skeleton(byte, at: index, window, body)
             index += 1
@@ -204,8 +210,10 @@ package final class GeoJSONStream {
             featureIndex += 1
             expect = .afterElement
             if keepsFeatures { return keptFeatures.append(captured) }
-            // One that spanned windows, read as one that did not; the plain path when that reader declines.
-            let read = captured.withUnsafeBytes { bytes -> QuakeMLDecoder.Outcome? in
+            // One that spanned windows, read as one that did not; the plain path for one that reader declined.
+            let declined = declinedInPlace
+            declinedInPlace = false
+            let read = declined ? nil : captured.withUnsafeBytes { bytes -> QuakeMLDecoder.Outcome? in
                 guard case .feature(let feature, let end) = GeoJSONFeatureReader.read(bytes, from: 0), end == bytes.count
                 else { return nil }
                 return decoder.outcome(of: feature, in: bytes, index: featureIndex, validator: validator, texts: &texts)
