@@ -31,10 +31,9 @@ struct Link: Codable, Sendable {
 }
 
 /// Feature pages written straight into bytes (``JSONBytes``'s numbers,
-/// strings and times): a GeoJSON point per event (longitude, latitude) with
-/// the feed's properties, every key present (null when unknown), times in
-/// ISO 8601 UTC; the bytes `JSONEncoder` writes for the same values, keys
-/// in a fixed order (the tests hold it to a `Codable` reference).
+/// strings and times): a GeoJSON point per event in the OGC items layout
+/// (``GeoJSONLayout/ogcItems``: every field of the schema the event has, the
+/// core ones always, times in ISO 8601 UTC).
 enum FeatureBytes {
     /// A single item: the feature with its `self` link, then `moreLinks`.
     static func feature(_ event: SeismicEvent, base: String, moreLinks: [Link] = []) -> [UInt8] {
@@ -103,25 +102,8 @@ enum FeatureBytes {
         JSONBytes.appendNumber(event.longitude, to: &out)
         out.append(UInt8(ascii: ","))
         JSONBytes.appendNumber(event.latitude, to: &out)
-        out.append(contentsOf: #"]},"properties":{"mag":"#.utf8)
-        JSONBytes.appendNumber(event.magnitude, to: &out)
-        out.append(contentsOf: #","place":"#.utf8)
-        JSONBytes.appendString(event.place, to: &out)
-        out.append(contentsOf: #","time":"#.utf8)
-        JSONBytes.appendTimestamp(event.time, to: &out)
-        out.append(contentsOf: #","updated":"#.utf8)
-        JSONBytes.appendTimestamp(event.updated, to: &out)
-        out.append(contentsOf: #","depth":"#.utf8)
-        JSONBytes.appendNumber(event.depth, to: &out)
-        out.append(contentsOf: #","type":"#.utf8)
-        JSONBytes.appendString(event.eventType, to: &out)
-        out.append(contentsOf: #","magType":"#.utf8)
-        JSONBytes.appendString(event.magnitudeType, to: &out)
-        out.append(contentsOf: #","net":"#.utf8)
-        JSONBytes.appendString(event.network, to: &out)
-        out.append(contentsOf: #","status":"#.utf8)
-        JSONBytes.appendString(event.status, to: &out)
-        EventLineEncoder.appendMechanism(event.mechanism, to: &out)
+        out.append(contentsOf: #"]},"properties":{"#.utf8)
+        EventLineEncoder.appendProperties(event, layout: .ogcItems, to: &out)
         out.append(contentsOf: "}}".utf8)
     }
 

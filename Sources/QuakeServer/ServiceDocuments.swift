@@ -101,10 +101,12 @@ struct QueryablesDocument: Codable {
         id = "\(base)/collections/\(FeatureDocuments.collectionID)/queryables"
         var properties = ["geometry": Queryable(title: "Epicentre", format: "geometry-point")]
         for property in CQLProperty.allCases {
-            switch property.valueType {
-            case .number: properties[property.rawValue] = Queryable(title: property.title, type: "number")
-            case .timestamp: properties[property.rawValue] = Queryable(title: property.title, type: "string", format: "date-time")
-            case .string, .boolean: properties[property.rawValue] = Queryable(title: property.title, type: "string")
+            let name = property.spec.name
+            switch property.spec.kind {
+            case .number: properties[name] = Queryable(title: property.title, type: "number")
+            case .integer: properties[name] = Queryable(title: property.title, type: "integer")
+            case .time: properties[name] = Queryable(title: property.title, type: "string", format: "date-time")
+            case .text: properties[name] = Queryable(title: property.title, type: "string")
             }
         }
         self.properties = properties

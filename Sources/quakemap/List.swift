@@ -14,7 +14,11 @@ extension Quakemap {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the selected events, most recent first.",
-            discussion: "CSV columns: \(EventListEncoder.csvHeader) (time in ISO 8601 UTC)."
+            discussion: """
+                CSV columns: those of a USGS CSV, in its order (\(EventListEncoder.csvHeader)); times in ISO 8601 UTC. \
+                --columns chooses others: field names separated by commas, 'usgs' for these, 'all' for every \
+                field of the schema (docs/formats.md).
+                """
         )
 
         @OptionGroup var inputOptions: InputOptions
@@ -25,20 +29,26 @@ extension Quakemap {
         @Option(help: "Output format: csv, geojson, json, quakeml, table, text (FDSN event text) or mechanisms (CSV with focal-mechanism columns).")
         var format: EventListFormat = .csv
 
+        @Option(help: ArgumentHelp("The fields of csv, json and mechanisms lists: 'usgs' (the default), 'all', or names such as time,mag,gap.",
+                                   valueName: "fields"))
+        var columns: String = "usgs"
+
         func run() async throws {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
                 let selection = try selectionOptions.selection(filteredBy: filterOptions)
+                let columns = try EventColumns(parsing: columns)
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
                 // Without a limit the events would all be kept: they are spooled as lines instead.
                 if selection.limit == nil, EventListSpool.spools(format) {
                     let format = format
                     guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
-                        try QuakeMap.list(from: source, feed: feed, selection: selection, format: format)
+                        try QuakeMap.list(from: source, feed: feed, selection: selection, format: format, columns: columns)
                     }, fromCatalogue: { selected in
-                        SelectedEvents(events: [try EventListSpool(events: selected.events, summary: selected.summary, format: format)],
+                        SelectedEvents(events: [try EventListSpool(events: selected.events, summary: selected.summary,
+                                                                   format: format, columns: columns)],
                                        summary: selected.summary)
                     }) else { return }
                     let spool = loaded.selection.events[0]
@@ -48,7 +58,7 @@ extension Quakemap {
                     return
                 }
                 guard case .loaded(let loaded) = try await loader.load() else { return }
-                let data = try EventListEncoder().encode(loaded.selection.events, as: format)
+                let data = try EventListEncoder().encode(loaded.selection.events, as: format, columns: columns)
                 try AtomicFileWriter.writeAll(data, to: STDOUT_FILENO, path: "<stdout>")
                 let count = loaded.selection.events.count
                 Reporting.finish(loaded, loader: loader, outcome: "listed", done: "listed \(count)", selected: count,

@@ -26,6 +26,8 @@ import QuakeWrite
 public final class EventListSpool: @unchecked Sendable, Hashable {
     /// The format the lines are in.
     public let format: EventListFormat
+    /// The columns of a CSV or JSON list.
+    public let columns: EventColumns
     /// Counts and rejections from reading the feed.
     package var summary: FeedSummary { spool.summary }
     /// Rows that repeated an event id; only the latest version of each is listed.
@@ -50,9 +52,10 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     /// - Throws: ``FeedError`` as ``FeedReader`` does; ``WriteError`` when
     ///   the temporary file cannot be written.
     package init(from source: FeedSource, feed: FeedOptions = FeedOptions(), selection: EventSelection = EventSelection(limit: nil),
-                format: EventListFormat) throws {
+                format: EventListFormat, columns: EventColumns = .usgs) throws {
         precondition(Self.spools(format), "\(format) is not spooled")
         self.format = format
+        self.columns = columns
         // Rows are about 100 bytes or more; a close guess saves the arrays' regrowth.
         let expectedRows = (source.byteCount ?? 0) / 110
         guard format != .table else {
@@ -61,7 +64,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
             }
             return
         }
-        let encoder = EventLineEncoder(format: format)
+        let encoder = EventLineEncoder(format: format, columns: columns)
         spool = try EventSpool(from: source, feed: feed, selection: selection, expectedRows: expectedRows) {
             event, bytes in encoder.append(event, to: &bytes)
         }
@@ -69,16 +72,18 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
 
     /// Spools `events`, already selected and in order (a catalogue's), with
     /// the summary of reading them: the same bytes as a feed of those events.
-    package init(events: [SeismicEvent], summary: FeedSummary, format: EventListFormat) throws {
+    package init(events: [SeismicEvent], summary: FeedSummary, format: EventListFormat,
+                 columns: EventColumns = .usgs) throws {
         precondition(Self.spools(format), "\(format) is not spooled")
         self.format = format
+        self.columns = columns
         guard format != .table else {
             spool = try EventSpool(events: events, summary: summary) { event, bytes in
                 TableRecord.append(EventListEncoder.tableCells(event), to: &bytes)
             }
             return
         }
-        let encoder = EventLineEncoder(format: format)
+        let encoder = EventLineEncoder(format: format, columns: columns)
         spool = try EventSpool(events: events, summary: summary) { event, bytes in encoder.append(event, to: &bytes) }
     }
 
@@ -86,7 +91,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     public func write(_ sink: (UnsafeRawBufferPointer) throws -> Void) throws {
         if format == .table { return try writeTable(sink) }
         var out = Self.piece()
-        let writer = EventLineEncoder(format: format)
+        let writer = EventLineEncoder(format: format, columns: columns)
         writer.appendOpening(to: &out)
         var written = 0
         try spool.forEachRecord { line in

@@ -89,14 +89,16 @@ public enum QuakeMap {
 
     /// Reads `source` and lists the selected events as `format`, spooled
     /// (``EventListSpool``): memory bounded independent of the feed's size,
-    /// whatever the limit. The one element of `events` writes the list.
+    /// whatever the limit. The one element of `events` writes the list;
+    /// `columns` are a CSV's or JSON's fields (the USGS CSV's 22 by default).
     public static func list(
         from source: FeedSource,
         feed: FeedOptions = FeedOptions(),
         selection: EventSelection = EventSelection(limit: nil),
-        format: EventListFormat
+        format: EventListFormat,
+        columns: EventColumns = .usgs
     ) throws -> SelectedEvents<EventListSpool> {
-        let spool = try EventListSpool(from: source, feed: feed, selection: selection, format: format)
+        let spool = try EventListSpool(from: source, feed: feed, selection: selection, format: format, columns: columns)
         return SelectedEvents(events: [spool], summary: spool.summary, duplicates: spool.duplicates)
     }
 

@@ -33,6 +33,8 @@ public struct SeismicEvent: Sendable, Hashable, Codable {
     public var status: String?
     /// How the fault moved, when the catalogue gives a focal mechanism or moment tensor.
     public var mechanism: FocalMechanism?
+    /// Every other field the feed gave (`gap`, `rms`, `alert`, `felt`…): ``EventField/detailFields``.
+    public var details: EventDetails
 
     /// Creates an event. An empty `eventType` becomes `earthquake`.
     public init(
@@ -48,7 +50,8 @@ public struct SeismicEvent: Sendable, Hashable, Codable {
         network: String? = nil,
         updated: Date? = nil,
         status: String? = nil,
-        mechanism: FocalMechanism? = nil
+        mechanism: FocalMechanism? = nil,
+        details: EventDetails = EventDetails()
     ) {
         self.id = id
         self.time = time
@@ -63,5 +66,46 @@ public struct SeismicEvent: Sendable, Hashable, Codable {
         self.updated = updated
         self.status = status
         self.mechanism = mechanism
+        self.details = details
+    }
+
+    /// The value of any field of ``EventField``, stored property or detail; `nil` when absent.
+    /// Setting a stored property's field to `nil` clears it where it may be absent, and is
+    /// ignored for time, latitude and longitude; an empty place is absent.
+    public subscript(field: EventField) -> EventValue? {
+        get {
+            switch field {
+            case .time: .time(time)
+            case .latitude: .number(latitude)
+            case .longitude: .number(longitude)
+            case .depth: depth.map(EventValue.number)
+            case .mag: magnitude.map(EventValue.number)
+            case .magType: magnitudeType.map(EventValue.text)
+            case .net: network.map(EventValue.text)
+            case .id: id.isEmpty ? nil : .text(id)
+            case .updated: updated.map(EventValue.time)
+            case .place: place.isEmpty ? nil : .text(place)
+            case .type: .text(eventType)
+            case .status: status.map(EventValue.text)
+            default: details[field]
+            }
+        }
+        set {
+            switch field {
+            case .time: if case .time(let value) = newValue { time = value }
+            case .latitude: if let value = newValue?.number { latitude = value }
+            case .longitude: if let value = newValue?.number { longitude = value }
+            case .depth: depth = newValue?.number
+            case .mag: magnitude = newValue?.number
+            case .magType: magnitudeType = newValue?.text
+            case .net: network = newValue?.text
+            case .id: id = newValue?.text ?? ""
+            case .updated: if case .time(let value) = newValue { updated = value } else { updated = nil }
+            case .place: place = newValue?.text ?? ""
+            case .type: eventType = newValue?.text ?? "earthquake"
+            case .status: status = newValue?.text
+            default: details[field] = newValue
+            }
+        }
     }
 }

@@ -224,6 +224,18 @@ package final class EventDecoder: Sendable {
             let problem = validator.problem(refusal, in: fields)
             return part.append(reject(record, column(problem.field), problem.shown, problem.reason))
         }
+        // The other fields are read where descriptions are (a map reads none of them); a bad value
+        // refuses the row as a bad magnitude would, before it can be passed over or listed.
+        var details = EventDetails()
+        if decodesDescriptions {
+            for (field, column) in layout.details {
+                switch FieldText.value(field, bytes: record.field(column)) {
+                case .success(let value?): details[field] = value
+                case .success(nil): continue
+                case .failure(let refusal): return part.append(reject(record, column, refusal.shown, refusal.reason))
+                }
+            }
+        }
         // Every valid row's version, whatever the filters say of it: repeated ids are settled before filters.
         let version = recordsVersions ? versionKey(record).map { part.recordVersion(key: $0, updated: updated) } ?? -1 : -1
         if let passableThrough, time <= passableThrough, let idHash = idHash(record) {
@@ -260,7 +272,8 @@ package final class EventDecoder: Sendable {
                 ? shortText(record, layout.eventType, &texts) ?? "earthquake" : "earthquake",
             network: decodesDescriptions ? network : nil,
             updated: updated,
-            status: decodesDescriptions ? shortText(record, layout.status, &texts) : nil
+            status: decodesDescriptions ? shortText(record, layout.status, &texts) : nil,
+            details: details
         )
         if let listing {
             guard listing.admission.numeric != nil || listing.admission.admits(event) else {

@@ -20,9 +20,9 @@ package struct FeedLayout {
         case csv
         /// The FDSN event text format: `EventID`, `Time`, `Latitude`,
         /// `Longitude`, `Depth/km`, `MagType`, `Magnitude`,
-        /// `EventLocationName`, `EventType`; the network from `Contributor`.
-        /// `Author`, `Catalog`, `ContributorID`, `MagAuthor` and any other
-        /// column are not read.
+        /// `EventLocationName`, `EventType`; the network from `Contributor`;
+        /// `Author`, `Catalog`, `ContributorID` and `MagAuthor` as their fields
+        /// (``EventField/Spec/fdsnTextColumn``). Any other column is not read.
         case fdsnText
     }
 
@@ -40,6 +40,8 @@ package struct FeedLayout {
     package let eventCode: Int?
     package let updated: Int?
     package let status: Int?
+    /// The columns of ``EventField/detailFields`` the header has, in schema order.
+    package let details: [(field: EventField, column: Int)]
 
     package init(header: [String], source: String, dialect: Dialect = .csv) throws {
         try self.init(header: header, source: source, names: Names.of(dialect))
@@ -64,6 +66,8 @@ package struct FeedLayout {
         package var status: [String]
         /// How a missing time, latitude or longitude is named in messages.
         package var required: (time: String, latitude: String, longitude: String)
+        /// The lower-case column name of each detail field the dialect has.
+        package var details: [(field: EventField, name: String)]
 
         package static func of(_ dialect: Dialect) -> Names {
             switch dialect {
@@ -73,20 +77,26 @@ package struct FeedLayout {
                              depth: ["depth"], magnitude: ["mag", "magnitude"], magnitudeType: ["magtype"],
                              place: ["place", "region"], eventType: ["type"], id: ["id"], network: ["net", "src"],
                              eventCode: ["eqid"], updated: ["updated"], status: ["status"],
-                             required: ("time", "latitude", "longitude"))
+                             required: ("time", "latitude", "longitude"),
+                             details: EventField.detailFields.compactMap { field in
+                                 field.spec.csvColumn.map { (field, $0.lowercased()) }
+                             })
             case .fdsnText:
                 return Names(time: ["time"], date: [], clock: [], latitude: ["latitude"], longitude: ["longitude"],
                              depth: ["depth/km"], magnitude: ["magnitude"], magnitudeType: ["magtype"],
                              place: ["eventlocationname"], eventType: ["eventtype"], id: ["eventid"],
                              network: ["contributor"], eventCode: [], updated: [], status: [],
-                             required: ("Time", "Latitude", "Longitude"))
+                             required: ("Time", "Latitude", "Longitude"),
+                             details: EventField.detailFields.compactMap { field in
+                                 field.spec.fdsnTextColumn.map { (field, $0.lowercased()) }
+                             })
             }
         }
 
         /// Every name of a column that is read: one of them twice in a header is ambiguous.
         package var all: Set<String> {
             Set([time, date, clock, latitude, longitude, depth, magnitude, magnitudeType, place, eventType, id,
-                 network, eventCode, updated, status].joined())
+                 network, eventCode, updated, status, details.map(\.name)].joined())
         }
     }
 
@@ -135,6 +145,7 @@ package struct FeedLayout {
         eventCode = id == nil ? column(names.eventCode) : nil
         updated = column(names.updated)
         status = column(names.status)
+        details = names.details.compactMap { field, name in column([name]).map { (field, $0) } }
     }
 
     /// The header's column name at `index`, as messages show it.

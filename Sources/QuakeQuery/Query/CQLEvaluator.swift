@@ -69,19 +69,14 @@ package enum CQLEvaluator {
     package static func value(_ value: CQLValue, _ event: SeismicEvent) -> Scalar {
         switch value {
         case .property(let property):
-            switch property {
-            case .mag: return event.magnitude.map(Scalar.number) ?? .null
-            case .depth: return event.depth.map(Scalar.number) ?? .null
-            case .latitude: return .number(event.latitude)
-            case .longitude: return .number(event.longitude)
-            case .time: return .timestamp(event.time)
-            case .updated: return event.updated.map(Scalar.timestamp) ?? .null
-            case .type: return .string(EventType.normalized(event.eventType))
-            case .magType: return event.magnitudeType.map(Scalar.string) ?? .null
-            case .net: return event.network.map(Scalar.string) ?? .null
-            case .status: return event.status.map(Scalar.string) ?? .null
-            case .place: return event.place.isEmpty ? .null : .string(event.place)
-            case .id: return event.id.isEmpty ? .null : .string(event.id)
+            // Types compare as the type filters do: `eq` and an empty type are earthquakes.
+            if property == .type { return .string(EventType.normalized(event.eventType)) }
+            switch event[property] {
+            case nil: return .null
+            case .number(let number)?: return .number(number)
+            case .integer(let integer)?: return .number(Double(integer))
+            case .text(let text)?: return .string(text)
+            case .time(let date)?: return .timestamp(date)
             }
         case .number(let number): return .number(number)
         case .string(let text): return .string(text)

@@ -2,36 +2,21 @@ import Foundation
 import QuakeModel
 import QuakeParse
 
-/// The event properties a CQL2 filter can name.
-package enum CQLProperty: String, Sendable, Hashable, CaseIterable {
-    case mag, depth, time, updated, type, magType, net, status, place, id, latitude, longitude
+/// The event properties a CQL2 filter can name: every field of the schema, by its canonical name.
+package typealias CQLProperty = EventField
 
+extension EventField {
     /// The property's CQL2 data type.
     package var valueType: CQLValueType {
-        switch self {
-        case .mag, .depth, .latitude, .longitude: return .number
-        case .time, .updated: return .timestamp
-        case .type, .magType, .net, .status, .place, .id: return .string
+        switch spec.kind {
+        case .number, .integer: .number
+        case .time: .timestamp
+        case .text: .string
         }
     }
 
     /// What the property is, for people: the queryables' titles.
-    package var title: String {
-        switch self {
-        case .mag: return "Magnitude"
-        case .depth: return "Depth in km"
-        case .time: return "Origin time"
-        case .updated: return "When the event was last revised"
-        case .type: return "Event type"
-        case .magType: return "Magnitude type"
-        case .net: return "Network"
-        case .status: return "Review status"
-        case .place: return "Place"
-        case .id: return "Event id"
-        case .latitude: return "Latitude"
-        case .longitude: return "Longitude"
-        }
-    }
+    package var title: String { spec.title }
 }
 
 /// CQL2's scalar data types (dates compare as instants at 00:00 UTC).
@@ -208,7 +193,7 @@ extension CQLExpression {
 extension CQLValue {
     package var readsDescriptions: Bool {
         switch self {
-        case .property(let property): return property.valueType == .string && property != .id
+        case .property(let property): return !property.isCore || (property.valueType == .string && property != .id)
         case .number, .string, .timestamp, .boolean: return false
         case .arithmetic(_, let a, let b): return a.readsDescriptions || b.readsDescriptions
         case .negated(let inner), .caseInsensitive(let inner), .accentInsensitive(let inner): return inner.readsDescriptions

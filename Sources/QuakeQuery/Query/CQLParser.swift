@@ -391,8 +391,8 @@ package struct CQLParser {
     }
 
     private func property(_ name: String, column: Int) throws -> (CQLValue, CQLValueType) {
-        guard let property = CQLProperty.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else {
-            let known = CQLProperty.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let property = CQLProperty.allCases.first(where: { $0.spec.name.lowercased() == name.lowercased() }) else {
+            let known = CQLProperty.allCases.map(\.spec.name).joined(separator: ", ")
             throw CQLError(column: column, reason: "unknown property '\(name)' (known: \(known))")
         }
         return (.property(property), property.valueType)
@@ -422,7 +422,7 @@ package struct CQLParser {
                                         at column: Int, leftColumn: Int) throws {
         guard left != right else { return }
         var name = "the left side"
-        if case .property(let property) = value { name = property.rawValue }
+        if case .property(let property) = value { name = property.spec.name }
         throw CQLError(column: column, reason: "cannot compare \(name) (\(left.described)) with \(right.described)")
     }
 }

@@ -23,10 +23,28 @@ package struct EventLineEncoder: Sendable {
     }
 
     package let format: EventListFormat
+    /// The fields of a CSV line or JSON object (for the mechanisms format, those before the mechanism's).
+    package let columns: EventColumns
 
-    package init(format: EventListFormat) {
+    package init(format: EventListFormat, columns: EventColumns = .usgs) {
         self.format = format
+        self.columns = columns
     }
+
+    /// The FDSN event text columns, in the format's order (each field's ``EventField/Spec/fdsnTextColumn``).
+    package static let fdsnTextFields: [EventField] = [.id, .time, .latitude, .longitude, .depth, .locationSource, .catalog,
+                                                       .net, .contributorId, .magType, .mag, .magSource, .place, .type]
+
+    /// The CSV header line of `columns` (without its newline).
+    package static func csvHeader(_ columns: EventColumns) -> String {
+        columns.fields.map(\.spec.name).joined(separator: ",")
+    }
+
+    /// The mechanism's columns after the CSV's in ``EventListFormat/mechanisms``.
+    package static let mechanismColumns = "strike1,dip1,rake1,strike2,dip2,rake2,scalarMoment,mw,mrr,mtt,mpp,mrt,mrp,mtp"
+
+    /// The FDSN event text header, with the optional `EventType` column.
+    package static let fdsnTextHeader = "#" + fdsnTextFields.compactMap(\.spec.fdsnTextColumn).joined(separator: "|")
 
     /// Appends `event` in `format`: a CSV or FDSN text line with its newline,
     /// or a JSON or GeoJSON object with no separator.
@@ -49,9 +67,9 @@ package struct EventLineEncoder: Sendable {
     /// or the opening of the JSON array or GeoJSON FeatureCollection.
     package func appendOpening(to out: inout [UInt8]) {
         switch format {
-        case .csv: out.append(contentsOf: EventListEncoder.csvHeader.utf8); out.append(ASCII.lf)
-        case .mechanisms: out.append(contentsOf: EventListEncoder.mechanismsHeader.utf8); out.append(ASCII.lf)
-        case .text: out.append(contentsOf: EventListEncoder.fdsnTextHeader.utf8); out.append(ASCII.lf)
+        case .csv: out.append(contentsOf: Self.csvHeader(columns).utf8); out.append(ASCII.lf)
+        case .mechanisms: out.append(contentsOf: (Self.csvHeader(columns) + "," + Self.mechanismColumns).utf8); out.append(ASCII.lf)
+        case .text: out.append(contentsOf: Self.fdsnTextHeader.utf8); out.append(ASCII.lf)
         case .json: out.append(UInt8(ascii: "["))
         case .geojson: out.append(contentsOf: #"{"features":["#.utf8)
         case .table, .quakeml: preconditionFailure("\(format) is not written one event at a time")
@@ -112,131 +130,139 @@ package struct EventLineEncoder: Sendable {
     }
 
     private func appendCSV(_ event: SeismicEvent, to out: inout [UInt8]) {
-        let comma = UInt8(ascii: ",")
-        Self.appendCSVField(event.id, to: &out)
-        out.append(comma)
-        Self.appendISO8601(event.time, to: &out)
-        out.append(comma)
-        Self.appendNumber(event.latitude, to: &out)
-        out.append(comma)
-        Self.appendNumber(event.longitude, to: &out)
-        out.append(comma)
-        if let depth = event.depth { Self.appendNumber(depth, to: &out) }
-        out.append(comma)
-        if let magnitude = event.magnitude { Self.appendNumber(magnitude, to: &out) }
-        out.append(comma)
-        Self.appendCSVField(event.magnitudeType ?? "", to: &out)
-        out.append(comma)
-        Self.appendCSVField(event.place, to: &out)
-        out.append(comma)
-        Self.appendCSVField(event.eventType, to: &out)
-        out.append(ASCII.lf)
-    }
-
-    /// One line under ``EventListEncoder/fdsnTextHeader``. The network stands for the author,
-    /// catalogue, contributor and magnitude author alike, as USGS writes them; the id is also the
-    /// contributor's id. Times are UTC to the millisecond, without a zone letter, as FDSN
-    /// services write them; fields go through ``appendPipeSafe(_:keepingBars:to:)``.
-    private func appendFDSNText(_ event: SeismicEvent, to out: inout [UInt8]) {
-        let bar = UInt8(ascii: "|")
-        let network = event.network ?? ""
-        Self.appendPipeSafe(event.id, to: &out)
-        out.append(bar)
-        Self.appendISO8601(event.time, zoneLetter: false, to: &out)
-        out.append(bar)
-        Self.appendNumber(event.latitude, to: &out)
-        out.append(bar)
-        Self.appendNumber(event.longitude, to: &out)
-        out.append(bar)
-        if let depth = event.depth { Self.appendNumber(depth, to: &out) }
-        for _ in 0..<3 {
-            out.append(bar)
-            Self.appendPipeSafe(network, to: &out)
+        for (index, field) in columns.fields.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            switch event[field] {
+            case nil: continue
+            case .text(let text)?: Self.appendCSVField(text, to: &out)
+            case let value?: Self.appendPlain(value, to: &out)
+            }
         }
-        out.append(bar)
-        Self.appendPipeSafe(event.id, to: &out)
-        out.append(bar)
-        Self.appendPipeSafe(event.magnitudeType ?? "", to: &out)
-        out.append(bar)
-        if let magnitude = event.magnitude { Self.appendNumber(magnitude, to: &out) }
-        out.append(bar)
-        Self.appendPipeSafe(network, to: &out)
-        out.append(bar)
-        Self.appendPipeSafe(event.place, to: &out)
-        out.append(bar)
-        Self.appendPipeSafe(event.eventType, to: &out)
         out.append(ASCII.lf)
     }
 
-    /// The keys in `JSONEncoder`'s sorted order, as ``EventListEncoder`` writes them.
+    /// One line under ``fdsnTextHeader``, each column from its own field. Times are UTC to the
+    /// millisecond, without a zone letter, as FDSN services write them; fields go through
+    /// ``appendPipeSafe(_:keepingBars:to:)``.
+    private func appendFDSNText(_ event: SeismicEvent, to out: inout [UInt8]) {
+        for (index, field) in Self.fdsnTextFields.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: "|")) }
+            switch event[field] {
+            case nil: continue
+            case .text(let text)?: Self.appendPipeSafe(text, to: &out)
+            case .time(let date)?: Self.appendISO8601(date, zoneLetter: false, to: &out)
+            case let value?: Self.appendPlain(value, to: &out)
+            }
+        }
+        out.append(ASCII.lf)
+    }
+
+    /// A number, whole number or time as a CSV or FDSN text field writes it (text is quoted by the caller's rule).
+    private static func appendPlain(_ value: EventValue, to out: inout [UInt8]) {
+        switch value {
+        case .number(let number): appendNumber(number, to: &out)
+        case .integer(let integer): appendInteger(integer, to: &out)
+        case .time(let date): appendISO8601(date, to: &out)
+        case .text(let text): out.append(contentsOf: text.utf8)
+        }
+    }
+
+    /// The columns as keys in sorted order (as `JSONEncoder` sorts them), absent values `null`, times in
+    /// ISO 8601; the mechanism's object among them when there is one.
     private func appendJSON(_ event: SeismicEvent, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"depth":"#.utf8)
-        Self.appendJSONNumber(event.depth, to: &out)
-        out.append(contentsOf: #","id":"#.utf8)
-        Self.appendJSONString(event.id, to: &out)
-        out.append(contentsOf: #","latitude":"#.utf8)
-        Self.appendJSONNumber(event.latitude, to: &out)
-        out.append(contentsOf: #","longitude":"#.utf8)
-        Self.appendJSONNumber(event.longitude, to: &out)
-        out.append(contentsOf: #","mag":"#.utf8)
-        Self.appendJSONNumber(event.magnitude, to: &out)
-        out.append(contentsOf: #","magType":"#.utf8)
-        Self.appendJSONString(event.magnitudeType, to: &out)
-        Self.appendMechanism(event.mechanism, to: &out)
-        out.append(contentsOf: #","place":"#.utf8)
-        Self.appendJSONString(event.place, to: &out)
-        out.append(contentsOf: #","time":""#.utf8)
-        Self.appendISO8601(event.time, to: &out)
-        out.append(contentsOf: #"","type":"#.utf8)
-        Self.appendJSONString(event.eventType, to: &out)
+        var keys = columns.fields.map { (name: $0.spec.name, field: Optional($0)) }
+        if event.mechanism != nil { keys.append((name: "mechanism", field: nil)) }
+        keys.sort { $0.name < $1.name }
+        out.append(UInt8(ascii: "{"))
+        for (index, key) in keys.enumerated() {
+            guard let field = key.field else {
+                Self.appendMechanism(event.mechanism, first: index == 0, to: &out)
+                continue
+            }
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            Self.appendJSONString(key.name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            Self.appendJSONValue(event[field], timesAsMilliseconds: false, to: &out)
+        }
         out.append(UInt8(ascii: "}"))
     }
 
     private func appendGeoJSONFeature(_ event: SeismicEvent, to out: inout [UInt8]) {
+        Self.appendFeature(event, layout: .usgsSummary, to: &out)
+    }
+
+    /// A value as JSON: text as a string, numbers as `JSONEncoder` writes them, times as
+    /// milliseconds since 1970 or as an ISO 8601 string, `nil` as `null`.
+    package static func appendJSONValue(_ value: EventValue?, timesAsMilliseconds: Bool, to out: inout [UInt8]) {
+        switch value {
+        case nil: out.append(contentsOf: "null".utf8)
+        case .text(let text)?: appendJSONString(text, to: &out)
+        case .number(let number)?: appendJSONNumber(number, to: &out)
+        case .integer(let integer)?: appendInteger(integer, to: &out)
+        case .time(let date)?:
+            if timesAsMilliseconds {
+                appendInteger(milliseconds(date), to: &out)
+            } else {
+                out.append(UInt8(ascii: "\""))
+                appendISO8601(date, to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+        }
+    }
+
+    /// A GeoJSON feature of `event` in `layout`, keys in sorted order: `geometry`, `id`,
+    /// `properties` (every field with a property in the layout, `null` when absent, then every
+    /// other field the event has, then the mechanism), `type`.
+    package static func appendFeature(_ event: SeismicEvent, layout: GeoJSONLayout, to out: inout [UInt8]) {
         out.append(contentsOf: #"{"geometry":{"coordinates":["#.utf8)
-        Self.appendJSONNumber(event.longitude, to: &out)
+        appendJSONNumber(event.longitude, to: &out)
         out.append(UInt8(ascii: ","))
-        Self.appendJSONNumber(event.latitude, to: &out)
-        if let depth = event.depth {
+        appendJSONNumber(event.latitude, to: &out)
+        if layout == .usgsSummary, let depth = event.depth {
             out.append(UInt8(ascii: ","))
-            Self.appendJSONNumber(depth, to: &out)
+            appendJSONNumber(depth, to: &out)
         }
         out.append(contentsOf: #"],"type":"Point"},"id":"#.utf8)
-        Self.appendJSONString(event.id, to: &out)
-        out.append(contentsOf: #","properties":{"mag":"#.utf8)
-        Self.appendJSONNumber(event.magnitude, to: &out)
-        out.append(contentsOf: #","magType":"#.utf8)
-        Self.appendJSONString(event.magnitudeType, to: &out)
-        Self.appendMechanism(event.mechanism, to: &out)
-        out.append(contentsOf: #","net":"#.utf8)
-        Self.appendJSONString(event.network, to: &out)
-        out.append(contentsOf: #","place":"#.utf8)
-        Self.appendJSONString(event.place.isEmpty ? nil : event.place, to: &out)
-        out.append(contentsOf: #","status":"#.utf8)
-        Self.appendJSONString(event.status, to: &out)
-        out.append(contentsOf: #","time":"#.utf8)
-        Self.appendInteger(Self.milliseconds(event.time), to: &out)
-        out.append(contentsOf: #","type":"#.utf8)
-        Self.appendJSONString(event.eventType, to: &out)
-        out.append(contentsOf: #","updated":"#.utf8)
-        if let updated = event.updated {
-            Self.appendInteger(Self.milliseconds(updated), to: &out)
-        } else {
-            out.append(contentsOf: "null".utf8)
-        }
+        appendJSONString(event.id, to: &out)
+        out.append(contentsOf: #","properties":{"#.utf8)
+        appendProperties(event, layout: layout, to: &out)
         out.append(contentsOf: #"},"type":"Feature"}"#.utf8)
+    }
+
+    /// The properties of `event` in `layout` (without braces): keys sorted, each field of the
+    /// layout present (`null` when absent), every other field only when the event has it, and
+    /// the mechanism's object.
+    package static func appendProperties(_ event: SeismicEvent, layout: GeoJSONLayout, to out: inout [UInt8]) {
+        var first = true
+        var mechanismWritten = event.mechanism == nil
+        for field in layout.propertyFields {
+            let value = event[field]
+            guard value != nil || layout.alwaysWrites(field) else { continue }
+            let name = field.spec.name
+            if !mechanismWritten, name > "mechanism" {
+                appendMechanism(event.mechanism, first: first, to: &out)
+                mechanismWritten = true
+                first = false
+            }
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            appendJSONString(name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            appendJSONValue(value, timesAsMilliseconds: layout == .usgsSummary, to: &out)
+        }
+        if !mechanismWritten { appendMechanism(event.mechanism, first: first, to: &out) }
     }
 
     /// `,"mechanism":{…}` when there is one: the planes (given, or the auxiliary of the one
     /// given, or the tensor's best double couple), the principal axes, the tensor in N·m and
     /// its parts, M₀ and Mw. Keys in the order of the rest of the object (alphabetical).
-    package static func appendMechanism(_ mechanism: FocalMechanism?, to out: inout [UInt8]) {
+    package static func appendMechanism(_ mechanism: FocalMechanism?, first: Bool = false, to out: inout [UInt8]) {
         guard let mechanism else { return }
         func field(_ name: String, _ value: Double?, first: Bool = false) {
             out.append(contentsOf: ((first ? "\"" : ",\"") + name + "\":").utf8)
             appendJSONNumber(value, to: &out)
         }
-        out.append(contentsOf: #","mechanism":{"#.utf8)
+        out.append(contentsOf: (first ? #""mechanism":{"# : #","mechanism":{"#).utf8)
         var separator = ""
         if let axes = mechanism.axes {
             out.append(contentsOf: #""axes":{"#.utf8)
@@ -283,7 +309,7 @@ package struct EventLineEncoder: Sendable {
         out.append(UInt8(ascii: "}"))
     }
 
-    private static func milliseconds(_ date: Date) -> Int64 {
+    package static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 

@@ -8,47 +8,44 @@ import QuakeRender
 
 /// The formats in which a list of events can be written.
 public enum EventListFormat: String, Sendable, CaseIterable {
-    /// Comma-separated, with the header `csvHeader`.
+    /// Comma-separated: by default the USGS CSV's 22 columns in USGS's order
+    /// (``EventColumns/usgs``), so that a filtered USGS CSV is USGS CSV.
     case csv
     /// A JSON array of objects with the CSV's keys, missing values as `null`.
     case json
-    /// An RFC 7946 FeatureCollection in the USGS summary feed's layout, which
-    /// `FeedReader` reads back to the same events.
+    /// An RFC 7946 FeatureCollection in the USGS summary feed's layout
+    /// (``GeoJSONLayout/usgsSummary``), which `FeedReader` reads back to the same events.
     case geojson
     /// Aligned columns for reading in a terminal.
     case table
     /// A QuakeML 1.2 (BED) document, which `FeedReader` reads back to the
-    /// same events (the review status aside).
+    /// same events.
     case quakeml
     /// The FDSN event text format, with the header `fdsnTextHeader`,
     /// which `FeedReader` (and other FDSN clients) read back to the same events.
     case text
-    /// CSV with each event's focal mechanism in columns (`mechanismsHeader`): both
-    /// nodal planes, M₀ and Mw, the tensor in N·m; empty for an event without one.
+    /// The CSV's columns, then each event's focal mechanism: both nodal planes,
+    /// M₀ and Mw, the tensor in N·m; empty for an event without one.
     case mechanisms
 }
 
 /// Writes events as CSV, FDSN text, JSON, GeoJSON, a table or QuakeML, one
 /// row, object or element per event, in the order given.
 package struct EventListEncoder: Sendable {
-    /// The CSV header; scripts may rely on it.
-    package static let csvHeader = "id,time,latitude,longitude,depth,mag,magType,place,type"
-
-    /// The header of ``EventListFormat/mechanisms``: the CSV's columns, then the mechanism's.
-    package static let mechanismsHeader = csvHeader
-        + ",strike1,dip1,rake1,strike2,dip2,rake2,scalarMoment,mw,mrr,mtt,mpp,mrt,mrp,mtp"
+    /// The CSV header of the default columns, the USGS CSV's 22; scripts may rely on it.
+    package static let csvHeader = EventLineEncoder.csvHeader(.usgs)
 
     /// The FDSN event text header, with the optional `EventType` column.
-    package static let fdsnTextHeader =
-        "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType"
+    package static let fdsnTextHeader = EventLineEncoder.fdsnTextHeader
 
     /// Creates an encoder.
     package init() {}
 
-    /// The events in `format`, UTF-8, ending with a newline.
-    package func encode(_ events: [SeismicEvent], as format: EventListFormat) throws -> Data {
+    /// The events in `format`, UTF-8, ending with a newline; `columns` are a CSV's or JSON's.
+    package func encode(_ events: [SeismicEvent], as format: EventListFormat, columns: EventColumns = .usgs) throws -> Data {
         switch format {
-        case .csv, .text, .json, .geojson, .mechanisms: return Data(EventLineEncoder(format: format).document(events))
+        case .csv, .text, .json, .geojson, .mechanisms:
+            return Data(EventLineEncoder(format: format, columns: columns).document(events))
         case .table: return Data(Self.table(events).utf8)
         case .quakeml: return Data(QuakeMLEncoder().encode(events).utf8)
         }

@@ -1,0 +1,180 @@
+import Foundation
+
+/// The fields of an event beyond its stored properties (``EventField/detailFields``): `gap`,
+/// `rms`, `alert`, `felt` and the rest, each present only when the feed gave it.
+///
+/// Kept as one compact byte string (the field's number, then a text's length and bytes, a
+/// number's eight bytes or a whole number's variable-length bytes), in field order, so that an
+/// event of a USGS CSV row costs about a hundred bytes more, one without details nothing (an
+/// empty array allocates nothing), and two events with the same values compare equal.
+public struct EventDetails: Sendable, Hashable {
+    private var bytes: [UInt8] = []
+
+    /// No details.
+    public init() {}
+
+    /// Whether no detail is set.
+    public var isEmpty: Bool { bytes.isEmpty }
+
+    /// The bytes the details take (for memory budgets).
+    public var byteCount: Int { bytes.count }
+
+    /// The value of `field`, `nil` when absent (or when `field` is a core field, which is never kept here).
+    public subscript(field: EventField) -> EventValue? {
+        get {
+            var result: EventValue?
+            forEach { candidate, value in
+                if candidate == field { result = value; return false }
+                return candidate < field
+            }
+            return result
+        }
+        set {
+            precondition(!field.isCore, "\(field) is a stored property of SeismicEvent")
+            // Readers set fields in schema order: appending is the common case.
+            if let last = lastField, last < field {
+                if let newValue { Self.append(field, newValue, to: &bytes) }
+                return
+            }
+            var entries = self.entries.filter { $0.field != field }
+            if let newValue { entries.append((field, newValue)) }
+            entries.sort { $0.field < $1.field }
+            bytes.removeAll(keepingCapacity: true)
+            for (field, value) in entries { Self.append(field, value, to: &bytes) }
+        }
+    }
+
+    /// The details present, in schema order.
+    public var entries: [(field: EventField, value: EventValue)] {
+        var result: [(field: EventField, value: EventValue)] = []
+        forEach { field, value in
+            result.append((field, value))
+            return true
+        }
+        return result
+    }
+
+    private var lastField: EventField? {
+        var last: EventField?
+        forEach { field, _ in
+            last = field
+            return true
+        }
+        return last
+    }
+
+    /// Calls `body` with each detail in order until it returns `false`.
+    private func forEach(_ body: (EventField, EventValue) -> Bool) {
+        var index = 0
+        while index < bytes.count {
+            guard let field = EventField(rawValue: bytes[index]) else { preconditionFailure("unknown detail field") }
+            index += 1
+            let value: EventValue
+            switch field.spec.kind {
+            case .text:
+                let length = Int(Self.readVarint(bytes, &index))
+                value = .text(String(decoding: bytes[index..<index + length], as: UTF8.self))
+                index += length
+            case .number:
+                value = .number(Double(bitPattern: Self.readFixed(bytes, &index)))
+            case .time:
+                value = .time(Date(timeIntervalSince1970: Double(bitPattern: Self.readFixed(bytes, &index))))
+            case .integer:
+                let zigzag = Self.readVarint(bytes, &index)
+                value = .integer(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1))))
+            }
+            if !body(field, value) { return }
+        }
+    }
+
+    private static func append(_ field: EventField, _ value: EventValue, to bytes: inout [UInt8]) {
+        bytes.append(field.rawValue)
+        switch (field.spec.kind, value) {
+        case (.text, .text(let text)):
+            appendVarint(UInt64(text.utf8.count), to: &bytes)
+            bytes.append(contentsOf: text.utf8)
+        case (.number, _):
+            appendFixed((value.number ?? .nan).bitPattern, to: &bytes)
+        case (.time, .time(let date)):
+            appendFixed(date.timeIntervalSince1970.bitPattern, to: &bytes)
+        case (.integer, .integer(let integer)):
+            appendVarint(UInt64(bitPattern: (integer << 1) ^ (integer >> 63)), to: &bytes)
+        case (.integer, .number(let number)) where number.rounded() == number && abs(number) < 9e18:
+            let integer = Int64(number)
+            appendVarint(UInt64(bitPattern: (integer << 1) ^ (integer >> 63)), to: &bytes)
+        default:
+            preconditionFailure("\(value) is not a value of \(field) (\(field.spec.kind))")
+        }
+    }
+
+    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    private static func readVarint(_ bytes: [UInt8], _ index: inout Int) -> UInt64 {
+        var value: UInt64 = 0, shift: UInt64 = 0
+        while true {
+            let byte = bytes[index]
+            index += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+    }
+
+    private static func appendFixed(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func readFixed(_ bytes: [UInt8], _ index: inout Int) -> UInt64 {
+        var value: UInt64 = 0
+        for shift in 0..<8 { value |= UInt64(bytes[index + shift]) << (8 * UInt64(shift)) }
+        index += 8
+        return value
+    }
+}
+
+extension EventDetails: Codable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Encoded as an object keyed by the fields' canonical names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        for (field, value) in entries {
+            let key = Key(stringValue: field.spec.name)
+            switch value {
+            case .text(let text): try container.encode(text, forKey: key)
+            case .number(let number): try container.encode(number, forKey: key)
+            case .integer(let integer): try container.encode(integer, forKey: key)
+            case .time(let date): try container.encode(date.timeIntervalSince1970 * 1000, forKey: key)
+            }
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        let container = try decoder.container(keyedBy: Key.self)
+        for key in container.allKeys {
+            guard let field = EventField(name: key.stringValue), !field.isCore else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                       debugDescription: "'\(key.stringValue)' is not a detail field")
+            }
+            switch field.spec.kind {
+            case .text: self[field] = .text(try container.decode(String.self, forKey: key))
+            case .number: self[field] = .number(try container.decode(Double.self, forKey: key))
+            case .integer: self[field] = .integer(try container.decode(Int64.self, forKey: key))
+            case .time: self[field] = .time(Date(timeIntervalSince1970: try container.decode(Double.self, forKey: key) / 1000))
+            }
+        }
+    }
+}

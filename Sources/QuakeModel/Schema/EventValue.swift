@@ -1,0 +1,25 @@
+import Foundation
+
+/// One field's value, as ``EventField/Kind`` says.
+public enum EventValue: Sendable, Hashable {
+    case text(String)
+    case number(Double)
+    case integer(Int64)
+    case time(Date)
+
+    /// The value as a number: a number, a whole number, or a time in seconds since 1970.
+    public var number: Double? {
+        switch self {
+        case .number(let value): value
+        case .integer(let value): Double(value)
+        case .time(let date): date.timeIntervalSince1970
+        case .text: nil
+        }
+    }
+
+    /// The value as text, when it is text.
+    public var text: String? {
+        if case .text(let value) = self { return value }
+        return nil
+    }
+}
