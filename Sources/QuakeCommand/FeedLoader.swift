@@ -56,10 +56,13 @@ package struct FeedLoader {
     }
 
     /// A loader of the `limit` most recent events (0: all) that `filters` pass,
-    /// with `--now` pinned as the filters say: what every command but `render` loads.
-    package init(input: InputOptions, fetch: FetchArguments, limit: Int, filters: FilterOptions, log: Logger) throws {
-        self.init(input: input, fetch: fetch, selection: try SelectionOptions.selection(limit: limit, filteredBy: filters),
-                  log: log, now: try filters.pinnedNow(), filters: filters)
+    /// with `--now` pinned as the filters say: what every command but `render` loads. `readsDetails`:
+    /// the job uses fields beyond a map event's own (``EventSelection/readsDetails``).
+    package init(input: InputOptions, fetch: FetchArguments, limit: Int, filters: FilterOptions, log: Logger,
+                 readsDetails: Bool = false) throws {
+        var selection = try SelectionOptions.selection(limit: limit, filteredBy: filters)
+        selection.readsDetails = readsDetails
+        self.init(input: input, fetch: fetch, selection: selection, log: log, now: try filters.pinnedNow(), filters: filters)
     }
 
     private var feedOptions: FeedOptions {

@@ -135,6 +135,7 @@ extension Quakemap {
                 let options = try animationOptions(map: try mapArguments.options(symbols: symbolOptions))
                 var selection = try selectionOptions.selection(filteredBy: filterOptions)
                 selection.region = box
+                selection.readsDetails = options.map.symbols.coloring.readsDetails
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
                 var loaded: LoadedFeed<MapEvent>

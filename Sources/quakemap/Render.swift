@@ -63,6 +63,7 @@ extension Quakemap {
                 map.symbols.beachballs = mechanismOptions.style
                 var selection = try selectionOptions.selection(filteredBy: filterOptions)
                 selection.region = box
+                selection.readsDetails = map.symbols.coloring.readsDetails
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
                 var loaded: LoadedFeed<MapEvent>

@@ -97,7 +97,8 @@ extension Quakemap {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
-                let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
+                let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log,
+                                            readsDetails: symbolOptions.color.coloring.readsDetails)
                 guard case .loaded(let loaded) = try await loader.load(as: MapEvent.self) else { return }
                 let zooms = try zooms()
                 // Opened before drawing, so a refused output fails at once.

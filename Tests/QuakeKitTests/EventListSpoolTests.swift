@@ -274,6 +274,18 @@ struct EventListSpoolTests {
         }
     }
 
+    /// Details of every kind, some absent, hostile text among them.
+    static func details(_ index: Int, _ field: String) -> EventDetails {
+        var details = EventDetails()
+        if index % 3 != 0 { details[.gap] = .number(Double(index) * 1.5) }
+        if index % 4 != 1 { details[.nst] = .integer(Int64(index)) }
+        if index % 5 != 2 { details[.locationSource] = .text("src" + field) }
+        if index % 2 == 0 { details[.alert] = .text("green") }
+        if index % 7 == 3 { details[.tsunami] = .integer(1) }
+        if index % 3 == 1 { details[.horizontalError] = .number(0.125) }
+        return details
+    }
+
     @Test func jsonListsAreWhatJSONEncoderWritesForTheReferenceTypes() throws {
         let events = Self.hostileFields().enumerated().map { index, field in
             SeismicEvent(id: "id\(index)" + field, time: Date(timeIntervalSince1970: 1_590_000_000 + Double(index) * 61.25),
@@ -281,7 +293,7 @@ struct EventListSpoolTests {
                          depth: index % 7 == 0 ? nil : Double(index) / 3, magnitude: index % 5 == 0 ? nil : Double(index % 80) / 10,
                          magnitudeType: index % 3 == 0 ? nil : "m" + field, place: field, eventType: "earthquake",
                          network: index % 4 == 0 ? nil : "us", updated: index % 6 == 0 ? nil : Date(timeIntervalSince1970: 1_600_000_000),
-                         status: index % 2 == 0 ? nil : "reviewed")
+                         status: index % 2 == 0 ? nil : "reviewed", details: Self.details(index, field))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -57,7 +57,21 @@ struct FDSNTextTests {
     func headerVariantsGiveTheSameEvent(_ variant: String, _ text: String) throws {
         let (events, summary) = try Self.read(text)
         #expect(summary == FeedSummary(rows: 1, events: 1, withoutMagnitude: 0, rejected: 0), "\(variant)")
-        #expect(events == [Self.expected], "\(variant)")
+        // The stored fields here; the columns with no stored field are checked below.
+        #expect(events.map { event in var event = event; event.details = EventDetails(); return event } == [Self.expected],
+                "\(variant)")
+    }
+
+    @Test func everyColumnIsKeptInItsOwnFieldAndWrittenBack() throws {
+        let text = Self.header13 + "|EventType\n"
+            + "us0001|2020-06-30T23:51:22.060|10.5|-20.25|12.3|ISC|ISC-REV|us|us6000abcd|mb|4.6|NEIC|Somewhere far|earthquake\n"
+        let (events, _) = try Self.read(text)
+        let event = try #require(events.first)
+        #expect(event.network == "us" && event.id == "us0001")
+        #expect(event.details[.locationSource] == .text("ISC") && event.details[.catalog] == .text("ISC-REV"))
+        #expect(event.details[.contributorId] == .text("us6000abcd") && event.details[.magSource] == .text("NEIC"))
+        let written = String(decoding: try EventListEncoder().encode(events, as: .text), as: UTF8.self)
+        #expect(written == text)
     }
 
     @Test func linesAreCountedFromTheFirstWhateverStandsBeforeTheHeader() throws {
@@ -203,7 +217,7 @@ struct FDSNTextTests {
                                  place: "8 km N of Anchorage, Alaska", eventType: "earthquake", network: "ak")
         let text = String(decoding: try EventListEncoder().encode([event], as: .text), as: UTF8.self)
         #expect(text == EventListEncoder.fdsnTextHeader + "\n"
-            + "ak0001|2020-06-30T23:51:22.060|61.25|-150|0.1|ak|ak|ak|ak0001|ml|1|ak|8 km N of Anchorage, Alaska|earthquake\n")
+            + "ak0001|2020-06-30T23:51:22.060|61.25|-150|0.1|||ak||ml|1||8 km N of Anchorage, Alaska|earthquake\n")
     }
 
     @Test func separatorsAndLineBreaksInTextCannotBreakTheFile() throws {

@@ -11,37 +11,57 @@ import Foundation
 // The Codable reference the list writer's JSON and GeoJSON bytes are compared with
 // (EventListSpoolTests): what JSONEncoder writes for the same events.
 
-/// An event under the CSV's column names, for JSON.
-struct ListedEventReference: Encodable {
-    let event: SeismicEvent
+/// A key named at run time: the schema's field names.
+struct FieldKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
 
-    enum CodingKeys: String, CodingKey {
-        case id, time, latitude, longitude, depth, mag, magType, place, type
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(event.id, forKey: .id)
-        try container.encode(CivilTime.iso8601(event.time), forKey: .time)
-        try container.encode(event.latitude, forKey: .latitude)
-        try container.encode(event.longitude, forKey: .longitude)
-        // `encode` on an optional writes `null`, so every object has every key.
-        try container.encode(event.depth, forKey: .depth)
-        try container.encode(event.magnitude, forKey: .mag)
-        try container.encode(event.magnitudeType, forKey: .magType)
-        try container.encode(event.place, forKey: .place)
-        try container.encode(event.eventType, forKey: .type)
+/// Encodes `value` of `field` under its name, `null` when absent; times as ISO 8601 text or milliseconds.
+func encodeField(_ field: EventField, _ value: EventValue?, millisecondTimes: Bool,
+                 into container: inout KeyedEncodingContainer<FieldKey>) throws {
+    let key = FieldKey(field.spec.name)
+    switch value {
+    case nil: try container.encodeNil(forKey: key)
+    case .text(let text)?: try container.encode(text, forKey: key)
+    case .number(let number)?: try container.encode(number, forKey: key)
+    case .integer(let integer)?: try container.encode(integer, forKey: key)
+    case .time(let date)?:
+        if millisecondTimes {
+            try container.encode(GeoJSONCollectionReference.milliseconds(date), forKey: key)
+        } else {
+            try container.encode(CivilTime.iso8601(date), forKey: key)
+        }
     }
 }
 
-/// The USGS GeoJSON summary layout: times in epoch milliseconds, depth as the third coordinate.
+/// An event under the CSV's column names (the USGS CSV's 22 by default), for JSON.
+struct ListedEventReference: Encodable {
+    let event: SeismicEvent
+    let columns = EventColumns.usgs
+
+    init(_ event: SeismicEvent) { self.event = event }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: FieldKey.self)
+        // Every column's key, `null` when the event has no value.
+        for field in columns.fields {
+            try encodeField(field, event[field], millisecondTimes: false, into: &container)
+        }
+    }
+}
+
+/// The USGS GeoJSON summary layout: times in epoch milliseconds, depth as the third coordinate,
+/// every USGS property (null when absent) and every other field the event has.
 struct GeoJSONCollectionReference: Encodable {
     let events: [SeismicEvent]
 
     enum CodingKeys: String, CodingKey { case type, metadata, features }
     enum MetadataKeys: String, CodingKey { case count, title }
     enum FeatureKeys: String, CodingKey { case type, id, properties, geometry }
-    enum PropertyKeys: String, CodingKey { case mag, place, time, updated, type, magType, net, status }
     enum GeometryKeys: String, CodingKey { case type, coordinates }
 
     func encode(to encoder: Encoder) throws {
@@ -55,15 +75,13 @@ struct GeoJSONCollectionReference: Encodable {
             var feature = features.nestedContainer(keyedBy: FeatureKeys.self)
             try feature.encode("Feature", forKey: .type)
             try feature.encode(event.id, forKey: .id)
-            var properties = feature.nestedContainer(keyedBy: PropertyKeys.self, forKey: .properties)
-            try properties.encode(event.magnitude, forKey: .mag)
-            try properties.encode(event.place.isEmpty ? nil : event.place, forKey: .place)
-            try properties.encode(Self.milliseconds(event.time), forKey: .time)
-            try properties.encode(event.updated.map(Self.milliseconds), forKey: .updated)
-            try properties.encode(event.eventType, forKey: .type)
-            try properties.encode(event.magnitudeType, forKey: .magType)
-            try properties.encode(event.network, forKey: .net)
-            try properties.encode(event.status, forKey: .status)
+            var properties = feature.nestedContainer(keyedBy: FieldKey.self, forKey: .properties)
+            for field in EventField.allCases where ![.latitude, .longitude, .depth, .id].contains(field) {
+                let value = event[field]
+                if value != nil || field.spec.geoJSONProperty != nil {
+                    try encodeField(field, value, millisecondTimes: true, into: &properties)
+                }
+            }
             var geometry = feature.nestedContainer(keyedBy: GeometryKeys.self, forKey: .geometry)
             try geometry.encode("Point", forKey: .type)
             try geometry.encode([event.longitude, event.latitude] + (event.depth.map { [$0] } ?? []), forKey: .coordinates)

@@ -151,7 +151,7 @@ extension MapEvent: SelectableEvent {
     /// with no whole event in between; with one, the most recent, reduced.
     public static func selectEvents(from source: FeedSource, feed: FeedOptions, selection: EventSelection) throws -> MapSelection {
         var reader = FeedReader(options: feed)
-        reader.decodesDescriptions = selection.filter.readsDescriptions
+        reader.decodesDescriptions = selection.filter.readsDescriptions || selection.readsDetails
         guard selection.limit == nil else {
             // The selected few keep their places, for the labels.
             reader.decodesPlaces = true

@@ -22,6 +22,8 @@ public struct MapEvent: Sendable, Hashable {
     /// explosions, ice quakes and the like are not, and are drawn with their
     /// own symbol. Kept in the padding after the depth.
     package var isEarthquake: Bool
+    /// The PAGER alert level, for `--color alert`; kept in the padding too.
+    package var alert: PagerAlert
     /// The focal mechanism, for a beachball (one pointer: the stride is 64 bytes).
     package var mechanism: FocalMechanism?
 
@@ -33,7 +35,7 @@ public struct MapEvent: Sendable, Hashable {
 
     /// Creates a map event; an earthquake unless `isEarthquake` says otherwise.
     package init(id: String, time: Date, latitude: Double, longitude: Double, magnitude: Double, depth: Double? = nil,
-                isEarthquake: Bool = true, mechanism: FocalMechanism? = nil) {
+                isEarthquake: Bool = true, mechanism: FocalMechanism? = nil, alert: PagerAlert = .none) {
         self.id = id
         self.time = time
         self.latitude = latitude
@@ -42,6 +44,7 @@ public struct MapEvent: Sendable, Hashable {
         self.storedDepth = depth.map(Float.init) ?? .nan
         self.isEarthquake = isEarthquake
         self.mechanism = mechanism
+        self.alert = alert
     }
 
     /// The drawable part of `event`; `nil` when it has no magnitude.
@@ -49,13 +52,14 @@ public struct MapEvent: Sendable, Hashable {
         guard let magnitude = event.magnitude else { return nil }
         self.init(id: event.id, time: event.time, latitude: event.latitude, longitude: event.longitude,
                   magnitude: magnitude, depth: event.depth,
-                  isEarthquake: EventType.isEarthquake(event.eventType), mechanism: event.mechanism)
+                  isEarthquake: EventType.isEarthquake(event.eventType), mechanism: event.mechanism,
+                  alert: PagerAlert(event.details[.alert]?.text))
     }
 
     public static func == (lhs: MapEvent, rhs: MapEvent) -> Bool {
         lhs.id == rhs.id && lhs.time == rhs.time && lhs.latitude == rhs.latitude && lhs.longitude == rhs.longitude
             && lhs.magnitude == rhs.magnitude && lhs.depth == rhs.depth && lhs.isEarthquake == rhs.isEarthquake
-            && lhs.mechanism == rhs.mechanism
+            && lhs.mechanism == rhs.mechanism && lhs.alert == rhs.alert
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -67,5 +71,22 @@ public struct MapEvent: Sendable, Hashable {
         hasher.combine(depth)
         hasher.combine(isEarthquake)
         hasher.combine(mechanism)
+        hasher.combine(alert)
+    }
+}
+
+/// The USGS PAGER alert levels, in rising order; `none` for an event without one.
+package enum PagerAlert: UInt8, Sendable, Hashable, CaseIterable {
+    case none, green, yellow, orange, red
+
+    /// The level a feed's `alert` text names (any case); `none` for no text or another word.
+    package init(_ text: String?) {
+        switch text?.lowercased() {
+        case "green": self = .green
+        case "yellow": self = .yellow
+        case "orange": self = .orange
+        case "red": self = .red
+        default: self = .none
+        }
     }
 }

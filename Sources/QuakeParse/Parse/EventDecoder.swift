@@ -250,7 +250,8 @@ package final class EventDecoder: Sendable {
             guard numericAdmission.admits(latitude: latitude, longitude: longitude, time: time, magnitude: magnitude,
                                           depth: depth) else { return part.append(.notAdmitted(hasMagnitude: true)) }
         }
-        if mapping != nil, numericAdmission != nil, let magnitude {
+        // Straight into a map event when no description is read (a map whose colouring reads details goes the long way).
+        if mapping != nil, numericAdmission != nil, !decodesDescriptions, let magnitude {
             let event = MapEvent(id: identifier(record, network: network), time: time, latitude: latitude,
                                  longitude: longitude, magnitude: magnitude, depth: depth,
                                  isEarthquake: isEarthquake(record))

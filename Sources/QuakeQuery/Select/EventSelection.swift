@@ -14,6 +14,9 @@ public struct EventSelection: Sendable, Hashable {
     package var region: GeoBox?
     /// Only events that pass this filter count (before the limit).
     package var filter: EventFilter
+    /// Whether the job uses fields beyond a map event's own (`--color alert` does): a map's
+    /// read then decodes every field, as it does when the filter names one.
+    package var readsDetails = false
 
     /// Creates a selection keeping at most `limit` events (`nil`: all), inside
     /// `region`, that pass `filter`.

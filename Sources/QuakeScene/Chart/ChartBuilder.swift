@@ -179,13 +179,7 @@ public struct ChartBuilder: Sendable {
     }
 
     /// The bands of the symbols' colouring, for a legend; none when colour tells the magnitude (the size does too).
-    package var colorBands: [SymbolColoring.Band] {
-        switch options.symbols.coloring {
-        case .magnitude: []
-        case .depth: SymbolColoring.depthBands
-        case .age: SymbolColoring.ageBands
-        }
-    }
+    package var colorBands: [SymbolColoring.Band] { options.symbols.coloring.bands }
 
     /// The events' map symbols, the `index`th at `place(index)`, in the maps' drawing order (largest first).
     package func symbols(for events: [MapEvent], at place: (_ index: Int) -> PixelPoint) -> [SceneCircle] {

@@ -133,13 +133,8 @@ extension SceneBuilder {
         let headingSize = 11 * s, labelSize = 10 * s
 
         // Measure first, then place: the panel must hold its widest row.
-        let bands: [SymbolColoring.Band]
-        let colorHeading: String
-        switch options.symbols.coloring {
-        case .magnitude: bands = []; colorHeading = ""
-        case .depth: bands = SymbolColoring.depthBands; colorHeading = "Depth"
-        case .age: bands = SymbolColoring.ageBands; colorHeading = "Age"
-        }
+        let bands = options.symbols.coloring.bands
+        let colorHeading = options.symbols.coloring.legendHeading
         let swatch = 10 * s, rowHeight = 15 * s
         let bandWidth = bands.map { swatch + 6 * s + measure.width($0.label, size: labelSize) }.max() ?? 0
         let diameters = Self.legendMagnitudes.map { options.symbols.diameter(magnitude: $0, scale: options.scale) }

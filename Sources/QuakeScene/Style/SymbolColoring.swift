@@ -15,6 +15,9 @@ public enum SymbolColoring: Sendable, Hashable {
     /// latest event): past hour red, past day orange, past week yellow, older white,
     /// as the USGS real-time map shows it.
     case age(reference: Date?)
+    /// The PAGER alert level in PAGER's colours (green, yellow, orange, red); events
+    /// without one grey, as a class of their own ("none").
+    case alert
 
     /// One band of a colour scale: what it covers, and its colour.
     package struct Band: Sendable, Hashable {
@@ -36,12 +39,40 @@ public enum SymbolColoring: Sendable, Hashable {
         case "magnitude": self = .magnitude
         case "depth": self = .depth
         case "age": self = .age(reference: nil)
+        case "alert": self = .alert
         default: return nil
         }
     }
 
     /// The names ``init(named:)`` takes.
-    package static let names = ["magnitude", "depth", "age"]
+    package static let names = ["magnitude", "depth", "age", "alert"]
+
+    /// The colour scale a legend shows; none for magnitude (the size tells it too).
+    package var bands: [Band] {
+        switch self {
+        case .magnitude: []
+        case .depth: Self.depthBands
+        case .age: Self.ageBands
+        case .alert: Self.alertBands
+        }
+    }
+
+    /// The heading over ``bands`` in a legend.
+    package var legendHeading: String {
+        switch self {
+        case .magnitude: ""
+        case .depth: "Depth"
+        case .age: "Age"
+        case .alert: "PAGER alert"
+        }
+    }
+
+    /// Whether drawing needs fields beyond a map event's own position, time and magnitude (the
+    /// alert level is a detail of the event, which a map's read otherwise skips).
+    package var readsDetails: Bool {
+        if case .alert = self { return true }
+        return false
+    }
 
     /// Depth bands in kilometres; a negative depth (above sea level) is shallow.
     package static let depthBands: [Band] = [
@@ -51,6 +82,15 @@ public enum SymbolColoring: Sendable, Hashable {
         Band(label: "150–300 km", fill: RGBA(hex: 0x3DBE6B, alpha: opacity), upperBound: 300),
         Band(label: "300–500 km", fill: RGBA(hex: 0x3B8FE0, alpha: opacity), upperBound: 500),
         Band(label: "≥ 500 km", fill: RGBA(hex: 0xA15CD6, alpha: opacity), upperBound: .infinity),
+    ]
+
+    /// PAGER's alert levels by ``PagerAlert`` raw value (none, green, yellow, orange, red), in PAGER's colours.
+    package static let alertBands: [Band] = [
+        Band(label: "none", fill: RGBA(hex: 0xA0A0A0, alpha: opacity), upperBound: 1),
+        Band(label: "green", fill: RGBA(hex: 0x00B04F, alpha: opacity), upperBound: 2),
+        Band(label: "yellow", fill: RGBA(hex: 0xFFFF00, alpha: opacity), upperBound: 3),
+        Band(label: "orange", fill: RGBA(hex: 0xFF9900, alpha: opacity), upperBound: 4),
+        Band(label: "red", fill: RGBA(hex: 0xFF0000, alpha: opacity), upperBound: .infinity),
     ]
 
     /// Age bands in seconds before the reference time.
@@ -70,6 +110,8 @@ public enum SymbolColoring: Sendable, Hashable {
             return Self.band(Self.depthBands, event.depth ?? 0).fill
         case .age:
             return Self.band(Self.ageBands, reference.timeIntervalSince(event.time)).fill
+        case .alert:
+            return Self.alertBands[Int(event.alert.rawValue)].fill
         }
     }
 

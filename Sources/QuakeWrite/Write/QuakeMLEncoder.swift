@@ -9,14 +9,22 @@ import QuakeRender
 /// Writes events as a QuakeML 1.2 (BED) document that ``FeedReader`` reads
 /// back to the same events: one origin and one magnitude per event, both
 /// preferred, and the focal mechanism when there is one; the place as the description of type `earthquake name`; the
-/// `updated` time as the event's `creationInfo/creationTime`.
+/// `updated` time and the network as the event's `creationInfo`. Every field
+/// ``EventField/Spec/quakeML`` places in the origin or magnitude is written there (in metres
+/// where QuakeML counts metres), and the review status as the origin's evaluation
+/// (``evaluation(of:)``).
+///
+/// Elements follow the order the schema declares them in (QuakeML 1.2 BED's XSD and RelaxNG
+/// both accept any order, but other writers keep this one).
 ///
 /// Ids survive the trip in the public id's `eventid=` query parameter (as
 /// USGS writes them), percent-encoded where a character is not allowed in a
 /// QuakeML resource identifier; the network is USGS's `catalog:eventsource`
-/// attribute. Control characters, which XML 1.0 cannot carry, become U+FFFD;
-/// the review status is not written, nor the magnitude type of an event
-/// without a magnitude (a QuakeML magnitude must have a value). A type
+/// attribute too. Control characters, which XML 1.0 cannot carry, become U+FFFD.
+/// What QuakeML has no place for is not written: a status outside
+/// ``evaluation(of:)``'s words, the magnitude's type and fields of an event without a
+/// magnitude, the depth's uncertainty of one without a depth (a QuakeML quantity must
+/// have a value). A type
 /// outside QuakeML's list is written in its normalized spelling when that is
 /// on the list (`quarry_blast` → `quarry blast`), else as `other event`: a
 /// schema-valid document matters more to other readers (ObsPy drops an event
@@ -53,18 +61,46 @@ package struct QuakeMLEncoder {
         if !event.place.isEmpty {
             xml += "      <description><text>\(Self.escaped(event.place))</text><type>earthquake name</type></description>\n"
         }
+        let details = event.details
+        // `<name>value</name>` of a detail field, empty when the event has none.
+        func element(_ name: String, _ field: EventField) -> String {
+            guard let value = details[field] else { return "" }
+            return "<\(name)>\(Self.text(value, metres: QuakeMLDecoder.detailsInMetres.contains(field)))</\(name)>"
+        }
         if let magnitude = event.magnitude {
             xml += "      <magnitude publicID=\"\(Self.escaped(magnitudeID))\">\n"
-            xml += "        <mag><value>\(EventLineEncoder.number(magnitude))</value></mag>\n"
+            xml += "        <mag><value>\(EventLineEncoder.number(magnitude))</value>\(element("uncertainty", .magError))</mag>\n"
             if let type = event.magnitudeType { xml += "        <type>\(Self.escaped(type))</type>\n" }
             xml += "        <originID>\(Self.escaped(originID))</originID>\n"
+            if details[.magNst] != nil { xml += "        \(element("stationCount", .magNst))\n" }
+            if details[.magSource] != nil {
+                xml += "        <creationInfo>\(element("agencyID", .magSource))</creationInfo>\n"
+            }
             xml += "      </magnitude>\n"
         }
         xml += "      <origin publicID=\"\(Self.escaped(originID))\">\n"
-        xml += "        <time><value>\(CivilTime.iso8601(event.time))</value></time>\n"
-        xml += "        <latitude><value>\(EventLineEncoder.number(event.latitude))</value></latitude>\n"
-        xml += "        <longitude><value>\(EventLineEncoder.number(event.longitude))</value></longitude>\n"
-        if let depth = event.depth { xml += "        <depth><value>\(Self.metres(depth))</value></depth>\n" }
+        if details[.horizontalError] != nil {
+            xml += "        <originUncertainty>\(element("horizontalUncertainty", .horizontalError))"
+                + "<preferredDescription>horizontal uncertainty</preferredDescription></originUncertainty>\n"
+        }
+        xml += "        <time><value>\(CivilTime.iso8601(event.time))</value>\(element("uncertainty", .timeError))</time>\n"
+        xml += "        <longitude><value>\(EventLineEncoder.number(event.longitude))</value>"
+            + "\(element("uncertainty", .longitudeError))</longitude>\n"
+        xml += "        <latitude><value>\(EventLineEncoder.number(event.latitude))</value>"
+            + "\(element("uncertainty", .latitudeError))</latitude>\n"
+        if let depth = event.depth {
+            xml += "        <depth><value>\(Self.metres(depth))</value>\(element("uncertainty", .depthError))</depth>\n"
+        }
+        let quality = element("associatedPhaseCount", .associatedPhaseCount) + element("usedPhaseCount", .usedPhaseCount)
+            + element("associatedStationCount", .associatedStationCount) + element("usedStationCount", .nst)
+            + element("standardError", .rms) + element("azimuthalGap", .gap) + element("minimumDistance", .dmin)
+        if !quality.isEmpty { xml += "        <quality>\(quality)</quality>\n" }
+        if let status = event.status, let evaluation = Self.evaluation(of: status) {
+            if let mode = evaluation.mode { xml += "        <evaluationMode>\(mode)</evaluationMode>\n" }
+            if let status = evaluation.status { xml += "        <evaluationStatus>\(status)</evaluationStatus>\n" }
+        }
+        let located = element("agencyID", .locationSource) + element("author", .author)
+        if !located.isEmpty { xml += "        <creationInfo>\(located)</creationInfo>\n" }
         xml += "      </origin>\n"
         let mechanismID = "quakeml:quakemap/focalmechanism?eventid=" + id
         if let mechanism = event.mechanism {
@@ -78,9 +114,10 @@ package struct QuakeMLEncoder {
             xml += "      <preferredFocalMechanismID>\(Self.escaped(mechanismID))</preferredFocalMechanismID>\n"
         }
         xml += "      <type>\(EventType.quakeML(event.eventType))</type>\n"
-        if let updated = event.updated {
-            xml += "      <creationInfo><creationTime>\(CivilTime.iso8601(updated))</creationTime></creationInfo>\n"
-        }
+        var creation = ""
+        if let network = event.network, !network.isEmpty { creation += "<agencyID>\(Self.escaped(network))</agencyID>" }
+        if let updated = event.updated { creation += "<creationTime>\(CivilTime.iso8601(updated))</creationTime>" }
+        if !creation.isEmpty { xml += "      <creationInfo>\(creation)</creationInfo>\n" }
         xml += "    </event>\n"
     }
 
@@ -123,6 +160,33 @@ package struct QuakeMLEncoder {
             xml += "        </momentTensor>\n"
         }
         xml += "      </focalMechanism>\n"
+    }
+
+    /// The origin's `evaluationMode` and `evaluationStatus` for a review status: USGS's
+    /// `automatic` is an automatic origin, `reviewed` a manual one QuakeML calls reviewed,
+    /// `deleted` a rejected one; QuakeML's own `preliminary`, `confirmed` and `final` are
+    /// kept as they are. Each reads back as the same word
+    /// (``QuakeMLDecoder/status(evaluationMode:evaluationStatus:)``); any other status has
+    /// no QuakeML word and is `nil`, not written.
+    package static func evaluation(of status: String) -> (mode: String?, status: String?)? {
+        switch status {
+        case "automatic": ("automatic", nil)
+        case "reviewed": ("manual", "reviewed")
+        case "deleted": (nil, "rejected")
+        case "preliminary", "confirmed", "final": (nil, status)
+        default: nil
+        }
+    }
+
+    /// A detail value as element text: numbers as the lists write them, in metres when
+    /// `metres` (moved as text, as depths are), text escaped.
+    private static func text(_ value: EventValue, metres inMetres: Bool) -> String {
+        switch value {
+        case .text(let text): escaped(text)
+        case .integer(let integer): String(integer)
+        case .number(let number): inMetres ? metres(number) : EventLineEncoder.number(number)
+        case .time(let date): CivilTime.iso8601(date)
+        }
     }
 
     /// Metres from kilometres, the point moved as text so that reading them
