@@ -116,6 +116,8 @@ package enum Reporting {
             }
         case is BasemapError:
             return 65
+        case is EventColumnsError:
+            return 64
         case let error as WriteError:
             switch error {
             case .cannotCreateFolder, .cannotCreate, .refusingToReplace: return 73

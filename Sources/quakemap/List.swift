@@ -33,6 +33,12 @@ extension Quakemap {
                                    valueName: "fields"))
         var columns: String = "usgs"
 
+        func validate() throws {
+            do { _ = try EventColumns(parsing: columns) } catch let error as EventColumnsError {
+                throw ValidationError("--columns: \(error.message)")
+            }
+        }
+
         func run() async throws {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)

@@ -105,9 +105,10 @@ struct AdversarialInputTests {
         let feed = [Self.header, Self.row("us1", mag: "4.4", updated: "2026-11-21T12:00:00.000Z"),
                     Self.row("us1", mag: "4.1", updated: "2026-11-21T11:00:00.000Z"),
                     Self.row("us2", mag: "3.0")].joined(separator: "\n") + "\n"
-        let result = try QuakemapProcess.run(["list", "-", "--quiet"], stdin: Data(feed.utf8))
+        let result = try QuakemapProcess.run(["list", "-", "--quiet", "--columns", "id,time,latitude,longitude,depth,mag"],
+                                             stdin: Data(feed.utf8))
         #expect(result.stdoutText.split(separator: "\n").count == 3)
-        #expect(result.stdoutText.contains("us1,2026-11-21T10:00:00.000Z,10,20,5,4.4,"))
+        #expect(result.stdoutText.contains("us1,2026-11-21T10:00:00.000Z,10,20,5,4.4\n"))
     }
 
     /// The same bad `updated` in CSV and in GeoJSON: the same verdict (the
@@ -122,7 +123,8 @@ struct AdversarialInputTests {
         let geojson = #"{"type":"FeatureCollection","features":["# + feature("us1", #""yesterday""#) + ","
             + feature("us2", "1795258800000") + "]}"
         for (name, feed) in [("CSV", csv), ("GeoJSON", geojson)] {
-            let lenient = try QuakemapProcess.run(["list", "-", "--now", "2026-11-22T00:00:00Z"], stdin: Data(feed.utf8))
+            let lenient = try QuakemapProcess.run(["list", "-", "--now", "2026-11-22T00:00:00Z", "--columns", "id"],
+                                                  stdin: Data(feed.utf8))
             #expect(lenient.status == 0, "\(name): \(lenient.stderr)")
             #expect(lenient.stderr.contains("'updated'") && lenient.stderr.contains("'yesterday' is not a time"),
                     "\(name): \(lenient.stderr)")
@@ -167,7 +169,8 @@ struct AdversarialInputTests {
             + event("us1", time, latitude, longitude, mag) + event("us2", good.time, good.latitude, good.longitude, good.mag)
             + "</eventParameters></q:quakeml>\n"
         for (name, feed) in [("CSV", csv), ("FDSN text", text), ("GeoJSON", geojson), ("QuakeML", quakeML)] {
-            let lenient = try QuakemapProcess.run(["list", "-", "--now", "2026-11-22T00:00:00Z"], stdin: Data(feed.utf8))
+            let lenient = try QuakemapProcess.run(["list", "-", "--now", "2026-11-22T00:00:00Z", "--columns", "id"],
+                                                  stdin: Data(feed.utf8))
             #expect(lenient.status == 0, "\(name): \(lenient.stderr)")
             let warning = lenient.stderr.split(separator: "\n").first { $0.hasPrefix("warning: ") } ?? ""
             #expect(warning.hasSuffix(verdict), "\(name): \(lenient.stderr)")
@@ -192,8 +195,8 @@ struct AdversarialInputTests {
         for rows in [[california, neighbour, revised], [revised, neighbour, california]] {
             let feed = Data(([Self.header] + rows).joined(separator: "\n").utf8)
             for limit in ["300", "0"] {
-                let listed = try QuakemapProcess.run(["list", "-", "--bbox=-120,30,-110,40", "--limit", limit, "--quiet"],
-                                                     stdin: feed)
+                let listed = try QuakemapProcess.run(["list", "-", "--bbox=-120,30,-110,40", "--limit", limit, "--quiet",
+                                                      "--columns", "id"], stdin: feed)
                 #expect(listed.status == 0, "\(listed.stderr)")
                 #expect(listed.stdoutText.split(separator: "\n").map { $0.split(separator: ",")[0] } == ["id", "Y"],
                         "\(listed.stdoutText)")
@@ -213,7 +216,7 @@ struct AdversarialInputTests {
                                          ("2020-06-05T12:30:00Z", "2020-06-05T12:30:00Z", ["e2"]),
                                          ("2020-06-04", "2020-06-04", ["e0"])] {
             let listed = try QuakemapProcess.run(["list", "-", "--since", since, "--until", until, "--quiet",
-                                                  "--now", "2026-11-22T00:00:00Z"], stdin: feed)
+                                                  "--now", "2026-11-22T00:00:00Z", "--columns", "id"], stdin: feed)
             #expect(listed.status == 0, "\(listed.stderr)")
             #expect(listed.stdoutText.split(separator: "\n").dropFirst().map { String($0.split(separator: ",")[0]) } == expected,
                     "\(since)…\(until): \(listed.stdoutText)")

@@ -41,12 +41,17 @@ struct CLITests {
                      row("us3", time: "2026-11-21T02:00:00.000Z", mag: "-0.4")].joined(separator: "\n")) + "\n"
         let csv = try QuakemapProcess.run(["list", "-", "--quiet"], stdin: Data(feed.utf8))
         #expect(csv.status == 0)
+        // The USGS CSV's 22 columns in its order: the 15 the feed has, as it has them, and 7 empty.
         #expect(csv.stdoutText == """
-            id,time,latitude,longitude,depth,mag,magType,place,type
-            us3,2026-11-21T02:00:00.000Z,10,20,5,-0.4,mb,"Somewhere, Far",earthquake
-            us1,2026-11-21T01:00:00.000Z,10,20,5,4.5,mb,"Somewhere, Far",earthquake
+            time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type,horizontalError,depthError,magError,magNst,status,locationSource,magSource
+            2026-11-21T02:00:00.000Z,10,20,5,-0.4,mb,,,,,us,us3,2026-11-21T11:00:00.000Z,"Somewhere, Far",earthquake,,,,,,,
+            2026-11-21T01:00:00.000Z,10,20,5,4.5,mb,,,,,us,us1,2026-11-21T11:00:00.000Z,"Somewhere, Far",earthquake,,,,,,,
 
             """)
+        let chosen = try QuakemapProcess.run(["list", "-", "--quiet", "--columns", "id,mag,place"], stdin: Data(feed.utf8))
+        #expect(chosen.stdoutText == "id,mag,place\nus3,-0.4,\"Somewhere, Far\"\nus1,4.5,\"Somewhere, Far\"\n")
+        let unknown = try QuakemapProcess.run(["list", "-", "--quiet", "--columns", "id,magnitude"], stdin: Data(feed.utf8))
+        #expect(unknown.status == 64 && unknown.stderr.contains("unknown column 'magnitude'"), "\(unknown.stderr)")
         let json = try QuakemapProcess.run(["list", "-", "--format", "json", "--limit", "1"], stdin: Data(feed.utf8))
         let objects = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
         #expect(objects?.map { $0["id"] as? String } == ["us3"])

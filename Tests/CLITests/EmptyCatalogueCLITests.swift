@@ -102,7 +102,7 @@ struct EmptyCatalogueCLITests {
 
     @Test func listPrintsTheEmptyFormOfEachFormat() throws {
         let expected: [(format: String, output: String)] = [
-            ("csv", "id,time,latitude,longitude,depth,mag,magType,place,type\n"),
+            ("csv", EventListEncoder.csvHeader + "\n"),
             ("json", "[]\n"),
             ("geojson", #"{"features":[],"metadata":{"count":0,"title":"quakemap selection"},"type":"FeatureCollection"}"# + "\n"),
             ("table", "time (UTC)  mag  magType  depth  latitude  longitude  place  id\n"

@@ -12,7 +12,7 @@ struct MapOptionsCLITests {
                                               "--limit", "20", "--color", "depth"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("drew 20 → <stdout> (600×400)"), "the aspect ratio follows the box: \(result.stderr)")
-        let listed = try QuakemapProcess.run(["list", sample, "--limit", "0", "--quiet"])
+        let listed = try QuakemapProcess.run(["list", sample, "--limit", "0", "--quiet", "--columns", "id,time,latitude,longitude"])
         let inside = listed.stdoutText.split(separator: "\n").dropFirst().filter { line in
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard let latitude = Double(fields[2]), let longitude = Double(fields[3]) else { return false }

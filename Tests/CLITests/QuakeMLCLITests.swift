@@ -1,4 +1,5 @@
 import Foundation
+import QuakeKit
 import Testing
 
 /// QuakeML through the built binary: files and standard input told by
@@ -21,7 +22,7 @@ struct QuakeMLCLITests {
         let fromStdin = try QuakemapProcess.run(["list", "-", "--quiet"], stdin: written.stdout)
         #expect(fromStdin.status == 0, "\(fromStdin.stderr)")
         #expect(fromStdin.stdoutText == fromCSV.stdoutText)
-        #expect(fromStdin.stdoutText.contains("us2,2026-11-21T03:00:00.120Z,-33.3,-70.7,120,6.1,mww,\"North of \"\"Here\"\"\",earthquake"))
+        #expect(fromStdin.stdoutText.contains("2026-11-21T03:00:00.120Z,-33.3,-70.7,120,6.1,mww,,,,,us,us2,,\"North of \"\"Here\"\"\",earthquake,"))
 
         let folder = try QuakemapProcess.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -89,7 +90,7 @@ struct QuakeMLCLITests {
             """
         let result = try QuakemapProcess.run(["list", "-"], stdin: Data(empty.utf8))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdoutText == "id,time,latitude,longitude,depth,mag,magType,place,type\n")
+        #expect(result.stdoutText == EventListEncoder.csvHeader + "\n")
         #expect(result.stderr.hasPrefix("read 0 rows"), "\(result.stderr)")
     }
 
