@@ -170,6 +170,10 @@ package struct FeedLoader {
         }
         guard let selected = retrieved.parsed else { return .unchanged(url: key) }
         var loaded = LoadedFeed(selection: selected)
+        // The service answered: it is credited first, before what its documents name.
+        let service = Credits.fdsnService(name: query.service.name, baseURL: query.service.baseURL)
+        loaded.selection.summary.sources.removeAll { $0 == service }
+        loaded.selection.summary.sources.insert(service, at: 0)
         switch retrieved.source {
         case .fresh(let fetched), .notModified(let fetched):
             loaded.fetched = fetched

@@ -61,11 +61,12 @@ extension Endpoints {
         let region = query.filter.bbox
         var options = MapOptions(width: width, region: region, style: self.options.symbols.sizes, coloring: coloring, basemap: basemap)
         if drawnAs == .beachball { options.symbols.beachballs = BeachballStyle(drawing: drawing) }
-        let mapOptions = options
-        guard mapOptions.height <= Self.mapSides.upperBound else {
+        guard options.height <= Self.mapSides.upperBound else {
             throw Problem.badParameter("bbox", "the box is too narrow for a \(width)-pixel-wide map (over \(Self.mapSides.upperBound) pixels tall)")
         }
         let served = await store.served()
+        options.dataSources = served.sources
+        let mapOptions = options
         return try await image(request, key: "map \(width) \(name) \(symbol) \(drawingName) \(basemapName) \(query.query(offset: 0))", served: served,
                                 coloring: coloring, read: {
             try await served.newest(query.filter, limit: query.limit)

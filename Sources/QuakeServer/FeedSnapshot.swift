@@ -12,6 +12,8 @@ package struct FeedSnapshot: Sendable {
     let mapEvents: [MapEvent]
     /// The latest feed generation time, for age colours and the footer.
     package let generated: Date?
+    /// Who the data is from (the feeds' ``FeedSummary/sources``), for the footer and the web map.
+    package let sources: [String]
     /// When this snapshot was made.
     package let loadedAt: Date
     /// Changes whenever the events do: part of every ETag.
@@ -22,7 +24,7 @@ package struct FeedSnapshot: Sendable {
     let index: EventIndex
 
     /// A snapshot of `events`, which may hold repeated ids (the latest update wins).
-    package init(events: [SeismicEvent], generated: Date?, loadedAt: Date = Date()) {
+    package init(events: [SeismicEvent], generated: Date?, sources: [String] = [], loadedAt: Date = Date()) {
         // Repeated ids are settled before anything is asked of the catalogue, as on the command line.
         let sorted = RevisionPolicy.settled(events).sorted { lhs, rhs in
             lhs.time != rhs.time ? lhs.time > rhs.time : lhs.id < rhs.id
@@ -30,6 +32,7 @@ package struct FeedSnapshot: Sendable {
         self.events = sorted
         self.mapEvents = sorted.compactMap(MapEvent.init)
         self.generated = generated
+        self.sources = sources
         self.loadedAt = loadedAt
         var positions: [String: Int] = [:]
         for (index, event) in sorted.enumerated() where !event.id.isEmpty { positions[event.id] = index }

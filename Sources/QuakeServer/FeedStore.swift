@@ -83,6 +83,7 @@ package actor FeedStore: EventStore {
     private struct Feed: Sendable {
         var events: [SeismicEvent]
         var generated: Date?
+        var sources: [String] = []
         /// The body and validators the next request is conditional on.
         var cached: CachedFeed?
     }
@@ -107,7 +108,7 @@ package actor FeedStore: EventStore {
             switch origin {
             case .local(let source):
                 let selected = try select(source)
-                return (Feed(events: selected.events, generated: selected.summary.generated), true)
+                return (Feed(events: selected.events, generated: selected.summary.generated, sources: selected.summary.sources), true)
             case .url(let url):
                 let options = retrieval.fetch
                 return try await remote(url, previous: previous) { known in
@@ -148,9 +149,11 @@ package actor FeedStore: EventStore {
             }
             guard let selected = retrieved.parsed else {
                 // Only a 304 answering `previous` goes unparsed: its events stand, with the new validators.
-                return (Feed(events: previous?.events ?? [], generated: previous?.generated, cached: retrieved.entry), false)
+                return (Feed(events: previous?.events ?? [], generated: previous?.generated, sources: previous?.sources ?? [],
+                             cached: retrieved.entry), false)
             }
             return (Feed(events: selected.events, generated: selected.summary.generated ?? retrieved.lastModified,
+                         sources: selected.summary.sources,
                          cached: retrieved.entry), true)
         }
     }
@@ -205,11 +208,15 @@ package actor FeedStore: EventStore {
     private func rebuild() async {
         let feeds = origins.indices.compactMap { lastGood[$0] }
         let next = await Self.catalogue(of: feeds)
-        if next.version != snapshot.version || next.generated != snapshot.generated { snapshot = next }
+        if next.version != snapshot.version || next.generated != snapshot.generated || next.sources != snapshot.sources {
+            snapshot = next
+        }
     }
 
     /// Merging, sorting and hashing every event: done off the actor.
     private nonisolated static func catalogue(of feeds: [Feed]) async -> FeedSnapshot {
-        FeedSnapshot(events: feeds.flatMap(\.events), generated: feeds.compactMap(\.generated).max())
+        var sources: [String] = []
+        for source in feeds.flatMap(\.sources) where !sources.contains(source) { sources.append(source) }
+        return FeedSnapshot(events: feeds.flatMap(\.events), generated: feeds.compactMap(\.generated).max(), sources: sources)
     }
 }

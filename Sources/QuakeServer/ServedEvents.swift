@@ -26,6 +26,15 @@ package enum ServedEvents: Sendable {
     }
 
     /// The events served (those with a magnitude).
+    /// Who the data is from, for the footer and the web map: the feeds' sources; a catalogue's
+    /// are not recorded, and are credited as none.
+    var sources: [String] {
+        switch self {
+        case .memory(let snapshot): return snapshot.sources
+        case .database: return []
+        }
+    }
+
     var count: Int {
         switch self {
         case .memory(let snapshot): return snapshot.events.count

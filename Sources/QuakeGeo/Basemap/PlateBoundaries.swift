@@ -65,7 +65,7 @@ public struct PlateBoundaries: Sendable, Hashable {
         var count = 0
         let bytes = UnsafeBufferPointer(start: qm_plates_pb2002(&count), count: count)
         do {
-            return PlateBoundaries(boundaries: try EmbeddedPlates.decode(bytes), credit: "Plate boundaries: Bird (2003)")
+            return PlateBoundaries(boundaries: try EmbeddedPlates.decode(bytes), credit: Credits.plates)
         } catch {
             // Damaged built-in bytes mean a broken build, not bad input (as for the land).
             fatalError("the built-in PB2002 plate boundaries are damaged: \(error)")

@@ -11,14 +11,14 @@ extension QuakeMap {
     /// A selection as a time-lapse (see ``Animation``): its frames, and the
     /// scene of any moment (``Animation/scene(at:)``).
     public static func animation(for selection: FeedSelection, options: AnimationOptions = AnimationOptions()) -> Animation {
-        Animation(events: selection.events.compactMap(MapEvent.init), options: options,
+        Animation(events: selection.events.compactMap(MapEvent.init), options: options.crediting(selection.summary),
                   feedGenerated: selection.summary.generated, feedTitle: selection.summary.title)
     }
 
     /// A selection of map events as a time-lapse.
     package static func animation(for selection: MapSelection, options: AnimationOptions = AnimationOptions()) -> Animation {
-        Animation(events: selection.events, options: options, feedGenerated: selection.summary.generated,
-                  feedTitle: selection.summary.title)
+        Animation(events: selection.events, options: options.crediting(selection.summary),
+                  feedGenerated: selection.summary.generated, feedTitle: selection.summary.title)
     }
 
     /// Writes a selection as an animated PNG to `path`, atomically, the
@@ -30,5 +30,14 @@ extension QuakeMap {
                                to path: String) throws {
         try options.validate()
         try animation(for: selection, options: options).writeAPNG(to: path)
+    }
+}
+
+extension AnimationOptions {
+    /// These options with the feed's sources as the data's credit, unless the caller set one.
+    package func crediting(_ summary: FeedSummary) -> AnimationOptions {
+        var options = self
+        options.map = map.crediting(summary)
+        return options
     }
 }

@@ -116,8 +116,8 @@ public enum QuakeMap {
     public static func render(_ selection: FeedSelection, options: MapOptions = MapOptions(),
                               format: ImageFormat = .png) throws -> Data {
         try options.validate()
-        let scene = SceneBuilder(options: options).scene(for: selection.events, feedGenerated: selection.summary.generated,
-                                                         feedTitle: selection.summary.title)
+        let scene = SceneBuilder(options: options.crediting(selection.summary))
+            .scene(for: selection.events, feedGenerated: selection.summary.generated, feedTitle: selection.summary.title)
         return try MapRenderer().data(for: scene, format: format)
     }
 
@@ -126,8 +126,9 @@ public enum QuakeMap {
     public static func render(_ selection: MapSelection, options: MapOptions = MapOptions(),
                               format: ImageFormat = .png) throws -> Data {
         try options.validate()
-        let scene = SceneBuilder(options: options).scene(for: selection.events, feedGenerated: selection.summary.generated,
-                                                         feedTitle: selection.summary.title, places: selection.places)
+        let scene = SceneBuilder(options: options.crediting(selection.summary))
+            .scene(for: selection.events, feedGenerated: selection.summary.generated, feedTitle: selection.summary.title,
+                   places: selection.places)
         return try MapRenderer().data(for: scene, format: format)
     }
 }
@@ -188,5 +189,15 @@ extension MostRecentAccumulator {
             }
             reserve = (reserve ?? max(limit, 256)) * 8
         }
+    }
+}
+
+extension MapOptions {
+    /// These options with the feed's sources as the data's credit, unless the caller set one.
+    package func crediting(_ summary: FeedSummary) -> MapOptions {
+        guard dataSources.isEmpty else { return self }
+        var options = self
+        options.dataSources = summary.sources
+        return options
     }
 }

@@ -143,7 +143,7 @@ package struct ReportLayout {
     private var y = 0.0
 
     package static let ink = RGBA(hex: 0x111111), muted = RGBA(hex: 0x555555), rule = RGBA(hex: 0xBBBBBB)
-    package static let credits = "Land: Natural Earth · Plate boundaries: Bird (2003), ODC-By · Made with quakemap"
+    package static let credits = [Credits.naturalEarth, Credits.plates + ", ODC-By", "Made with quakemap"].joined(separator: " · ")
 
     package init(options: ReportOptions, measure: any TextMetrics) {
         self.options = options
@@ -162,7 +162,8 @@ package struct ReportLayout {
         startPage()
         text(options.title ?? Self.defaultTitle, size: 20, bold: true, advance: 24)
         let period = Self.period(of: events)
-        text([period, options.source].compactMap { $0 }.joined(separator: " · "), size: 10, color: Self.muted, advance: 16)
+        let source = options.source ?? Credits.data(selection.summary.sources)
+        text([period, source].compactMap { $0 }.joined(separator: " · "), size: 10, color: Self.muted, advance: 16)
         for line in wrapped(Self.summary(of: selection), size: 10) { text(line, size: 10, advance: 13) }
         y += 6
         // The map takes what the table and the rates chart leave, up to its natural size.

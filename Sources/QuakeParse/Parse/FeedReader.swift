@@ -151,6 +151,8 @@ package struct FeedReader: Sendable {
                                            mapping: mapping, listing: listing, recordsVersions: revisions != nil)
                 }
                 first = 1
+                // The USGS's layouts of every era name the contributing network (`net`, `Src`).
+                if dialect == .csv, decoder?.layout.network != nil { summary.credit(Credits.usgs) }
             }
             guard let decoder, first < batch.count else { return }
             decoder.decode(batch, first..<batch.count, passableThrough: passing?.passableThrough(), into: &decoded)
@@ -233,6 +235,7 @@ package struct FeedReader: Sendable {
                 return window.count
             }
             if let ndk {
+                summary.credit(Credits.globalCMT)
                 try ndk.parse(window, isLast: isLast) { outcome in
                     try handOver(outcome, summary: &summary, mapping: mapping, revisions: revisions, body, mapRows: mapRows)
                 }
@@ -244,6 +247,8 @@ package struct FeedReader: Sendable {
                 }
                 summary.generated = json.generated
                 summary.title = json.title
+                // The USGS's summary feeds call themselves "USGS All Earthquakes, Past Day" and the like.
+                if json.title?.hasPrefix("USGS ") == true { summary.credit(Credits.usgs) }
                 return window.count
             }
             if let pipeScanners {

@@ -20,6 +20,10 @@ public struct FeedSummary: Sendable, Hashable {
     /// Significant Earthquakes, Past Day"), if it says: blanks and control
     /// characters each made one space, cut to `maximumTitleLength` characters.
     public var title: String?
+    /// Who the data is from, as the feed says (the USGS for its feeds, the Global CMT Project for
+    /// NDK, a QuakeML document's agency, an FDSN service): what a map's footer credits
+    /// (``Credits/data(_:)``). Distinct, in the order first named.
+    public var sources: [String] = []
 
     /// The longest ``title`` kept: a title is drawn on a map, so a feed cannot
     /// make the overlay's fitting measure megabytes of text.
@@ -33,6 +37,12 @@ public struct FeedSummary: Sendable, Hashable {
         self.withoutMagnitude = withoutMagnitude
         self.rejected = rejected
         self.rejections = rejections
+    }
+
+    /// Adds `source` to ``sources`` unless it is there already (or empty).
+    package mutating func credit(_ source: String?) {
+        guard let source, !source.isEmpty, !sources.contains(source) else { return }
+        sources.append(source)
     }
 
     /// Counts a rejection and keeps its evidence, or, in strict mode, throws it.

@@ -50,6 +50,9 @@ public struct MapOptions: Sendable, Hashable {
     package var showsLegend: Bool
     /// The title; `nil` makes one: `N earthquakes, <first> – <last> UTC`.
     package var title: String?
+    /// Who the data is from, credited in the footer (``Credits/data(_:)``): the feed's own
+    /// ``FeedSummary/sources`` unless set (the one-call jobs fill it from the feed).
+    public var dataSources: [String] = []
     /// Degrees between graticule lines; `nil` draws none.
     package var graticuleSpacing: Double?
     /// Multiplies the pixel size of everything (2 for HiDPI). Default 1.

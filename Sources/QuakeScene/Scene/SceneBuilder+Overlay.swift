@@ -90,9 +90,9 @@ extension SceneBuilder {
         var credits: [String] = []
         if let feedGenerated { credits.append("Feed generated \(Self.minutes(feedGenerated)) UTC") }
         credits.append("\(events.count) \(events.count == 1 ? "event" : "events")")
-        credits.append("Data: USGS")
-        if options.basemap == .relief { credits.append("Relief: NOAA ETOPO1") }
-        if options.basemap == .naturalEarth || options.basemap == .relief { credits.append("Made with Natural Earth") }
+        if let data = Credits.data(options.dataSources) { credits.append(data) }
+        if options.basemap == .relief { credits.append(Credits.relief) }
+        if options.basemap == .naturalEarth || options.basemap == .relief { credits.append(Credits.naturalEarth) }
         if let credit = shownPlates?.credit { credits.append(credit) }
         let footer = credits.joined(separator: " · ")
         // Sized to fit beside the legend on the bottom edge, its usual place.
