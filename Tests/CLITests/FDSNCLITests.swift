@@ -111,6 +111,20 @@ struct FDSNCLITests {
         #expect(queries.first?["starttime"] == "2026-10-21T00:00:00" && queries.first?["endtime"] == "2026-11-20T00:00:00")
     }
 
+    /// The service that answered is the data's credit, on the report's first page (the map's footer
+    /// says the same: AttributionTests), not the USGS.
+    @Test func aReportFromAnotherServiceCreditsIt() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        let pdf = fixture.folder.appendingPathComponent("report.pdf")
+        let made = try fixture.run("report", ["-o", pdf.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let text = try ReportCLITests.poppler("pdftotext", ["-l", "1", pdf.path, "-"])
+        let host = try #require(URL(string: fixture.service.baseURL).map { "\($0.host ?? ""):\($0.port ?? 0)" })
+        #expect(text.contains("Data: " + host), "\(text.prefix(400))")
+        #expect(!text.contains("USGS"), "\(text.prefix(400))")
+    }
+
     @Test func aBaseURLIsAskedForTextThenQuakeMLOnce() throws {
         let fixture = try Fixture()
         defer { fixture.finish() }

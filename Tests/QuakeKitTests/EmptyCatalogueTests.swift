@@ -124,7 +124,7 @@ struct EmptyCatalogueTests {
     @Test func theMapOfNothingSaysSoWithTheFeedsTitleAndTime() throws {
         let source = FeedSource.bytes(Data(Self.quietGeoJSON.utf8), name: "significant_day.geojson")
         let selection = try QuakeMap.select(from: source)
-        let scene = SceneBuilder(options: MapOptions(width: 1200))
+        let scene = SceneBuilder(options: MapOptions(width: 1200).crediting(selection.summary))
             .scene(for: selection.events, feedGenerated: selection.summary.generated, feedTitle: selection.summary.title)
         let texts = scene.overlay.texts.map(\.text)
         #expect(texts.first == "No earthquakes — USGS Significant Earthquakes, Past Day")
@@ -135,7 +135,7 @@ struct EmptyCatalogueTests {
         // A CSV names neither: the title says only that there is nothing.
         let csv = SceneBuilder(options: MapOptions(width: 1200)).scene(for: [SeismicEvent]())
         #expect(csv.overlay.texts.map(\.text).first == "No earthquakes")
-        #expect(csv.overlay.texts.map(\.text).contains("0 events · Data: USGS · Made with Natural Earth · Plate boundaries: Bird (2003)"))
+        #expect(csv.overlay.texts.map(\.text).contains("0 events · Made with Natural Earth · Plate boundaries: Bird (2003)"))
         // The feed's title is for the empty map only; a map with events keeps its time span.
         let busy = SceneBuilder(options: MapOptions(width: 1200))
             .scene(for: [Fixtures.event("a", magnitude: 5)], feedTitle: "USGS Significant Earthquakes, Past Day")

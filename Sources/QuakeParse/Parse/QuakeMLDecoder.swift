@@ -10,8 +10,11 @@ import QuakeModel
 /// For each `event` of `q:quakeml/eventParameters`: the preferred origin and
 /// magnitude (the first when no preference is given or it names none of the
 /// event's), `type`, the place from `description`, the id, and
-/// `creationInfo/creationTime` as `updated`. Values are judged by the rules
-/// every reader shares (``RowValidator``).
+/// `creationInfo/creationTime` as `updated`; the network from USGS's
+/// `catalog:eventsource`, else `creationInfo/agencyID`; the status from the
+/// origin's evaluation; and every other field ``EventField/Spec/quakeML`` places
+/// in the origin or magnitude (``detail(_:_:_:)``). Values are judged by the rules
+/// every reader shares (``RowValidator``, ``FieldText``).
 ///
 /// A DOCTYPE is refused before its internal subset is read: QuakeML needs no
 /// DTD, and entities are what XXE and "billion laughs" attacks are made of.
@@ -267,9 +270,12 @@ package final class QuakeMLDecoder {
         case (8, .value) where stack[3] == .focalMechanism:
             if let field = Field.mechanism(stack[4], stack[5], stack[6]) { collect(field) }
         case (5, .creationTime) where stack[3] == .creationInfo: collect(.updated)
+        case (5, .agencyID) where stack[3] == .creationInfo: collect(.agency)
         case (5, .text) where stack[3] == .description: collect(.descriptionText)
         case (5, .type) where stack[3] == .description: collect(.descriptionType)
         case (5, .type) where stack[3] == .magnitude: collect(.magnitudeType)
+        case (5, .evaluationMode) where stack[3] == .origin: collect(.evaluationMode)
+        case (5, .evaluationStatus) where stack[3] == .origin: collect(.evaluationStatus)
         case (6, .value) where stack[3] == .origin:
             switch stack[4] {
             case .time: collect(.originTime)
@@ -279,6 +285,10 @@ package final class QuakeMLDecoder {
             default: break
             }
         case (6, .value) where stack[3] == .magnitude && stack[4] == .mag: collect(.magnitudeValue)
+        case (5, _) where tag != .other && (stack[3] == .origin || stack[3] == .magnitude):
+            if let field = Self.detail(stack[3], tag) { collect(field) }
+        case (6, _) where tag != .other && (stack[3] == .origin || stack[3] == .magnitude):
+            if let field = Self.detail(stack[3], stack[4], tag) { collect(field) }
         default: break
         }
     }
@@ -396,6 +406,11 @@ package final class QuakeMLDecoder {
         case .latitude: event!.origin?.latitude = value
         case .longitude: event!.origin?.longitude = value
         case .depth: event!.origin?.depth = value
+        case .evaluationMode: event!.origin?.evaluationMode = String(decoding: value, as: UTF8.self)
+        case .evaluationStatus: event!.origin?.evaluationStatus = String(decoding: value, as: UTF8.self)
+        case .originDetail(let detail): event!.origin?.details.set(detail, value)
+        case .magnitudeDetail(let detail): event!.magnitude?.details.set(detail, value)
+        case .agency: event!.agency = String(decoding: value, as: UTF8.self)
         case .preferredMechanism: event!.mechanisms.prefer(String(decoding: value, as: UTF8.self))
         case .strike1, .dip1, .rake1, .strike2, .dip2, .rake2, .scalarMoment, .mrr, .mtt, .mpp, .mrt, .mrp, .mtp:
             event!.mechanism?.values[field] = value
@@ -446,6 +461,9 @@ extension QuakeMLDecoder {
         case preferredOriginID, preferredMagnitudeID, time, latitude, longitude, depth, value, mag
         case preferredFocalMechanismID, focalMechanism, nodalPlanes, nodalPlane1, nodalPlane2, strike, dip, rake
         case momentTensor, scalarMoment, tensor, Mrr, Mtt, Mpp, Mrt, Mrp, Mtp
+        case uncertainty, quality, usedStationCount, azimuthalGap, minimumDistance, standardError, usedPhaseCount
+        case associatedPhaseCount, associatedStationCount, originUncertainty, horizontalUncertainty
+        case evaluationMode, evaluationStatus, agencyID, author, stationCount
         case other = ""
     }
 
@@ -454,6 +472,65 @@ extension QuakeMLDecoder {
         case generated, preferredOrigin, preferredMagnitude, eventType, updated, descriptionText, descriptionType
         case originTime, latitude, longitude, depth, magnitudeValue, magnitudeType
         case preferredMechanism, strike1, dip1, rake1, strike2, dip2, rake2, scalarMoment, mrr, mtt, mpp, mrt, mrp, mtp
+        /// The event's `creationInfo/agencyID`: its network when it has no `catalog:eventsource`.
+        case agency
+        /// The origin's, for ``EventField/status``.
+        case evaluationMode, evaluationStatus
+        /// A detail field kept by the origin or the magnitude (``detail(_:_:_:)``).
+        case originDetail(EventField), magnitudeDetail(EventField)
+    }
+
+    /// The detail field kept at `owner/parent` or `owner/parent/leaf` (`owner` the origin or
+    /// the magnitude), as ``EventField/Spec/quakeML`` places it (a test holds the two together);
+    /// a switch, not a table: it is asked for most elements of an origin.
+    package static func detail(_ owner: Tag, _ parent: Tag, _ leaf: Tag = .other) -> Field? {
+        switch (owner, parent, leaf) {
+        case (.origin, .time, .uncertainty): .originDetail(.timeError)
+        case (.origin, .latitude, .uncertainty): .originDetail(.latitudeError)
+        case (.origin, .longitude, .uncertainty): .originDetail(.longitudeError)
+        case (.origin, .depth, .uncertainty): .originDetail(.depthError)
+        case (.origin, .quality, .usedStationCount): .originDetail(.nst)
+        case (.origin, .quality, .azimuthalGap): .originDetail(.gap)
+        case (.origin, .quality, .minimumDistance): .originDetail(.dmin)
+        case (.origin, .quality, .standardError): .originDetail(.rms)
+        case (.origin, .quality, .usedPhaseCount): .originDetail(.usedPhaseCount)
+        case (.origin, .quality, .associatedPhaseCount): .originDetail(.associatedPhaseCount)
+        case (.origin, .quality, .associatedStationCount): .originDetail(.associatedStationCount)
+        case (.origin, .originUncertainty, .horizontalUncertainty): .originDetail(.horizontalError)
+        case (.origin, .creationInfo, .agencyID): .originDetail(.locationSource)
+        case (.origin, .creationInfo, .author): .originDetail(.author)
+        case (.magnitude, .mag, .uncertainty): .magnitudeDetail(.magError)
+        case (.magnitude, .stationCount, .other): .magnitudeDetail(.magNst)
+        case (.magnitude, .creationInfo, .agencyID): .magnitudeDetail(.magSource)
+        default: nil
+        }
+    }
+
+    /// `field`'s element path below `event` as messages name it (``EventField/Spec/quakeML``
+    /// without its unit), or `nil` when QuakeML has none.
+    package static func elementPath(_ field: EventField) -> String? {
+        guard let path = field.spec.quakeML else { return nil }
+        return String(path.prefix { $0 != " " })
+    }
+
+    /// The detail fields QuakeML writes in metres where the schema has kilometres
+    /// (`horizontalError`, `depthError`): their ``EventField/Spec/quakeML`` ends `(m)`.
+    package static let detailsInMetres: Set<EventField> = Set(EventField.detailFields.filter {
+        $0.spec.unit == "km" && $0.spec.quakeML?.hasSuffix("(m)") == true
+    })
+
+    /// ``EventField/status`` from an origin's `evaluationMode` and `evaluationStatus`, in
+    /// USGS's words: `rejected` is `deleted`, an automatic origin `automatic`, a manual or
+    /// reviewed one `reviewed`; else QuakeML's `preliminary`, `confirmed` or `final` as written.
+    /// ``QuakeMLEncoder`` writes each of these words so that it reads back the same.
+    package static func status(evaluationMode mode: String?, evaluationStatus status: String?) -> String? {
+        if status == "rejected" { return "deleted" }
+        if mode == "automatic" { return "automatic" }
+        if mode == "manual" || status == "reviewed" { return "reviewed" }
+        switch status {
+        case "preliminary", "confirmed", "final": return status
+        default: return nil
+        }
     }
 
     package struct Origin {
@@ -462,12 +539,30 @@ extension QuakeMLDecoder {
         package var latitude: ArraySlice<UInt8>?
         package var longitude: ArraySlice<UInt8>?
         package var depth: ArraySlice<UInt8>?
+        package var evaluationMode: String?
+        package var evaluationStatus: String?
+        package var details = DetailTexts()
     }
 
     package struct Magnitude {
         package var publicID: String
         package var value: ArraySlice<UInt8>?
         package var type: String?
+        package var details = DetailTexts()
+    }
+
+    /// The texts of an origin's or magnitude's detail fields, judged only for the one chosen.
+    package struct DetailTexts {
+        package private(set) var entries: [(field: EventField, text: ArraySlice<UInt8>)] = []
+
+        /// Keeps `text` for `field`; an element given twice keeps the last.
+        package mutating func set(_ field: EventField, _ text: ArraySlice<UInt8>) {
+            if let index = entries.firstIndex(where: { $0.field == field }) {
+                entries[index].text = text
+            } else {
+                entries.append((field, text))
+            }
+        }
     }
 
     /// Which of an event's origins (magnitudes, focal mechanisms) is used: the one
@@ -513,6 +608,8 @@ extension QuakeMLDecoder {
         /// The place and how good a name it is (0 best; see ``placeRank(_:)``).
         package var place: (text: String, rank: Int)?
         package var description: (text: String?, type: String?) = (nil, nil)
+        /// `creationInfo/agencyID`.
+        package var agency: String?
 
         /// The element being read, then kept by its choice.
         package var origin: Origin?
@@ -591,6 +688,16 @@ extension QuakeMLDecoder {
             case .success(let value)?: focal = value
             case nil: focal = nil
             }
+            // The other fields of the chosen origin and magnitude, judged as every reader judges them.
+            var details = EventDetails()
+            let texts = (origin.details.entries + (magnitude?.details.entries ?? [])).sorted { $0.field < $1.field }
+            for (field, text) in texts {
+                switch QuakeMLDecoder.detailValue(field, text) {
+                case .success(let value?): details[field] = value
+                case .success(nil): continue
+                case .failure(let refusal): return reject(QuakeMLDecoder.elementPath(field), refusal.shown, refusal.reason)
+                }
+            }
             // Already trimmed of XML's blanks; kept by the rule every reader shares (a byte order mark dropped).
             let text = RowValidator.text
             return .event(SeismicEvent(
@@ -603,9 +710,13 @@ extension QuakeMLDecoder {
                 magnitudeType: text(magnitude?.type),
                 place: text(place?.text) ?? "",
                 eventType: text(eventType) ?? "earthquake",
-                network: text(catalogSource),
+                // USGS's attribute, as before; else the agency QuakeML itself names.
+                network: text(catalogSource) ?? text(agency),
                 updated: row.updated,
-                mechanism: focal
+                status: QuakeMLDecoder.status(evaluationMode: text(origin.evaluationMode),
+                                              evaluationStatus: text(origin.evaluationStatus)),
+                mechanism: focal,
+                details: details
             ))
         }
     }
@@ -671,6 +782,14 @@ extension QuakeMLDecoder {
     /// shares (``RowValidator/kilometres(fromMetres:)``).
     package static func kilometres(fromMetres text: ArraySlice<UInt8>) -> Double? {
         RowValidator.kilometres(fromMetres: text)
+    }
+
+    /// A detail field's value from its text, by ``FieldText``; one QuakeML writes in metres
+    /// becomes kilometres by moving the point, as depths do (``RowValidator/kilometres(fromMetres:)``).
+    package static func detailValue(_ field: EventField, _ text: ArraySlice<UInt8>) -> Result<EventValue?, RowValidator.QuantityRefusal> {
+        let value = text.withUnsafeBytes { FieldText.value(field, bytes: $0) }
+        guard detailsInMetres.contains(field), case .success(.number(let metres)?) = value else { return value }
+        return .success(.number(kilometres(fromMetres: text) ?? metres / 1000))
     }
 
     /// Where a field the validator refused is, as messages name it.
