@@ -16,7 +16,9 @@ struct FeedReaderTests {
             + Fixtures.row22(mag: "-0.5", id: "ci1", place: "\"12 km NNE of Ridgecrest, CA\"", type: "") + "\n"
             + Fixtures.row22(depth: "", mag: "", id: "nc2", type: "quarry blast") + "\n"
         let (events, summary) = try Fixtures.read(text)
-        #expect(summary == FeedSummary(rows: 2, events: 1, withoutMagnitude: 1, rejected: 0))
+        var expected = FeedSummary(rows: 2, events: 1, withoutMagnitude: 1, rejected: 0)
+        expected.sources = [Credits.usgs]
+        #expect(summary == expected)
         #expect(events[0].id == "ci1")
         #expect(events[0].place == "12 km NNE of Ridgecrest, CA")
         #expect(events[0].eventType == "earthquake")

@@ -22,17 +22,19 @@ public struct EventDetails: Sendable, Hashable {
     /// The value of `field`, `nil` when absent (or when `field` is a core field, which is never kept here).
     public subscript(field: EventField) -> EventValue? {
         get {
-            var result: EventValue?
-            forEach { candidate, value in
-                if candidate == field { result = value; return false }
-                return candidate < field
+            var index = 0
+            while index < bytes.count {
+                let candidate = EventField(rawValue: bytes[index])!
+                if candidate == field { return value(at: &index) }
+                if candidate > field { return nil }
+                skip(&index)
             }
-            return result
+            return nil
         }
         set {
             precondition(!field.isCore, "\(field) is a stored property of SeismicEvent")
             // Readers set fields in schema order: appending is the common case.
-            if let last = lastField, last < field {
+            if lastField.map({ $0 < field }) ?? true {
                 if let newValue { Self.append(field, newValue, to: &bytes) }
                 return
             }
@@ -54,11 +56,12 @@ public struct EventDetails: Sendable, Hashable {
         return result
     }
 
+    /// The last field set, found by stepping over the entries (no value is made).
     private var lastField: EventField? {
-        var last: EventField?
-        forEach { field, _ in
-            last = field
-            return true
+        var index = 0, last: EventField?
+        while index < bytes.count {
+            last = EventField(rawValue: bytes[index])
+            skip(&index)
         }
         return last
     }
@@ -67,23 +70,38 @@ public struct EventDetails: Sendable, Hashable {
     private func forEach(_ body: (EventField, EventValue) -> Bool) {
         var index = 0
         while index < bytes.count {
-            guard let field = EventField(rawValue: bytes[index]) else { preconditionFailure("unknown detail field") }
-            index += 1
-            let value: EventValue
-            switch field.spec.kind {
-            case .text:
-                let length = Int(Self.readVarint(bytes, &index))
-                value = .text(String(decoding: bytes[index..<index + length], as: UTF8.self))
-                index += length
-            case .number:
-                value = .number(Double(bitPattern: Self.readFixed(bytes, &index)))
-            case .time:
-                value = .time(Date(timeIntervalSince1970: Double(bitPattern: Self.readFixed(bytes, &index))))
-            case .integer:
-                let zigzag = Self.readVarint(bytes, &index)
-                value = .integer(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1))))
-            }
-            if !body(field, value) { return }
+            let field = EventField(rawValue: bytes[index])!
+            if !body(field, value(at: &index)) { return }
+        }
+    }
+
+    /// Steps over the entry at `index` (its field's byte first).
+    private func skip(_ index: inout Int) {
+        let field = EventField(rawValue: bytes[index])!
+        index += 1
+        switch field.spec.kind {
+        case .text: index += Int(Self.readVarint(bytes, &index))
+        case .number, .time: index += 8
+        case .integer: _ = Self.readVarint(bytes, &index)
+        }
+    }
+
+    /// The value of the entry at `index` (its field's byte first), stepping past it.
+    private func value(at index: inout Int) -> EventValue {
+        let field = EventField(rawValue: bytes[index])!
+        index += 1
+        switch field.spec.kind {
+        case .text:
+            let length = Int(Self.readVarint(bytes, &index))
+            defer { index += length }
+            return .text(String(decoding: bytes[index..<index + length], as: UTF8.self))
+        case .number:
+            return .number(Double(bitPattern: Self.readFixed(bytes, &index)))
+        case .time:
+            return .time(Date(timeIntervalSince1970: Double(bitPattern: Self.readFixed(bytes, &index))))
+        case .integer:
+            let zigzag = Self.readVarint(bytes, &index)
+            return .integer(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1))))
         }
     }
 

@@ -70,8 +70,12 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
         }
     }
 
-    /// This field's names, kind and unit.
-    public var spec: Spec {
+    /// This field's names, kind and unit (made once: readers and writers ask for every value).
+    public var spec: Spec { Self.specs[Int(rawValue)] }
+
+    private static let specs: [Spec] = allCases.map(\.makeSpec)
+
+    private var makeSpec: Spec {
         func field(_ name: String, _ kind: Kind, _ unit: String? = nil, _ title: String, csv: String? = nil,
                    geoJSON: String? = nil, fdsn: String? = nil, quakeML: String? = nil, column: String? = nil) -> Spec {
             Spec(name: name, kind: kind, unit: unit, title: title, csvColumn: csv, geoJSONProperty: geoJSON,
@@ -137,7 +141,7 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
                          quakeML: "magnitude/stationCount")
         case .status:
             return field("status", .text, nil, "Review status (automatic, reviewed…)", csv: "status", geoJSON: "status",
-                         quakeML: "origin/evaluationMode")
+                         quakeML: "origin/evaluationMode and evaluationStatus")
         case .locationSource:
             return field("locationSource", .text, nil, "Network that located the event", csv: "locationSource",
                          fdsn: "Author", quakeML: "origin/creationInfo/agencyID")

@@ -285,7 +285,10 @@ package final class EventDecoder: Sendable {
             return part.append(.listed(hasMagnitude: event.magnitude != nil))
         }
         guard let mapping else { return part.append(consume event, version: version) }
-        guard var row = MapRow(event, admittedBy: mapping, version: version) else {
+        // Bounds that decide alone have admitted the row above; otherwise the mapping decides.
+        let admitted = numericAdmission != nil ? MapEvent(event).map { MapRow($0, version: version) }
+            : MapRow(event, admittedBy: mapping, version: version)
+        guard var row = admitted else {
             return part.append(.notAdmitted(hasMagnitude: event.magnitude != nil))
         }
         row.place = placeCandidate(record, magnitude: row.event.magnitude, time: time, part: &part)

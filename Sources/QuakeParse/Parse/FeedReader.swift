@@ -214,7 +214,11 @@ package struct FeedReader: Sendable {
                     }
                 }
                 sawFirstByte = true
-                if first == UInt8(ascii: "{") { json = GeoJSONStream(decoder: GeoJSONFeedDecoder(source: name, options: options)) }
+                if first == UInt8(ascii: "{") {
+                    // A map reads no details, as it reads no descriptions (the CSV decoder's rule).
+                    json = GeoJSONStream(decoder: GeoJSONFeedDecoder(source: name, options: options,
+                                                                     decodesDetails: decodesDescriptions))
+                }
                 if first == UInt8(ascii: "<"), QuakeMLDecoder.opensDocument(window) {
                     // Blank lines in windows before this one were counted by the CSV scanner.
                     quakeML = QuakeMLDecoder(source: name, now: options.now ?? Date(),

@@ -1,8 +1,10 @@
 import Foundation
 import QuakeModel
 
-/// Reads the dozen values an event takes straight from a feature's bytes, checking the whole
-/// feature against JSON's grammar on the way, without building a JSON value.
+/// Reads the values an event takes straight from a feature's bytes, checking the whole
+/// feature against JSON's grammar on the way, without building a JSON value: the dozen core
+/// ones, `properties.depth` (OGC items' layout) and, when asked, every detail field's
+/// property (``EventField/detailFields``), each kept as where it lies until the decoder needs it.
 ///
 /// `JSONSerialization` made every feature a tree of `Any` (numbers as `NSNumber`, every
 /// string of the two dozen properties a `String`) that the feature checks then cast back:
@@ -11,8 +13,9 @@ import QuakeModel
 /// It reads only what it can read exactly as ``GeoJSONFeedDecoder``'s plain path would, and
 /// answers ``Outcome/unsupported`` for anything else: a feature that is not valid JSON (so that
 /// the plain path words the error), `products` (a detail document's mechanisms), a needed
-/// property that is neither a string, a number nor `null`, a key given twice, an escaped key,
-/// a lone surrogate, a number that is not finite or has more digits than a double keeps.
+/// property read that is neither a string, a number nor `null` (but a core text one, which both
+/// skip), a key read given twice, an escaped key, a lone surrogate, a number that is not finite
+/// or has more digits than a double keeps.
 struct GeoJSONFeatureReader {
     /// What reading a feature from `start` gave.
     enum Outcome {
@@ -47,6 +50,17 @@ struct GeoJSONFeatureReader {
         var time = Scalar.absent, magnitude = Scalar.absent, updated = Scalar.absent
         var network = Scalar.absent, code = Scalar.absent, magnitudeType = Scalar.absent
         var place = Scalar.absent, eventType = Scalar.absent, status = Scalar.absent
+        /// `properties.depth`: where OGC items keep it, their point having two coordinates.
+        var depth = Scalar.absent
+        /// The detail fields' properties by `EventField.rawValue` (but `code`, read always, as an id's
+        /// part); empty when none was read, so that a feature without details allocates nothing.
+        var details: [Scalar] = []
+
+        /// The property of detail field `field`.
+        func detail(_ field: EventField) -> Scalar {
+            if field == .code { return code }
+            return details.isEmpty ? .absent : details[Int(field.rawValue)]
+        }
     }
 
     private enum Stop: Error {
@@ -56,19 +70,23 @@ struct GeoJSONFeatureReader {
     private let base: UnsafePointer<UInt8>
     private let end: Int
     private var position: Int
+    /// Whether detail fields are read (else skipped as unknown properties).
+    private let readsDetails: Bool
     /// Deeper than this, a skipped value goes to the plain path.
     private static let deepest = 64
 
-    private init(_ base: UnsafePointer<UInt8>, start: Int, end: Int) {
+    private init(_ base: UnsafePointer<UInt8>, start: Int, end: Int, readsDetails: Bool) {
         self.base = base
         self.end = end
+        self.readsDetails = readsDetails
         position = start
     }
 
-    /// Reads the feature that opens at `start` (its `{`) in `bytes`.
-    static func read(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Outcome {
+    /// Reads the feature that opens at `start` (its `{`) in `bytes`; with `readsDetails` false the
+    /// detail fields' properties are skipped as unknown ones (a map reads none of them).
+    static func read(_ bytes: UnsafeRawBufferPointer, from start: Int, readsDetails: Bool = true) -> Outcome {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return .incomplete }
-        var reader = GeoJSONFeatureReader(base, start: start, end: bytes.count)
+        var reader = GeoJSONFeatureReader(base, start: start, end: bytes.count, readsDetails: readsDetails)
         do {
             let feature = try reader.feature()
             return .feature(feature, end: reader.position)
@@ -119,10 +137,11 @@ struct GeoJSONFeatureReader {
     }
 
     private mutating func properties(into feature: inout Feature) throws(Stop) {
-        var seen: UInt16 = 0
+        var seen: UInt64 = 0
+        let keys = Self.propertyKeys
         try members { (reader: inout Self, key: Range<Int>) throws(Stop) in
-            let which = reader.name(key, among: Self.propertyKeys)
-            guard which >= 0 else { return try reader.skipValue() }
+            let which = keys.index(of: reader.base + key.lowerBound, count: key.count)
+            guard which >= 0, which < PropertyKeys.firstDetail || reader.readsDetails else { return try reader.skipValue() }
             guard seen & (1 << which) == 0 else { throw .unsupported }
             seen |= 1 << which
             switch which {
@@ -130,15 +149,20 @@ struct GeoJSONFeatureReader {
             case 1: feature.magnitude = try reader.scalar(textOnly: false)
             case 2: feature.updated = try reader.scalar(textOnly: false)
             case 3: feature.network = try reader.scalar(textOnly: true)
-            case 4: feature.code = try reader.scalar(textOnly: true)
+            case 4: feature.code = try reader.scalar(textOnly: false)
             case 5: feature.magnitudeType = try reader.scalar(textOnly: true)
             case 6: feature.place = try reader.scalar(textOnly: true)
             case 7: feature.eventType = try reader.scalar(textOnly: true)
             case 8: feature.status = try reader.scalar(textOnly: true)
-            default:
+            case 9: feature.depth = try reader.scalar(textOnly: false)
+            case 10:
                 // A detail document's products are the plain path's; `null` or a non-object is no mechanism there.
                 if try reader.peek() == UInt8(ascii: "{") { throw .unsupported }
                 try reader.skipValue()
+            default:
+                // A detail's number is its value and a text's is its text: both read, as the plain path reads them.
+                if feature.details.isEmpty { feature.details = Array(repeating: .absent, count: PropertyKeys.fieldCount) }
+                feature.details[Int(keys.fields[which].rawValue)] = try reader.scalar(textOnly: false)
             }
         }
     }
@@ -383,8 +407,66 @@ struct GeoJSONFeatureReader {
     // MARK: - Keys
 
     private static let featureKeys: [StaticString] = ["type", "id", "properties", "geometry"]
-    private static let propertyKeys: [StaticString] = ["time", "mag", "updated", "net", "code", "magType", "place",
-                                                       "type", "status", "products"]
+    private static let propertyKeys = PropertyKeys()
+
+    /// The properties read, found by a hash of a key's length and three of its bytes: a USGS
+    /// feature's two dozen keys, each looked for among four dozen names, would otherwise take
+    /// a good part of reading it. The names lie in one array, a row each, so that finding one
+    /// touches no other object.
+    final class PropertyKeys: Sendable {
+        /// The core properties (`code`, a detail, read always as an id's part), then the details.
+        static let core = ["time", "mag", "updated", "net", "code", "magType", "place", "type", "status", "depth", "products"]
+        /// The first detail field's number.
+        static let firstDetail = core.count
+        /// How many fields there are (the length of ``Feature/details``).
+        static let fieldCount = EventField.allCases.count
+        private static let width = 4, slotCount = 128, row = 32
+
+        /// Each property's field (`.time` for the core ones, which have their own members).
+        let fields: [EventField]
+        /// Each property's name, in a row of ``row`` bytes, and its length.
+        private let names: [UInt8], lengths: [Int]
+        /// `width` property numbers per slot; `-1` after the last.
+        private let slots: [Int8]
+
+        init() {
+            let details = EventField.detailFields.filter { $0 != .code }
+            let names = (Self.core + details.map { $0.spec.geoJSONProperty ?? $0.spec.name }).map { Array($0.utf8) }
+            precondition(names.count <= 64, "one bit each in a UInt64")
+            fields = Array(repeating: .time, count: Self.firstDetail) + details
+            lengths = names.map(\.count)
+            self.names = names.flatMap { name in
+                precondition(!name.isEmpty && name.count <= Self.row, "a property name fits its row")
+                return name + Array(repeating: 0, count: Self.row - name.count)
+            }
+            var slots = [Int8](repeating: -1, count: Self.slotCount * Self.width)
+            for (number, name) in names.enumerated() {
+                let slot = name.withUnsafeBufferPointer { Self.slot($0.baseAddress!, count: $0.count) }
+                guard let free = (0..<Self.width).first(where: { slots[slot * Self.width + $0] < 0 })
+                else { preconditionFailure("more than \(Self.width) property names share a slot: change the hash") }
+                slots[slot * Self.width + free] = Int8(number)
+            }
+            self.slots = slots
+        }
+
+        /// The number of the property named by the `count` bytes at `key`, or -1.
+        func index(of key: UnsafePointer<UInt8>, count: Int) -> Int {
+            guard count > 0, count <= Self.row else { return -1 }
+            let first = Self.slot(key, count: count) * Self.width
+            return names.withUnsafeBufferPointer { names in
+                for candidate in first..<first + Self.width {
+                    let number = Int(slots[candidate])
+                    guard number >= 0 else { return -1 }
+                    if lengths[number] == count, memcmp(names.baseAddress! + number * Self.row, key, count) == 0 { return number }
+                }
+                return -1
+            }
+        }
+
+        private static func slot(_ key: UnsafePointer<UInt8>, count: Int) -> Int {
+            (count &* 37 &+ Int(key[0]) &* 11 &+ Int(key[count >> 1]) &* 5 &+ Int(key[count - 1])) & (slotCount - 1)
+        }
+    }
 
     /// Whether the key or string at `range` is `word`.
     private func equals(_ range: Range<Int>, _ word: StaticString) -> Bool {

@@ -4,7 +4,10 @@ import QuakeModel
 /// Reads the USGS GeoJSON summary feed: a `FeatureCollection` whose features
 /// carry `geometry.coordinates` = [lon, lat, depth] and `properties` with
 /// `mag`, `time` and `updated` (epoch milliseconds), `place`, `type`…, any of
-/// which may be `null`; `metadata.generated` is the feed's own time.
+/// which may be `null`; `metadata.generated` is the feed's own time. Every other field
+/// (``EventField/detailFields``) is read from its property, so that `alert`, `felt` or `url`
+/// survive a round trip. OGC API items (``GeoJSONLayout``'s other layout, the server's) read
+/// too: their point has two coordinates and `depth` is a property, their times ISO 8601 text.
 ///
 /// ``GeoJSONStream`` follows the document a window at a time and hands each feature to
 /// this type whole; Foundation's `JSONSerialization` parses the feature, and this type
@@ -13,6 +16,14 @@ import QuakeModel
 package struct GeoJSONFeedDecoder {
     package let source: String
     package let options: FeedOptions
+    /// Whether events get their detail fields: a map reads none of them, and need not pay for them.
+    package let decodesDetails: Bool
+
+    package init(source: String, options: FeedOptions, decodesDetails: Bool = true) {
+        self.source = source
+        self.options = options
+        self.decodesDetails = decodesDetails
+    }
 
     /// One feature (its parsed JSON, its 1-based position in `features`) as an event, or why not.
     package func outcome(ofFeature value: Any, index: Int, validator: RowValidator) -> QuakeMLDecoder.Outcome {
@@ -59,7 +70,7 @@ package struct GeoJSONFeedDecoder {
             }
         }
         func coordinate(_ axis: Int) -> GeoJSONFeatureReader.Scalar {
-            guard axis < feature.coordinateCount else { return .absent }
+            guard axis < feature.coordinateCount else { return axis == 2 ? feature.depth : .absent }
             switch axis {
             case 0: return feature.coordinates.0
             case 1: return feature.coordinates.1
@@ -86,6 +97,17 @@ package struct GeoJSONFeedDecoder {
                       magnitudeType: word(feature.magnitudeType), place: string(feature.place),
                       eventType: word(feature.eventType), status: word(feature.status))
             },
+            details: {
+                guard decodesDetails else { return .success(EventDetails()) }
+                return Self.details { field in
+                    switch feature.detail(field) {
+                    case .absent: .success(nil)
+                    case .number(let number): FieldText.value(field, number: number)
+                    case .text(let range): FieldText.value(field, bytes: UnsafeRawBufferPointer(rebasing: bytes[range]))
+                    case .escaped(let text): FieldText.value(field, text: text)
+                    }
+                }
+            },
             // The reader leaves a feature with products to the plain path.
             mechanism: { .success(nil) })
         switch result {
@@ -105,8 +127,9 @@ package struct GeoJSONFeedDecoder {
         let properties = feature["properties"] as? [String: Any] ?? [:]
         let coordinates = (feature["geometry"] as? [String: Any])?["coordinates"] as? [Any]
         // The values are judged by the rules every reader shares; a string is judged as the same text in a CSV.
+        // OGC items' point has two coordinates, the depth a property.
         func coordinate(_ axis: Int) -> RowValidator.Value {
-            guard let coordinates, axis < coordinates.count else { return .absent }
+            guard let coordinates, axis < coordinates.count else { return axis == 2 ? Self.value(properties["depth"]) : .absent }
             return Self.value(coordinates[axis])
         }
         return event(
@@ -122,15 +145,20 @@ package struct GeoJSONFeedDecoder {
                       magnitudeType: Self.text(properties["magType"]), place: Self.text(properties["place"]),
                       eventType: Self.text(properties["type"]), status: Self.text(properties["status"]))
             },
+            details: {
+                guard decodesDetails else { return .success(EventDetails()) }
+                return Self.details { field in Self.detailValue(field, properties[Self.propertyNames[Int(field.rawValue)]]) }
+            },
             mechanism: { Self.mechanism(properties["products"]) })
     }
 
     /// A feature as an event, or the first thing wrong with it, judged in one order however it was read:
-    /// its type, its coordinates, the validator's fields, then its mechanism.
+    /// its type, its coordinates, the validator's fields, its details in schema order, then its mechanism.
     private func event(index: Int, id: String?, isFeature: Bool, hasCoordinates: Bool,
                        check: () -> Result<RowValidator.Checked, RowValidator.Problem>,
                        texts: () -> Texts,
-                       mechanism: () -> Result<FocalMechanism?, ProductProblem>) -> Result<SeismicEvent, FeedRejection> {
+                       details: () -> Result<EventDetails, PropertyProblem>,
+                       mechanism: () -> Result<FocalMechanism?, PropertyProblem>) -> Result<SeismicEvent, FeedRejection> {
         func reject(_ property: String?, _ shown: String?, _ reason: String) -> Result<SeismicEvent, FeedRejection> {
             .failure(FeedRejection(source: source, location: .feature(index, id: id), column: property,
                                    value: shown, reason: reason))
@@ -143,6 +171,11 @@ package struct GeoJSONFeedDecoder {
         case .failure(let problem): return reject(Self.property(problem.field), problem.shown, problem.reason)
         }
         let texts = texts()
+        let eventDetails: EventDetails
+        switch details() {
+        case .success(let value): eventDetails = value
+        case .failure(let problem): return reject(problem.property, problem.value, problem.reason)
+        }
         let focalMechanism: FocalMechanism?
         switch mechanism() {
         case .success(let value): focalMechanism = value
@@ -161,12 +194,54 @@ package struct GeoJSONFeedDecoder {
             network: texts.network,
             updated: row.updated,
             status: texts.status,
-            mechanism: focalMechanism
+            mechanism: focalMechanism,
+            details: eventDetails
         ))
     }
 
-    /// Why a product's property is refused.
-    private struct ProductProblem: Error {
+    /// The details of a feature whose property of each field `value` gives, judged by ``FieldText``
+    /// in schema order (the order ``EventDetails`` appends in), or the first one refused.
+    private static func details(
+        _ value: (EventField) -> Result<EventValue?, RowValidator.QuantityRefusal>
+    ) -> Result<EventDetails, PropertyProblem> {
+        var details = EventDetails()
+        for field in EventField.detailFields {
+            switch value(field) {
+            case .success(let value?): details[field] = value
+            case .success(nil): continue
+            case .failure(let refusal):
+                return .failure(PropertyProblem(property: propertyNames[Int(field.rawValue)], value: refusal.shown,
+                                                reason: refusal.reason))
+            }
+        }
+        return .success(details)
+    }
+
+    /// A detail's JSON value as the in-place reader reads it: a string as its text, a number as
+    /// its value (a text field's as its text). Values that reader leaves to this path: for a text
+    /// field anything else (`true`, an array) is nothing, as for a core one; for another field
+    /// it is judged as a core number's is (`true` as 1, an array as its text, refused).
+    private static func detailValue(_ field: EventField, _ value: Any?) -> Result<EventValue?, RowValidator.QuantityRefusal> {
+        switch value {
+        case nil, is NSNull: return .success(nil)
+        case let string as String: return FieldText.value(field, text: string)
+        case let other?:
+            let isText = field.spec.kind == .text
+            if let number = number(other), !(isText && ObjectIdentifier(type(of: other)) == booleanType) {
+                return FieldText.value(field, number: number)
+            }
+            return isText ? .success(nil) : FieldText.value(field, text: "\(other)")
+        }
+    }
+
+    /// The type of Foundation's JSON `true` and `false`: a number too, but not a text's.
+    private static let booleanType = ObjectIdentifier(type(of: NSNumber(value: true) as Any))
+
+    /// Each field's property in a feature, by `rawValue`: its USGS name, else its canonical one.
+    private static let propertyNames = EventField.allCases.map { $0.spec.geoJSONProperty ?? $0.spec.name }
+
+    /// Why a property (a detail, or a product's) is refused.
+    private struct PropertyProblem: Error {
         let property: String
         let value: String?
         let reason: String
@@ -176,7 +251,7 @@ package struct GeoJSONFeedDecoder {
     /// with the highest `preferredWeight` (ComCat's own choice), else of its `focal-mechanism`
     /// products; their properties are strings (`"tensor-mrr": "1.2e+18"`, N·m), a plane's rake
     /// `nodal-plane-1-rake` or, in older products, `nodal-plane-1-slip`.
-    private static func mechanism(_ value: Any?) -> Result<FocalMechanism?, ProductProblem> {
+    private static func mechanism(_ value: Any?) -> Result<FocalMechanism?, PropertyProblem> {
         guard let products = value as? [String: Any] else { return .success(nil) }
         for type in ["moment-tensor", "focal-mechanism"] {
             let list = (products[type] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
@@ -190,7 +265,7 @@ package struct GeoJSONFeedDecoder {
                 let text = (raw as? String) ?? number(raw).map(RowValidator.numberText) ?? "\(raw)"
                 switch RowValidator.quantity(text, within: range) {
                 case .success(let value): return value
-                case .failure(let refusal): throw ProductProblem(property: path + key, value: refusal.shown, reason: refusal.reason)
+                case .failure(let refusal): throw PropertyProblem(property: path + key, value: refusal.shown, reason: refusal.reason)
                 }
             }
             do {
@@ -211,10 +286,10 @@ package struct GeoJSONFeedDecoder {
                 let moment = try read("scalar-moment").flatMap { $0 > 0 ? $0 : nil }
                 guard !planes.isEmpty || tensor != nil else { continue }
                 return .success(FocalMechanism(nodalPlanes: planes, tensor: tensor, scalarMoment: moment))
-            } catch let problem as ProductProblem {
+            } catch let problem as PropertyProblem {
                 return .failure(problem)
             } catch {
-                return .failure(ProductProblem(property: path, value: nil, reason: "\(error)"))
+                return .failure(PropertyProblem(property: path, value: nil, reason: "\(error)"))
             }
         }
         return .success(nil)

@@ -116,7 +116,7 @@ package final class GeoJSONStream {
                 continue
             }
             if expect == .element, byte == UInt8(ascii: "{"), !keepsFeatures {
-                switch GeoJSONFeatureReader.read(window, from: index) {
+                switch GeoJSONFeatureReader.read(window, from: index, readsDetails: decoder.decodesDetails) {
                 case .feature(let feature, let end):
                     // The feature lies whole in this window and was read in place.
                     advancePosition(over: UnsafeRawBufferPointer(rebasing: window[(index + 1)..<end]))
@@ -214,7 +214,8 @@ package final class GeoJSONStream {
             let declined = declinedInPlace
             declinedInPlace = false
             let read = declined ? nil : captured.withUnsafeBytes { bytes -> QuakeMLDecoder.Outcome? in
-                guard case .feature(let feature, let end) = GeoJSONFeatureReader.read(bytes, from: 0), end == bytes.count
+                guard case .feature(let feature, let end) = GeoJSONFeatureReader.read(bytes, from: 0, readsDetails: decoder.decodesDetails),
+                      end == bytes.count
                 else { return nil }
                 return decoder.outcome(of: feature, in: bytes, index: featureIndex, validator: validator, texts: &texts)
             }
