@@ -41,6 +41,10 @@ package struct InputOptions: ParsableArguments {
                                valueName: "format"))
     package var fdsnFormat: FDSNFormat?
 
+    /// Set by `ingest --sync`: the FDSN format asked (when none is given) is one that carries
+    /// update times, so that the next run asks only for what changed.
+    package var fdsnSync = false
+
     @Option(help: ArgumentHelp(
         "How to read the input: 'auto' (the default: told by its content: USGS CSV, GeoJSON, QuakeML, FDSN text, GCMT NDK), or GMT meca text, which has nothing to be told by: 'meca-a' (lon lat depth strike dip rake mag), 'meca-c' (lon lat depth strike1 dip1 rake1 strike2 dip2 rake2 mantissa exponent) or 'meca-m' (lon lat depth mrr mtt mff mrt mrf mtf exponent), as GMT's -Sa, -Sc and -Sm.",
         valueName: "format"))
@@ -114,7 +118,10 @@ package struct InputOptions: ParsableArguments {
     /// (`--since`/`--until` as typed), or `nil` without it.
     package func fdsnFeed(selection: EventSelection, filters: FilterOptions?) throws -> (query: FDSNQuery, cacheKey: String)? {
         guard let fdsn else { return nil }
-        var query = FDSNQuery(service: try FDSNService.named(fdsn), format: fdsnMechanisms ? .xml : fdsnFormat,
+        let service = try FDSNService.named(fdsn)
+        // A sync needs update times: the service's first format that carries them, unless one was asked for.
+        let syncFormat = fdsnSync && fdsnFormat == nil ? service.formats.first(where: \.carriesUpdateTimes) ?? .xml : nil
+        var query = FDSNQuery(service: service, format: fdsnMechanisms ? .xml : fdsnFormat ?? syncFormat,
                               filter: selection.filter, region: selection.region, limit: selection.limit,
                               now: try filters?.pinnedNow() ?? Date(), pageSize: fdsnPageSize)
         query.sinceAge = filters?.since.flatMap(TimeBound.age)

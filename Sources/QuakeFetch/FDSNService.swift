@@ -10,6 +10,10 @@ public enum FDSNFormat: String, Sendable, Hashable, CaseIterable {
     case xml
     /// The USGS GeoJSON summary layout (USGS offers it; asked only with `--fdsn-format geojson`).
     case geojson
+
+    /// Whether the format says when each event was last updated, which `ingest --sync` needs to
+    /// ask next time only for what changed: FDSN text has no such column.
+    public var carriesUpdateTimes: Bool { self != .text }
 }
 
 /// An FDSN event web service: where it is and what it is known to offer.

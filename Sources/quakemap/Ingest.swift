@@ -53,6 +53,7 @@ extension Quakemap {
                 let location = try CatalogueLocation(inputOptions.catalogue ?? "")
                 var input = inputOptions
                 input.catalogue = nil
+                input.fdsnSync = sync
                 var fetch = fetchArguments
                 // An answer since the last sync is a different answer each time: no conditional request.
                 if sync { fetch.noCache = true }
@@ -77,7 +78,7 @@ extension Quakemap {
                     if let newest = batch.events.compactMap(\.event.updated).max() {
                         batch.syncMark = (syncQuery, max(newest, loader.updatedAfter ?? newest))
                     } else if !batch.events.isEmpty {
-                        log.warning("--sync: the service's answer carries no update times (try --fdsn-format csv or xml); the next run asks for the whole window again")
+                        log.warning("--sync: the service's answer carries no update times (--fdsn-format text?); the next run asks for the whole window again")
                     }
                 }
                 let counts = try await Catalogue.using(location, writing: true) { [batch] in try await $0.ingest(batch) }

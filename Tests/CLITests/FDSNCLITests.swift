@@ -125,6 +125,25 @@ struct FDSNCLITests {
         #expect(!text.contains("USGS"), "\(text.prefix(400))")
     }
 
+    /// FDSN text carries no update times: a sync asks for QuakeML by itself, keeps the newest
+    /// update, and asks the next time only for what changed since.
+    @Test func aSyncAsksForAFormatThatCarriesUpdateTimes() throws {
+        let fixture = try Fixture()
+        defer { fixture.finish() }
+        let catalogue = fixture.folder.appendingPathComponent("mirror.sqlite").path
+        let first = try fixture.run("ingest", ["--sync", "--catalogue", catalogue])
+        #expect(first.status == 0 && !first.stderr.contains("carries no update times"), "\(first.stderr)")
+        let asked = fixture.service.parameters(of: "query"), counted = fixture.service.parameters(of: "count")
+        #expect(!asked.isEmpty && asked.allSatisfy { $0["format"] == "xml" && $0["updatedafter"] == nil }, "\(asked)")
+        let again = try fixture.run("ingest", ["--sync", "--catalogue", catalogue])
+        #expect(again.status == 0, "\(again.stderr)")
+        // Nothing changed: the service's count of what changed since says so, or one small query asks.
+        let next = fixture.service.parameters(of: "query").dropFirst(asked.count)
+            + fixture.service.parameters(of: "count").dropFirst(counted.count)
+        #expect(!next.isEmpty && next.allSatisfy { $0["updatedafter"] != nil }, "\(next)")
+        #expect(again.stderr.contains("0 new, 0 updated"), "\(again.stderr)")
+    }
+
     @Test func aBaseURLIsAskedForTextThenQuakeMLOnce() throws {
         let fixture = try Fixture()
         defer { fixture.finish() }

@@ -141,6 +141,8 @@ package struct ReportLayout {
     package var pages: [ReportPage] = []
     private var page: ReportPage
     private var y = 0.0
+    /// Who the data is from (the feed's sources), credited on the first page and in every map's footer.
+    private var dataSources: [String] = []
 
     package static let ink = RGBA(hex: 0x111111), muted = RGBA(hex: 0x555555), rule = RGBA(hex: 0xBBBBBB)
     package static let credits = [Credits.naturalEarth, Credits.plates + ", ODC-By", "Made with quakemap"].joined(separator: " · ")
@@ -162,8 +164,9 @@ package struct ReportLayout {
         startPage()
         text(options.title ?? Self.defaultTitle, size: 20, bold: true, advance: 24)
         let period = Self.period(of: events)
-        let source = options.source ?? Credits.data(selection.summary.sources)
-        text([period, source].compactMap { $0 }.joined(separator: " · "), size: 10, color: Self.muted, advance: 16)
+        dataSources = selection.summary.sources
+        text([period, options.source, Credits.data(dataSources)].compactMap { $0 }.joined(separator: " · "),
+             size: 10, color: Self.muted, advance: 16)
         for line in wrapped(Self.summary(of: selection), size: 10) { text(line, size: 10, advance: 13) }
         y += 6
         // The map takes what the table and the rates chart leave, up to its natural size.
@@ -323,6 +326,7 @@ package struct ReportLayout {
         // The report's own headings say what the map's title would.
         options.title = ""
         options.profile = profile
+        options.dataSources = dataSources
         return options
     }
 
