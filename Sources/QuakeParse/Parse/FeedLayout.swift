@@ -78,8 +78,9 @@ package struct FeedLayout {
                              place: ["place", "region"], eventType: ["type"], id: ["id"], network: ["net", "src"],
                              eventCode: ["eqid"], updated: ["updated"], status: ["status"],
                              required: ("time", "latitude", "longitude"),
-                             details: EventField.detailFields.compactMap { field in
-                                 field.spec.csvColumn.map { (field, $0.lowercased()) }
+                             // USGS's column, else the canonical name: `list --columns all` reads back.
+                             details: EventField.detailFields.map { field in
+                                 (field, (field.spec.csvColumn ?? field.spec.name).lowercased())
                              })
             case .fdsnText:
                 return Names(time: ["time"], date: [], clock: [], latitude: ["latitude"], longitude: ["longitude"],

@@ -299,9 +299,19 @@ struct GeoJSONFeatureReader {
             guard try digits() > 0 else { throw .unsupported }
             hasExponent = true
         }
-        // Where a double and Foundation's reading could differ: more digits than either keeps
-        // exactly, and the sign of an integer zero (Foundation's is an integer 0).
-        guard allDigits <= 17, !(integerDigits == allDigits && base[start] == UInt8(ascii: "-")
+        // Where a double and Foundation's reading could differ: more significant digits than a
+        // double keeps (zeros before the first non-zero digit do not count: `0.07613032898219552`,
+        // the shortest text of its double, which Foundation's reader rounds one ulp off, is read
+        // here, exactly), and the sign of an integer zero (Foundation's is an integer 0).
+        var leadingZeros = 0
+        for byte in UnsafeRawBufferPointer(start: base + start, count: position - start) {
+            if byte == UInt8(ascii: "0") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") {
+                if byte == UInt8(ascii: "0") { leadingZeros += 1 }
+            } else {
+                break
+            }
+        }
+        guard allDigits - leadingZeros <= 17, !(integerDigits == allDigits && base[start] == UInt8(ascii: "-")
                                  && base[position - 1] == UInt8(ascii: "0") && position - start == 2)
         else { throw .unsupported }
         guard needed || hasExponent else { return 0 }

@@ -166,14 +166,15 @@ package struct QuakeMLEncoder {
     /// `automatic` is an automatic origin, `reviewed` a manual one QuakeML calls reviewed,
     /// `deleted` a rejected one; QuakeML's own `preliminary`, `confirmed` and `final` are
     /// kept as they are. Each reads back as the same word
-    /// (``QuakeMLDecoder/status(evaluationMode:evaluationStatus:)``); any other status has
-    /// no QuakeML word and is `nil`, not written.
+    /// (``QuakeMLDecoder/status(evaluationMode:evaluationStatus:)``), in lower case as QuakeML
+    /// spells its words (older USGS feeds write `AUTOMATIC`); any other status has no QuakeML
+    /// word and is `nil`, not written.
     package static func evaluation(of status: String) -> (mode: String?, status: String?)? {
-        switch status {
+        switch status.lowercased() {
         case "automatic": ("automatic", nil)
         case "reviewed": ("manual", "reviewed")
         case "deleted": (nil, "rejected")
-        case "preliminary", "confirmed", "final": (nil, status)
+        case let word where ["preliminary", "confirmed", "final"].contains(word): (nil, word)
         default: nil
         }
     }
