@@ -24,7 +24,7 @@ public struct EventDetails: Sendable, Hashable {
         get {
             var index = 0
             while index < bytes.count {
-                let candidate = EventField(rawValue: bytes[index])!
+                let candidate = Self.field(bytes[index])
                 if candidate == field { return value(at: &index) }
                 if candidate > field { return nil }
                 skip(&index)
@@ -46,6 +46,46 @@ public struct EventDetails: Sendable, Hashable {
         }
     }
 
+    /// Appends `value` of `field`, which must come after every field already set (readers go
+    /// through a layout's columns in schema order): no search for where it goes.
+    package mutating func append(_ field: EventField, _ value: EventValue) {
+        assert(lastField.map { $0 < field } ?? true, "details are appended in schema order")
+        Self.append(field, value, to: &bytes)
+    }
+
+    /// Appends text `field` from its UTF-8 bytes, as ``append(_:_:)`` does: no `String` is made.
+    package mutating func appendText(_ field: EventField, _ text: UnsafeRawBufferPointer) {
+        assert(field.kind == .text && (lastField.map { $0 < field } ?? true), "text details are appended in schema order")
+        bytes.append(field.rawValue)
+        Self.appendVarint(UInt64(text.count), to: &bytes)
+        bytes.append(contentsOf: text)
+    }
+
+    /// Reads the details in schema order, for writers that go through fields in that order:
+    /// each entry is decoded once, however many fields are asked.
+    package struct Cursor {
+        private let details: EventDetails
+        private var index = 0
+
+        package init(_ details: EventDetails) { self.details = details }
+
+        /// The value of `field`, which must not come before a field asked earlier; `nil` when absent.
+        package mutating func value(of field: EventField) -> EventValue? {
+            while index < details.bytes.count {
+                let candidate = EventDetails.field(details.bytes[index])
+                if candidate == field { return details.value(at: &index) }
+                if candidate > field { return nil }
+                details.skip(&index)
+            }
+            return nil
+        }
+    }
+
+    /// The field a stored byte names (only this type writes them, so it is one).
+    private static func field(_ byte: UInt8) -> EventField {
+        unsafeBitCast(byte, to: EventField.self)
+    }
+
     /// The details present, in schema order.
     public var entries: [(field: EventField, value: EventValue)] {
         var result: [(field: EventField, value: EventValue)] = []
@@ -60,7 +100,7 @@ public struct EventDetails: Sendable, Hashable {
     private var lastField: EventField? {
         var index = 0, last: EventField?
         while index < bytes.count {
-            last = EventField(rawValue: bytes[index])
+            last = Self.field(bytes[index])
             skip(&index)
         }
         return last
@@ -70,16 +110,16 @@ public struct EventDetails: Sendable, Hashable {
     private func forEach(_ body: (EventField, EventValue) -> Bool) {
         var index = 0
         while index < bytes.count {
-            let field = EventField(rawValue: bytes[index])!
+            let field = Self.field(bytes[index])
             if !body(field, value(at: &index)) { return }
         }
     }
 
     /// Steps over the entry at `index` (its field's byte first).
     private func skip(_ index: inout Int) {
-        let field = EventField(rawValue: bytes[index])!
+        let field = Self.field(bytes[index])
         index += 1
-        switch field.spec.kind {
+        switch field.kind {
         case .text: index += Int(Self.readVarint(bytes, &index))
         case .number, .time: index += 8
         case .integer: _ = Self.readVarint(bytes, &index)
@@ -88,9 +128,9 @@ public struct EventDetails: Sendable, Hashable {
 
     /// The value of the entry at `index` (its field's byte first), stepping past it.
     private func value(at index: inout Int) -> EventValue {
-        let field = EventField(rawValue: bytes[index])!
+        let field = Self.field(bytes[index])
         index += 1
-        switch field.spec.kind {
+        switch field.kind {
         case .text:
             let length = Int(Self.readVarint(bytes, &index))
             defer { index += length }
@@ -107,7 +147,7 @@ public struct EventDetails: Sendable, Hashable {
 
     private static func append(_ field: EventField, _ value: EventValue, to bytes: inout [UInt8]) {
         bytes.append(field.rawValue)
-        switch (field.spec.kind, value) {
+        switch (field.kind, value) {
         case (.text, .text(let text)):
             appendVarint(UInt64(text.utf8.count), to: &bytes)
             bytes.append(contentsOf: text.utf8)
@@ -121,7 +161,7 @@ public struct EventDetails: Sendable, Hashable {
             let integer = Int64(number)
             appendVarint(UInt64(bitPattern: (integer << 1) ^ (integer >> 63)), to: &bytes)
         default:
-            preconditionFailure("\(value) is not a value of \(field) (\(field.spec.kind))")
+            preconditionFailure("\(value) is not a value of \(field) (\(field.kind))")
         }
     }
 
@@ -187,7 +227,7 @@ extension EventDetails: Codable {
                 throw DecodingError.dataCorruptedError(forKey: key, in: container,
                                                        debugDescription: "'\(key.stringValue)' is not a detail field")
             }
-            switch field.spec.kind {
+            switch field.kind {
             case .text: self[field] = .text(try container.decode(String.self, forKey: key))
             case .number: self[field] = .number(try container.decode(Double.self, forKey: key))
             case .integer: self[field] = .integer(try container.decode(Int64.self, forKey: key))

@@ -75,6 +75,12 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
 
     private static let specs: [Spec] = allCases.map(\.makeSpec)
 
+    /// This field's kind: ``spec``'s, without copying the spec's texts (readers and writers ask
+    /// it for every value).
+    public var kind: Kind { Self.kinds[Int(rawValue)] }
+
+    private static let kinds: [Kind] = specs.map(\.kind)
+
     private var makeSpec: Spec {
         func field(_ name: String, _ kind: Kind, _ unit: String? = nil, _ title: String, csv: String? = nil,
                    geoJSON: String? = nil, fdsn: String? = nil, quakeML: String? = nil, column: String? = nil) -> Spec {

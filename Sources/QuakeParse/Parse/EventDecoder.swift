@@ -229,8 +229,18 @@ package final class EventDecoder: Sendable {
         var details = EventDetails()
         if decodesDescriptions {
             for (field, column) in layout.details {
+                // ASCII text is copied as its bytes, trimmed, with no `String` made (anything else may
+                // hold a byte order mark or bytes that are not UTF-8, which the text rule repairs).
+                if field.kind == .text {
+                    let trimmed = record.trimmed(column)
+                    if trimmed.isEmpty { continue }
+                    if !trimmed.contains(where: { $0 >= 0x80 }) {
+                        details.appendText(field, trimmed)
+                        continue
+                    }
+                }
                 switch FieldText.value(field, bytes: record.field(column)) {
-                case .success(let value?): details[field] = value
+                case .success(let value?): details.append(field, value)
                 case .success(nil): continue
                 case .failure(let refusal): return part.append(reject(record, column, refusal.shown, refusal.reason))
                 }

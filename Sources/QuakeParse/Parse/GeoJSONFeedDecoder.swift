@@ -226,7 +226,7 @@ package struct GeoJSONFeedDecoder {
         case nil, is NSNull: return .success(nil)
         case let string as String: return FieldText.value(field, text: string)
         case let other?:
-            let isText = field.spec.kind == .text
+            let isText = field.kind == .text
             if let number = number(other), !(isText && ObjectIdentifier(type(of: other)) == booleanType) {
                 return FieldText.value(field, number: number)
             }

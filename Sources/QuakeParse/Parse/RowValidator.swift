@@ -464,7 +464,7 @@ package struct RowValidator: Sendable {
 package enum FieldText {
     /// The value of `field` written as `bytes`; `nil` when blank.
     package static func value(_ field: EventField, bytes: UnsafeRawBufferPointer) -> Result<EventValue?, RowValidator.QuantityRefusal> {
-        switch field.spec.kind {
+        switch field.kind {
         case .text:
             var start = 0, end = bytes.count
             while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
@@ -504,7 +504,7 @@ package enum FieldText {
     /// The value of `field` given as a number (a JSON number, milliseconds for a time).
     package static func value(_ field: EventField, number: Double) -> Result<EventValue?, RowValidator.QuantityRefusal> {
         guard number.isFinite else { return .failure(.init(shown: "\(number)", reason: "is not a finite number")) }
-        switch field.spec.kind {
+        switch field.kind {
         case .text: return .success(.text(RowValidator.numberText(number)))
         case .time: return .success(.time(Date(timeIntervalSince1970: number / 1000)))
         case .number, .integer: return self.number(field, number, shown: { RowValidator.numberText(number) })
@@ -513,7 +513,7 @@ package enum FieldText {
 
     private static func number(_ field: EventField, _ number: Double,
                                shown: () -> String) -> Result<EventValue?, RowValidator.QuantityRefusal> {
-        guard field.spec.kind == .integer else { return .success(.number(number)) }
+        guard field.kind == .integer else { return .success(.number(number)) }
         guard number.rounded() == number, abs(number) < 9e15 else {
             return .failure(.init(shown: shown().trimmingBlanks(), reason: "is not a whole number"))
         }

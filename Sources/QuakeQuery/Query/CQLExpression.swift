@@ -8,7 +8,7 @@ package typealias CQLProperty = EventField
 extension EventField {
     /// The property's CQL2 data type.
     package var valueType: CQLValueType {
-        switch spec.kind {
+        switch kind {
         case .number, .integer: .number
         case .time: .timestamp
         case .text: .string

@@ -26,9 +26,14 @@ package struct EventLineEncoder: Sendable {
     /// The fields of a CSV line or JSON object (for the mechanisms format, those before the mechanism's).
     package let columns: EventColumns
 
+    /// Whether the columns come in schema order (the USGS's 22 do): a line then reads the
+    /// event's details once, in order (``EventDetails/Cursor``).
+    private let columnsInSchemaOrder: Bool
+
     package init(format: EventListFormat, columns: EventColumns = .usgs) {
         self.format = format
         self.columns = columns
+        columnsInSchemaOrder = zip(columns.fields, columns.fields.dropFirst()).allSatisfy { $0 < $1 }
     }
 
     /// The FDSN event text columns, in the format's order (each field's ``EventField/Spec/fdsnTextColumn``).
@@ -130,9 +135,11 @@ package struct EventLineEncoder: Sendable {
     }
 
     private func appendCSV(_ event: SeismicEvent, to out: inout [UInt8]) {
+        var cursor = EventDetails.Cursor(event.details)
         for (index, field) in columns.fields.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            switch event[field] {
+            let value = columnsInSchemaOrder && !field.isCore ? cursor.value(of: field) : event[field]
+            switch value {
             case nil: continue
             case .text(let text)?: Self.appendCSVField(text, to: &out)
             case let value?: Self.appendPlain(value, to: &out)
