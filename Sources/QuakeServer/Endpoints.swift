@@ -68,11 +68,13 @@ struct Endpoints: Sendable {
             route(RouterPath(file.path)) { request, _ in try webFile(file.path, request) }
         }
         route("/web/config.json") { _, _ in
-            try encoded(WebConfigDocument(maximumZoom: Self.webMapMaximumZoom, landMaximumZoom: BasemapTiles.maximumZoom,
+            // The data's credit as the map's footer words it, escaped as XML (the page shows it as HTML).
+            let data = Credits.data(await store.served().sources).map { " · " + QuakeMLEncoder.escaped($0) } ?? ""
+            return try encoded(WebConfigDocument(maximumZoom: Self.webMapMaximumZoom, landMaximumZoom: BasemapTiles.maximumZoom,
                                           symbolScale: options.symbols.sizes.symbolScale,
                                           minimumDiameter: options.symbols.sizes.minimumDiameter,
                                           coloring: "\(options.symbols.coloring)", refreshSeconds: Self.webMapRefreshSeconds,
-                                          attribution: "Events: <a href=\"/collections/quakes\">quakemap</a>"))
+                                          attribution: "Events: <a href=\"/collections/quakes\">quakemap</a>" + data))
         }
         route("/tiles/land/:z/:x/:y") { request, context in try await landTile(request, context) }
         route("/api") { request, _ in

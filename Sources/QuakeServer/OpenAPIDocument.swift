@@ -14,7 +14,7 @@ enum OpenAPIDocument {
                         version: QuakeMap.version),
             servers: URL(string: base).map { [.init(url: $0)] } ?? [],
             paths: paths,
-            components: .init(schemas: ["Problem": problemSchema])
+            components: .init(schemas: ["Problem": problemSchema, "Event": eventSchema, "Events": eventsSchema])
         )
     }
 
@@ -43,10 +43,12 @@ enum OpenAPIDocument {
             "/collections/{collectionId}": get("A collection", ok([.json: .init(schema: .object)]), parameters: collection, notFound: true),
             "/collections/{collectionId}/queryables": get("What filters may name", ok([schemaJSON: .init(schema: .object)]),
                                                           parameters: collection, notFound: true),
-            "/collections/{collectionId}/items": get("Events, newest first", ok([geoJSON: .init(schema: .object)]), tagged: true,
+            "/collections/{collectionId}/items": get("Events, newest first", ok([geoJSON: .init(schemaReference: .component(named: "Events"))]),
+                                                     tagged: true,
                                                      parameters: [collection] + QueryParameters.items.map(\.openAPI),
                                                      badRequest: true, notFound: true),
-            "/collections/{collectionId}/items/{featureId}": get("One event", ok([geoJSON: .init(schema: .object)]), tagged: true,
+            "/collections/{collectionId}/items/{featureId}": get("One event", ok([geoJSON: .init(schemaReference: .component(named: "Event"))]),
+                                                                 tagged: true,
                                                                  parameters: collection, path("featureId", "The event id", .string),
                                                                  notFound: true),
             "/count": get("How many events a filter admits (numberMatched), or that more than atLeast − 1 do",
@@ -65,6 +67,40 @@ enum OpenAPIDocument {
             "/healthz": get("This server's own state: where its events come from, their version, its refreshes",
                             ok([.json: .init(schema: .object)])),
         ]
+    }
+
+    /// An item: a GeoJSON point feature whose properties are the event schema's fields in the OGC
+    /// items layout (``GeoJSONLayout/ogcItems``), each typed and described from ``EventField``.
+    private static var eventSchema: JSONSchema {
+        var properties = OrderedDictionary<String, JSONSchema>()
+        for field in EventField.allCases where ![.latitude, .longitude, .id].contains(field) {
+            let spec = field.spec
+            let description = spec.title + (spec.unit.map { " (\($0))" } ?? "")
+            // The core fields are always there (null when unknown); the others only when the event has them.
+            let required = field.isCore
+            properties[spec.name] = switch field.kind {
+            case .text: .string(required: required, nullable: true, description: description)
+            case .number: .number(required: required, nullable: true, description: description)
+            case .integer: .integer(required: required, nullable: true, description: description)
+            case .time: .string(format: .dateTime, required: required, nullable: true, description: description)
+            }
+        }
+        properties["mechanism"] = .object(required: false, description: "The focal mechanism, when the event has one")
+        return .object(properties: [
+            "type": .string(allowedValues: "Feature"),
+            "id": .string(required: false),
+            "geometry": .object(properties: ["type": .string(allowedValues: "Point"),
+                                             "coordinates": .array(minItems: 2, maxItems: 2, items: .number)]),
+            "properties": .object(properties: properties),
+            "links": .array(required: false, items: .object),
+        ])
+    }
+
+    private static var eventsSchema: JSONSchema {
+        .object(properties: ["type": .string(allowedValues: "FeatureCollection"),
+                             "features": .array(items: .reference(.component(named: "Event"))),
+                             "numberMatched": .integer(required: false), "numberReturned": .integer,
+                             "timeStamp": .string(format: .dateTime), "links": .array(items: .object)])
     }
 
     private static var problemSchema: JSONSchema {

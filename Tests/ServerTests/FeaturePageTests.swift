@@ -169,7 +169,7 @@ import Testing
          #""mag":\#(try encoded(event.magnitude))"#, #""depth":\#(try encoded(event.depth))"#,
          #""time":\#(try encoded(CivilTime.iso8601(event.time)))"#,
          #""updated":\#(try encoded(event.updated.map(CivilTime.iso8601)))"#,
-         #""place":\#(try encoded(event.place))"#, #""type":\#(try encoded(event.eventType))"#,
+         #""place":\#(try encoded(event.place.isEmpty ? nil : event.place))"#, #""type":\#(try encoded(event.eventType))"#,
          #""magType":\#(try encoded(event.magnitudeType))"#, #""net":\#(try encoded(event.network))"#,
          #""status":\#(try encoded(event.status))"#]
             + (event.id.isEmpty ? [] : [#""id":\#(try encoded(event.id))"#])
@@ -208,6 +208,16 @@ import Testing
         }
     }
 
+    /// Details of every kind, some absent, hostile text and odd numbers among them.
+    static func details(_ step: Int, _ text: String, _ number: Double?) -> EventDetails {
+        var details = EventDetails()
+        if let number, step % 2 == 0 { details[.gap] = .number(number) }
+        if step % 3 != 1 { details[.felt] = .integer(Int64(step) - 3) }
+        if !text.isEmpty, step % 4 != 2 { details[.alert] = .text(text) }
+        if step % 5 == 1 { details[.url] = .text("https://example.org/" + text) }
+        return details
+    }
+
     /// What takes the slow paths: text to escape, ids to percent-encode,
     /// numbers of many digits or none, missing values, extreme times.
     @Test func pagesAreJSONEncodersOnOddEvents() throws {
@@ -225,7 +235,7 @@ import Testing
                                            depth: numbers[(step + 5) % numbers.count], magnitude: number,
                                            magnitudeType: step % 3 == 0 ? nil : text, place: text, eventType: text,
                                            network: step % 2 == 0 ? nil : "us", updated: step % 4 == 0 ? nil : Date(timeIntervalSince1970: time + 0.001),
-                                           status: step % 5 == 0 ? nil : text))
+                                           status: step % 5 == 0 ? nil : text, details: Self.details(step, text, number)))
             }
         }
         events.append(SeismicEvent(id: "", time: Date(timeIntervalSince1970: 0), latitude: 1, longitude: 2))

@@ -14,7 +14,6 @@ struct Feature: Encodable {
 
     enum Keys: String, CodingKey { case type, id, geometry, properties, links }
     enum GeometryKeys: String, CodingKey { case type, coordinates }
-    enum PropertyKeys: String, CodingKey { case mag, place, time, updated, depth, type, magType, net, status }
 
     func encode(to encoder: any Encoder) throws {
         var feature = encoder.container(keyedBy: Keys.self)
@@ -28,18 +27,29 @@ struct Feature: Encodable {
         var geometry = feature.nestedContainer(keyedBy: GeometryKeys.self, forKey: .geometry)
         try geometry.encode("Point", forKey: .type)
         try geometry.encode([event.longitude, event.latitude], forKey: .coordinates)
-        var properties = feature.nestedContainer(keyedBy: PropertyKeys.self, forKey: .properties)
-        // `encode` of an optional writes null, so GDAL and others see the same keys on every feature.
-        try properties.encode(event.magnitude, forKey: .mag)
-        try properties.encode(event.place, forKey: .place)
-        try properties.encode(CivilTime.iso8601(event.time), forKey: .time)
-        try properties.encode(event.updated.map(CivilTime.iso8601), forKey: .updated)
-        try properties.encode(event.depth, forKey: .depth)
-        try properties.encode(event.eventType, forKey: .type)
-        try properties.encode(event.magnitudeType, forKey: .magType)
-        try properties.encode(event.network, forKey: .net)
-        try properties.encode(event.status, forKey: .status)
+        // The OGC items layout: every field of the schema but the position and id, the core ones
+        // always (null when unknown, so GDAL and others see the same keys on every feature), times in ISO 8601.
+        var properties = feature.nestedContainer(keyedBy: PropertyKey.self, forKey: .properties)
+        for field in EventField.allCases where ![.latitude, .longitude, .id].contains(field) {
+            let key = PropertyKey(field.spec.name)
+            switch event[field] {
+            case nil: if field.isCore { try properties.encodeNil(forKey: key) }
+            case .text(let text)?: try properties.encode(text, forKey: key)
+            case .number(let number)?: try properties.encode(number, forKey: key)
+            case .integer(let integer)?: try properties.encode(integer, forKey: key)
+            case .time(let date)?: try properties.encode(CivilTime.iso8601(date), forKey: key)
+            }
+        }
     }
+}
+
+/// A property's key: a field's canonical name.
+struct PropertyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
 
 /// A page of items, as ``Feature`` is one.
