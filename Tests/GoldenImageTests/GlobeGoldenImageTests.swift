@@ -6,7 +6,8 @@ import QuakeKit
 @Suite("Golden images: Equal Earth and Robinson", .timeLimit(.minutes(10)))
 struct GlobeGoldenImageTests {
     func check(_ options: MapOptions, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let scene = SceneBuilder(options: options).scene(for: GoldenImageTests.events, feedGenerated: GoldenImageTests.feedGenerated)
+        let scene = SceneBuilder(options: GoldenImageTests.credited(options))
+            .scene(for: GoldenImageTests.events, feedGenerated: GoldenImageTests.feedGenerated)
         try GoldenFiles.check(try MapRenderer().image(for: scene), named: name, sourceLocation: sourceLocation)
     }
 

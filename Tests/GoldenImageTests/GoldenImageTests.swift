@@ -27,8 +27,15 @@ struct GoldenImageTests {
 
     static let feedGenerated = Date(timeIntervalSince1970: 1_700_000_600)
 
+    /// `options` crediting the data as a USGS feed's read does (the references show the credit).
+    static func credited(_ options: MapOptions) -> MapOptions {
+        var options = options
+        options.dataSources = [Credits.usgs]
+        return options
+    }
+
     func check(_ options: MapOptions, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let scene = SceneBuilder(options: options).scene(for: Self.events, feedGenerated: Self.feedGenerated)
+        let scene = SceneBuilder(options: Self.credited(options)).scene(for: Self.events, feedGenerated: Self.feedGenerated)
         try GoldenFiles.check(try MapRenderer().image(for: scene), named: name, sourceLocation: sourceLocation)
     }
 
@@ -79,7 +86,7 @@ struct GoldenImageTests {
 
     /// A quiet day's feed: no circles; land, legend, footer, and a title that says so and names the feed.
     @Test func emptyCatalogue() throws {
-        let scene = SceneBuilder(options: MapOptions(width: 720))
+        let scene = SceneBuilder(options: Self.credited(MapOptions(width: 720)))
             .scene(for: [SeismicEvent](), feedGenerated: Self.feedGenerated, feedTitle: "USGS Significant Earthquakes, Past Day")
         try GoldenFiles.check(try MapRenderer().image(for: scene), named: "world-empty-720")
     }

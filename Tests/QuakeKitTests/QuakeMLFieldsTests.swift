@@ -53,7 +53,7 @@ struct QuakeMLFieldsTests {
         }
         if event.depth == nil { event[.depthError] = nil }
         event.eventType = EventType.quakeML(event.eventType)
-        if let status = event.status, QuakeMLEncoder.evaluation(of: status) == nil { event.status = nil }
+        if let status = event.status { event.status = QuakeMLEncoder.evaluation(of: status) == nil ? nil : status.lowercased() }
         return event
     }
 
@@ -99,8 +99,14 @@ struct QuakeMLFieldsTests {
             event.status = status
             #expect(try Self.roundTrip([event]).events.first?.status == status)
         }
+        // QuakeML's words are lower case: an older feed's capitals read back in its spelling.
+        for status in ["AUTOMATIC", "Reviewed"] {
+            var event = Self.everyField
+            event.status = status
+            #expect(try Self.roundTrip([event]).events.first?.status == status.lowercased())
+        }
         // Words QuakeML has none for are not written.
-        for status in ["Reviewed", "manual", "rejected", "whatever"] {
+        for status in ["manual", "rejected", "whatever"] {
             var event = Self.everyField
             event.status = status
             let (xml, again) = try Self.roundTrip([event])
