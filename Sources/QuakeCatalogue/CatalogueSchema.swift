@@ -12,13 +12,31 @@ package enum CatalogueSchema {
     /// type as the filters compare it (``EventType/normalized(_:)``), so `--type` goes into SQL.
     package static let columns = readColumns + ["type_key"]
 
-    /// The columns an event is read back from, in order.
-    package static let readColumns = ["key", "id", "time_ms", "latitude", "longitude", "depth", "magnitude", "magnitude_type",
-                                      "place", "event_type", "network", "updated_ms", "status", "mechanism"]
+    /// The columns an event is read back from, in order: the stored properties', then one a detail field.
+    package static let readColumns = coreColumns.map(\.name) + detailFields.map(\.spec.column)
 
     /// The SQLite types of ``columns`` (a staging table's must match, or keys lose their index).
-    package static let sqliteTypes = ["TEXT", "TEXT", "INTEGER", "REAL", "REAL", "REAL", "REAL", "TEXT", "TEXT", "TEXT", "TEXT",
-                                      "INTEGER", "TEXT", "TEXT", "TEXT"]
+    package static let sqliteTypes = coreColumns.map(\.sqlite) + detailFields.map(\.spec.sqliteType) + ["TEXT"]
+
+    /// The PostgreSQL types of ``columns``, for the staging table.
+    package static let postgresTypes = coreColumns.map(\.postgres) + detailFields.map(\.spec.postgresType) + ["text"]
+
+    /// The columns of ``SeismicEvent``'s stored properties (steps 1 and 3), in the order
+    /// ``SeismicEvent/forEachCatalogueValue(typeKey:_:)`` gives them and the decoders read them.
+    private static let coreColumns: [(name: String, sqlite: String, postgres: String)] = [
+        ("key", "TEXT", "text"), ("id", "TEXT", "text"), ("time_ms", "INTEGER", "bigint"), ("latitude", "REAL", "double precision"),
+        ("longitude", "REAL", "double precision"), ("depth", "REAL", "double precision"), ("magnitude", "REAL", "double precision"),
+        ("magnitude_type", "TEXT", "text"), ("place", "TEXT", "text"), ("event_type", "TEXT", "text"), ("network", "TEXT", "text"),
+        ("updated_ms", "INTEGER", "bigint"), ("status", "TEXT", "text"), ("mechanism", "TEXT", "text"),
+    ]
+
+    /// Where the detail columns start in ``readColumns``.
+    package static let firstDetailColumn = coreColumns.count
+
+    /// The fields kept in detail columns, in ``readColumns`` order: every one ``EventField`` has,
+    /// so a field added there is a column here (step 4 adds what a catalogue lacks).
+    package static let detailFields = EventField.detailFields
+
 
     /// Each step of the SQLite schema, named, applied in order by GRDB's `DatabaseMigrator`.
     package static let sqliteSteps: [(name: String, sql: String)] = [
@@ -60,6 +78,8 @@ package enum CatalogueSchema {
             """),
         // The focal mechanism as JSON (``FocalMechanism``'s Codable form); NULL for an event without one.
         ("3-mechanism", "ALTER TABLE events ADD COLUMN mechanism TEXT;"),
+        // One column a detail field (``EventField/detailFields``), typed by its kind.
+        ("4-details", addColumns(detailFields, postgres: false)),
     ]
 
     /// Each step of the PostgreSQL schema, numbered from 1; `schema_version` holds the last applied.
@@ -102,7 +122,53 @@ package enum CatalogueSchema {
         CREATE INDEX events_updated ON events (updated_ms);
         """,
         "ALTER TABLE events ADD COLUMN mechanism text;",
+        addColumns(detailFields, postgres: true),
     ]
+
+    /// The detail fields whose columns a table of `present` columns lacks: none once step 4 ran,
+    /// unless this quakemap knows fields the one that ran it did not. An ingest adds them
+    /// (``addColumns(_:postgres:)``); a reader is told to run one.
+    package static func missingDetails(present: Set<String>) -> [EventField] {
+        detailFields.filter { !present.contains($0.spec.column) }
+    }
+
+    /// The columns of `present` this quakemap does not know: a newer one's fields. An ingest
+    /// refuses them (it would leave them stale in the events it revises); a reader ignores them.
+    package static func unknownColumns(present: [String], postgres: Bool) -> [String] {
+        let known = Set(["seq"] + columns + (postgres ? ["position"] : []))
+        return present.filter { !known.contains($0) }
+    }
+
+    /// The statement that adds `fields`' columns.
+    package static func addColumns(_ fields: [EventField], postgres: Bool) -> String {
+        postgres
+            ? "ALTER TABLE events " + fields.map { "ADD COLUMN \($0.spec.column) \($0.spec.postgresType)" }.joined(separator: ", ")
+            : fields.map { "ALTER TABLE events ADD COLUMN \($0.spec.column) \($0.spec.sqliteType);" }.joined(separator: "\n")
+    }
+
+    /// A detail as its column holds it: a time as whole milliseconds, like the other times.
+    package static func sqlValue(_ value: EventValue) -> SQLValue {
+        switch value {
+        case .text(let text): .text(text)
+        case .number(let number): .real(number)
+        case .integer(let integer): .integer(integer)
+        case .time(let date): .integer(milliseconds(date))
+        }
+    }
+
+    /// The value of `field` its column holds (`nil`: NULL), as the feed reader made it.
+    package static func value(_ stored: SQLValue?, of field: EventField) -> EventValue? {
+        switch (field.kind, stored) {
+        case (_, nil): nil
+        case (.text, .text(let text)?): .text(text)
+        case (.number, .real(let number)?): .number(number)
+        case (.number, .integer(let integer)?): .number(Double(integer))
+        case (.integer, .integer(let integer)?): .integer(integer)
+        case (.time, .integer(let milliseconds)?): .time(date(milliseconds: milliseconds))
+        // Not what this program writes (an edit by hand): read as nothing rather than as something else.
+        default: nil
+        }
+    }
 
     /// A mechanism as its column holds it: JSON with sorted keys, so that an unchanged one compares equal.
     package static func text(_ mechanism: FocalMechanism) -> String {

@@ -94,13 +94,30 @@ package protocol CatalogueStore: Sendable {
 }
 
 extension SeismicEvent {
-    /// The stored fields, in ``CatalogueSchema/columns`` order (the key first), with the type's key.
-    package func catalogueValues(typeKey: String) -> [SQLValue?] {
-        [.text(CatalogueSchema.key(self)), .text(id), .integer(CatalogueSchema.milliseconds(time)), .real(latitude),
-         .real(longitude), depth.map(SQLValue.real), magnitude.map(SQLValue.real), magnitudeType.map(SQLValue.text),
-         .text(place), .text(eventType), network.map(SQLValue.text),
-         updated.map { .integer(CatalogueSchema.milliseconds($0)) }, status.map(SQLValue.text),
-         mechanism.map { .text(CatalogueSchema.text($0)) }, .text(typeKey)]
+    /// Calls `body` with each stored value, in ``CatalogueSchema/columns`` order (the key first): the
+    /// stored properties, every detail column (`nil` where absent), the type's key. No array a row:
+    /// an ingest writes millions.
+    package func forEachCatalogueValue(typeKey: String, _ body: (SQLValue?) -> Void) {
+        body(.text(CatalogueSchema.key(self)))
+        body(.text(id))
+        body(.integer(CatalogueSchema.milliseconds(time)))
+        body(.real(latitude))
+        body(.real(longitude))
+        body(depth.map(SQLValue.real))
+        body(magnitude.map(SQLValue.real))
+        body(magnitudeType.map(SQLValue.text))
+        body(.text(place))
+        body(.text(eventType))
+        body(network.map(SQLValue.text))
+        body(updated.map { .integer(CatalogueSchema.milliseconds($0)) })
+        body(status.map(SQLValue.text))
+        body(mechanism.map { .text(CatalogueSchema.text($0)) })
+        // One column a detail field, in field order: the cursor reads each entry once.
+        var cursor = EventDetails.Cursor(details)
+        for field in CatalogueSchema.detailFields {
+            body(cursor.value(of: field).map(CatalogueSchema.sqlValue))
+        }
+        body(.text(typeKey))
     }
 }
 

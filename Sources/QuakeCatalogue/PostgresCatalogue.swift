@@ -181,6 +181,40 @@ package final class PostgresCatalogue: CatalogueStore {
             }
             try await migrate(from: version)
         }
+        // Detail fields this quakemap knows and the one that ran step 4 did not: added by an ingest.
+        let present = try await eventColumns()
+        if migrating {
+            let unknown = CatalogueSchema.unknownColumns(present: present, postgres: true)
+            if !unknown.isEmpty {
+                throw CatalogueError.newerSchema(location.description, found: "\(known) with the columns \(unknown.joined(separator: ", "))",
+                                                 known: String(known))
+            }
+        }
+        let missing = CatalogueSchema.missingDetails(present: Set(present))
+        if !missing.isEmpty {
+            guard migrating else {
+                throw CatalogueError.notACatalogue(location.description,
+                                                   reason: "its schema is older (no column '\(missing[0].spec.column)'): run 'quakemap ingest' into it once")
+            }
+            _ = try await run(CatalogueSchema.addColumns(missing, postgres: true))
+        }
+    }
+
+    /// The columns of the table `events`.
+    private func eventColumns() async throws -> [String] {
+        var names: [String] = []
+        do {
+            for try await row in try await run("""
+                SELECT attname::text FROM pg_attribute WHERE attrelid = 'events'::regclass AND attnum > 0 AND NOT attisdropped
+                """) {
+                names.append(try row.decode(String.self))
+            }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, location: location, connecting: false)
+        }
+        return names
     }
 
     private func migrate(from version: Int) async throws {
@@ -219,10 +253,8 @@ package final class PostgresCatalogue: CatalogueStore {
         let columns = CatalogueSchema.columns
         let list = columns.joined(separator: ", ")
         _ = try await run("""
-            CREATE TEMPORARY TABLE staging (ord bigint, admitted boolean, key text, id text, time_ms bigint,
-                latitude double precision, longitude double precision, depth double precision, magnitude double precision,
-                magnitude_type text, place text, event_type text, network text, updated_ms bigint, status text, mechanism text,
-                type_key text) ON COMMIT DROP
+            CREATE TEMPORARY TABLE staging (ord bigint, admitted boolean,
+                \(zip(columns, CatalogueSchema.postgresTypes).map { "\($0) \($1)" }.joined(separator: ", "))) ON COMMIT DROP
             """)
         do {
             guard case .single(let connection) = connection else { preconditionFailure("an ingest needs one connection, not a pool") }
@@ -231,7 +263,7 @@ package final class PostgresCatalogue: CatalogueStore {
                 var typeKeys = TypeKeys()
                 for (ordinal, (event, admitted)) in batch.events.enumerated() {
                     buffer.writeString("\(ordinal)\t\(admitted ? "t" : "f")")
-                    for value in event.catalogueValues(typeKey: typeKeys.key(event.eventType)) {
+                    event.forEachCatalogueValue(typeKey: typeKeys.key(event.eventType)) { value in
                         buffer.writeInteger(UInt8(ascii: "\t"))
                         Self.appendCopyField(value, to: &buffer)
                     }
@@ -355,7 +387,7 @@ package final class PostgresCatalogue: CatalogueStore {
                                          longitude: longitude, depth: depth, magnitude: magnitude, magnitudeType: magnitudeType,
                                          place: place, eventType: type, network: network,
                                          updated: updated.map(CatalogueSchema.date(milliseconds:)), status: status,
-                                         mechanism: CatalogueSchema.mechanism(mechanism))
+                                         mechanism: CatalogueSchema.mechanism(mechanism), details: try Self.details(row))
                 events.append((event, CatalogueCursor(timeMilliseconds: time, seq: seq)))
             }
         } catch let error as CatalogueError {
@@ -364,6 +396,25 @@ package final class PostgresCatalogue: CatalogueStore {
             throw Self.mapped(error, location: location, connecting: false)
         }
         return events
+    }
+
+    /// The details of a row that begins with `seq` and the read columns.
+    private static func details(_ row: PostgresRow) throws -> EventDetails {
+        var details = EventDetails()
+        let cells = row.makeRandomAccess()
+        for (index, field) in CatalogueSchema.detailFields.enumerated() {
+            let cell = cells[1 + CatalogueSchema.firstDetailColumn + index]
+            guard cell.bytes != nil else { continue }
+            let stored: SQLValue?
+            switch field.kind {
+            case .text: stored = try cell.decode(String?.self).map(SQLValue.text)
+            case .number: stored = try cell.decode(Double?.self).map(SQLValue.real)
+            case .integer, .time: stored = try cell.decode(Int64?.self).map(SQLValue.integer)
+            }
+            // In field order: each is appended.
+            if let value = CatalogueSchema.value(stored, of: field) { details.append(field, value) }
+        }
+        return details
     }
 
     package func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws

@@ -78,12 +78,31 @@ package final class SQLiteCatalogue: CatalogueStore {
                 ? CatalogueError.notACatalogue(path, reason: "it holds no events yet (ingest into it first)")
                 : CatalogueError.notACatalogue(path, reason: "it has no quakemap schema")
         }
+        if !migrating {
+            let present = Set(try db.columns(in: "events").map(\.name))
+            if let missing = CatalogueSchema.missingDetails(present: present).first {
+                throw CatalogueError.notACatalogue(path, reason: "its schema is older (no column '\(missing.spec.column)'): run 'quakemap ingest' into it once")
+            }
+        }
         if migrating, try !migrator.hasCompletedMigrations(db) {
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             if !tables.isEmpty && !tables.contains("grdb_migrations") {
                 throw CatalogueError.notACatalogue(path, reason: "it has tables of its own (\(tables.sorted().prefix(3).joined(separator: ", ")))")
             }
         }
+    }
+
+    /// Adds the detail columns a catalogue of step 4 lacks (fields this quakemap knows and the one that
+    /// ran the step did not), in the ingest's transaction; refuses columns of a newer quakemap's fields.
+    private static func addDetailColumns(_ db: Database, path: String) throws {
+        let present = try db.columns(in: "events").map(\.name)
+        let unknown = CatalogueSchema.unknownColumns(present: present, postgres: false)
+        if !unknown.isEmpty {
+            let known = CatalogueSchema.sqliteSteps.last!.name
+            throw CatalogueError.newerSchema(path, found: "\(known) with the columns \(unknown.joined(separator: ", "))", known: known)
+        }
+        let missing = CatalogueSchema.missingDetails(present: Set(present))
+        if !missing.isEmpty { try db.execute(sql: CatalogueSchema.addColumns(missing, postgres: false)) }
     }
 
     package func ingest(_ batch: IngestBatch) async throws -> IngestCounts {
@@ -96,6 +115,7 @@ package final class SQLiteCatalogue: CatalogueStore {
             return try await writer.writeWithoutTransaction { db in
                 var counts = IngestCounts()
                 try db.inTransaction(.immediate) {
+                    try Self.addDetailColumns(db, path: path)
                     try Self.checkSchema(db, path: path, migrating: false)
                     counts = try Self.write(batch, db)
                     return .commit
@@ -203,33 +223,18 @@ package final class SQLiteCatalogue: CatalogueStore {
         return counts
     }
 
-    /// Binds `event`'s stored fields (``SeismicEvent/catalogueValues(typeKey:)`` order) from the third parameter on.
+    /// Binds `event`'s stored values (``SeismicEvent/forEachCatalogueValue(typeKey:_:)``) from the third parameter on.
     private static func bind(_ event: SeismicEvent, typeKey: String, _ handle: OpaquePointer?) {
-        func text(_ position: Int32, _ value: String?) {
-            if let value { sqlite3_bind_text(handle, position, value, -1, transient) } else { sqlite3_bind_null(handle, position) }
+        var position: Int32 = 3
+        event.forEachCatalogueValue(typeKey: typeKey) { value in
+            switch value {
+            case nil: sqlite3_bind_null(handle, position)
+            case .integer(let integer)?: sqlite3_bind_int64(handle, position, integer)
+            case .real(let real)?: sqlite3_bind_double(handle, position, real)
+            case .text(let text)?: sqlite3_bind_text(handle, position, text, -1, transient)
+            }
+            position += 1
         }
-        func real(_ position: Int32, _ value: Double?) {
-            if let value { sqlite3_bind_double(handle, position, value) } else { sqlite3_bind_null(handle, position) }
-        }
-        text(3, CatalogueSchema.key(event))
-        text(4, event.id)
-        sqlite3_bind_int64(handle, 5, CatalogueSchema.milliseconds(event.time))
-        real(6, event.latitude)
-        real(7, event.longitude)
-        real(8, event.depth)
-        real(9, event.magnitude)
-        text(10, event.magnitudeType)
-        text(11, event.place)
-        text(12, event.eventType)
-        text(13, event.network)
-        if let updated = event.updated {
-            sqlite3_bind_int64(handle, 14, CatalogueSchema.milliseconds(updated))
-        } else {
-            sqlite3_bind_null(handle, 14)
-        }
-        text(15, event.status)
-        text(16, event.mechanism.map(CatalogueSchema.text))
-        text(17, typeKey)
     }
 
     /// Every event's position, read through SQLite's own calls.
@@ -295,10 +300,9 @@ package final class SQLiteCatalogue: CatalogueStore {
             return try await reader.read { db in
                 var events: [(event: SeismicEvent, cursor: CatalogueCursor)] = []
                 events.reserveCapacity(min(count, 100_000))
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-                while let row = try rows.next() {
-                    let event = Self.event(row, offset: 1)
-                    events.append((event, CatalogueCursor(timeMilliseconds: row[3], seq: row[0])))
+                try Self.forEachRow(db, sql, arguments) { handle in
+                    events.append((Self.event(handle, offset: 1),
+                                   CatalogueCursor(timeMilliseconds: sqlite3_column_int64(handle, 3), seq: sqlite3_column_int64(handle, 0))))
                 }
                 return events
             }
@@ -314,7 +318,9 @@ package final class SQLiteCatalogue: CatalogueStore {
             let sql = CatalogueSchema.largest(where: conditions)
             let arguments = StatementArguments(values.map(\.databaseValue) + [count.databaseValue])
             return try await reader.read { db in
-                try Row.fetchAll(db, sql: sql, arguments: arguments).map { Self.event($0, offset: 1) }
+                var events: [SeismicEvent] = []
+                try Self.forEachRow(db, sql, arguments) { events.append(Self.event($0, offset: 1)) }
+                return events
             }
         } catch {
             throw Self.mapped(error, path: path)
@@ -362,14 +368,52 @@ package final class SQLiteCatalogue: CatalogueStore {
         if writer == nil { try? reader?.close() }
     }
 
-    /// The event of a row whose ``CatalogueSchema/columns`` start at `offset`.
-    private static func event(_ row: Row, offset i: Int) -> SeismicEvent {
-        let updated: Int64? = row[i + 11]
-        return SeismicEvent(id: row[i + 1], time: CatalogueSchema.date(milliseconds: row[i + 2]), latitude: row[i + 3],
-                            longitude: row[i + 4], depth: row[i + 5], magnitude: row[i + 6], magnitudeType: row[i + 7],
-                            place: row[i + 8], eventType: row[i + 9], network: row[i + 10],
-                            updated: updated.map(CatalogueSchema.date(milliseconds:)), status: row[i + 12],
-                            mechanism: CatalogueSchema.mechanism(row[i + 13]))
+    /// Calls `body` with the statement positioned on each row of `sql`: GRDB steps it, and the
+    /// columns are read through SQLite's own calls (GRDB's typed decoding a column costs most of a read).
+    private static func forEachRow(_ db: Database, _ sql: String, _ arguments: StatementArguments,
+                                   _ body: (OpaquePointer) -> Void) throws {
+        let statement = try db.makeStatement(sql: sql)
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        while try rows.next() != nil { body(statement.sqliteStatement) }
+    }
+
+    /// The event of the row `handle` is on, whose ``CatalogueSchema/readColumns`` start at `offset`.
+    private static func event(_ handle: OpaquePointer, offset: Int32) -> SeismicEvent {
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, offset + column) == SQLITE_NULL }
+        func real(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(handle, offset + column) }
+        func milliseconds(_ column: Int32) -> Date? {
+            isNull(column) ? nil : CatalogueSchema.date(milliseconds: sqlite3_column_int64(handle, offset + column))
+        }
+        func text(_ column: Int32) -> String? { isNull(column) ? nil : Self.text(handle, offset + column) }
+        var details = EventDetails()
+        for (index, field) in CatalogueSchema.detailFields.enumerated() {
+            let column = offset + Int32(CatalogueSchema.firstDetailColumn + index)
+            let stored: SQLValue
+            switch sqlite3_column_type(handle, column) {
+            case SQLITE_TEXT where field.kind == .text:
+                // In field order: appended from SQLite's bytes, no String made.
+                if let bytes = sqlite3_column_text(handle, column) {
+                    details.appendText(field, UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
+                }
+                continue
+            case SQLITE_TEXT: stored = .text(Self.text(handle, column))
+            case SQLITE_INTEGER: stored = .integer(sqlite3_column_int64(handle, column))
+            case SQLITE_FLOAT: stored = .real(sqlite3_column_double(handle, column))
+            default: continue
+            }
+            if let value = CatalogueSchema.value(stored, of: field) { details.append(field, value) }
+        }
+        return SeismicEvent(id: text(1) ?? "", time: milliseconds(2) ?? Date(timeIntervalSince1970: 0),
+                            latitude: real(3) ?? 0, longitude: real(4) ?? 0, depth: real(5), magnitude: real(6),
+                            magnitudeType: text(7), place: text(8) ?? "", eventType: text(9) ?? "", network: text(10),
+                            updated: milliseconds(11), status: text(12), mechanism: CatalogueSchema.mechanism(text(13)),
+                            details: details)
+    }
+
+    /// The text of a column (not NULL), as SQLite holds it (UTF-8).
+    private static func text(_ handle: OpaquePointer, _ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))), as: UTF8.self)
     }
 
     /// SQLite's errors as the catalogue's.
