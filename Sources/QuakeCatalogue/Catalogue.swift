@@ -125,7 +125,10 @@ package struct Catalogue: Sendable {
             }
             if page.count < pageSize { break }
         }
-        return FeedSelection(events: selection.select(candidates), summary: FeedSummary(rows: read, events: read))
+        var summary = FeedSummary(rows: read, events: read)
+        // Who the data is from, as the ingests recorded it: a map of the catalogue credits them as one of the feed would.
+        summary.sources = try await store.state().sources
+        return FeedSelection(events: selection.select(candidates), summary: summary)
     }
 }
 

@@ -78,8 +78,10 @@ package enum CatalogueSchema {
             """),
         // The focal mechanism as JSON (``FocalMechanism``'s Codable form); NULL for an event without one.
         ("3-mechanism", "ALTER TABLE events ADD COLUMN mechanism TEXT;"),
-        // One column a detail field (``EventField/detailFields``), typed by its kind.
-        ("4-details", addColumns(detailFields, postgres: false)),
+        // One column a detail field (``EventField/detailFields``), typed by its kind; who the data
+        // is from (each feed's ``FeedSummary/sources``), credited on maps of the catalogue.
+        ("4-details", addColumns(detailFields, postgres: false)
+            + "\nCREATE TABLE catalogue_sources (source TEXT PRIMARY KEY, first_ms INTEGER NOT NULL);"),
     ]
 
     /// Each step of the PostgreSQL schema, numbered from 1; `schema_version` holds the last applied.
@@ -122,7 +124,7 @@ package enum CatalogueSchema {
         CREATE INDEX events_updated ON events (updated_ms);
         """,
         "ALTER TABLE events ADD COLUMN mechanism text;",
-        addColumns(detailFields, postgres: true),
+        addColumns(detailFields, postgres: true) + ";\nCREATE TABLE catalogue_sources (source text PRIMARY KEY, first_ms bigint NOT NULL);",
     ]
 
     /// The detail fields whose columns a table of `present` columns lacks: none once step 4 ran,
@@ -196,13 +198,31 @@ package enum CatalogueSchema {
 
     /// One row: the state's columns, then the newest and oldest time of a served event
     /// (each one step down the time index) and the largest magnitude (one down its index).
-    package static let readState = """
-        SELECT instance, version, events, changed_ms,
-            (SELECT time_ms FROM events WHERE magnitude IS NOT NULL ORDER BY time_ms DESC LIMIT 1),
-            (SELECT time_ms FROM events WHERE magnitude IS NOT NULL ORDER BY time_ms ASC LIMIT 1),
-            (SELECT magnitude FROM events WHERE magnitude IS NOT NULL ORDER BY magnitude DESC LIMIT 1)
-        FROM catalogue_state
-        """
+    /// Last, the sources its ingests recorded, in the order first recorded, one a line.
+    package static func readState(postgres: Bool) -> String {
+        let sources = postgres
+            ? "(SELECT string_agg(source, E'\\n' ORDER BY first_ms, source) FROM catalogue_sources)"
+            : "(SELECT group_concat(source, char(10)) FROM (SELECT source FROM catalogue_sources ORDER BY first_ms, source))"
+        return """
+            SELECT instance, version, events, changed_ms,
+                (SELECT time_ms FROM events WHERE magnitude IS NOT NULL ORDER BY time_ms DESC LIMIT 1),
+                (SELECT time_ms FROM events WHERE magnitude IS NOT NULL ORDER BY time_ms ASC LIMIT 1),
+                (SELECT magnitude FROM events WHERE magnitude IS NOT NULL ORDER BY magnitude DESC LIMIT 1),
+                \(sources)
+            FROM catalogue_state
+            """
+    }
+
+    /// Records `sources` (an ingest's feed's) once each, keeping when each was first recorded.
+    package static func recordSources(postgres: Bool) -> String {
+        postgres ? "INSERT INTO catalogue_sources (source, first_ms) VALUES (?, ?) ON CONFLICT (source) DO NOTHING"
+            : "INSERT OR IGNORE INTO catalogue_sources (source, first_ms) VALUES (?, ?)"
+    }
+
+    /// The sources of ``readState(postgres:)``'s last column.
+    package static func sources(_ text: String?) -> [String] {
+        (text ?? "").split(separator: "\n").map(String.init)
+    }
 
     /// The migrator of a SQLite catalogue.
     package static var migrator: DatabaseMigrator {

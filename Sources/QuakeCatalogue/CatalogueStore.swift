@@ -12,6 +12,8 @@ package struct IngestBatch: Sendable {
     package var keepSince: Date?
     /// `--sync`: the query whose newest `updated` is remembered, and that time.
     package var syncMark: (query: String, newestUpdated: Date)?
+    /// Who the feed's data is from (its ``FeedSummary/sources``): recorded, to be credited.
+    package var sources: [String] = []
 
     package init() {}
 }
@@ -56,6 +58,8 @@ package struct CatalogueState: Sendable, Hashable {
     package var oldest: Date?
     /// The largest magnitude: how far a circle may reach.
     package var largestMagnitude: Double?
+    /// Who the data is from, as its ingests recorded it, in the order first recorded.
+    package var sources: [String] = []
 
     package init(instance: String, version: Int64, events: Int, changed: Date? = nil, newest: Date? = nil, oldest: Date? = nil,
                  largestMagnitude: Double? = nil) {

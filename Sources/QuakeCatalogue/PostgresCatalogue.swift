@@ -334,6 +334,10 @@ package final class PostgresCatalogue: CatalogueStore {
             _ = try await run("SELECT pg_notify(?, instance || '-' || version) FROM catalogue_state",
                               [.text(CatalogueSchema.changeChannel)])
         }
+        for source in batch.sources {
+            _ = try await run(CatalogueSchema.recordSources(postgres: true),
+                              [.text(source), .integer(CatalogueSchema.milliseconds(Date()))])
+        }
         if let mark = batch.syncMark {
             _ = try await run("""
                 INSERT INTO sync_marks (query, newest_updated_ms) VALUES (?, ?)
@@ -436,13 +440,15 @@ package final class PostgresCatalogue: CatalogueStore {
 
     package func state() async throws -> CatalogueState {
         do {
-            for try await row in try await run(CatalogueSchema.readState) {
-                let (instance, version, events, changed, newest, oldest, largest) =
-                    try row.decode((String, Int64, Int64, Int64?, Int64?, Int64?, Double?).self)
-                return CatalogueState(instance: instance, version: version, events: Int(events),
-                                      changed: changed.map(CatalogueSchema.date(milliseconds:)),
-                                      newest: newest.map(CatalogueSchema.date(milliseconds:)),
-                                      oldest: oldest.map(CatalogueSchema.date(milliseconds:)), largestMagnitude: largest)
+            for try await row in try await run(CatalogueSchema.readState(postgres: true)) {
+                let (instance, version, events, changed, newest, oldest, largest, sources) =
+                    try row.decode((String, Int64, Int64, Int64?, Int64?, Int64?, Double?, String?).self)
+                var state = CatalogueState(instance: instance, version: version, events: Int(events),
+                                           changed: changed.map(CatalogueSchema.date(milliseconds:)),
+                                           newest: newest.map(CatalogueSchema.date(milliseconds:)),
+                                           oldest: oldest.map(CatalogueSchema.date(milliseconds:)), largestMagnitude: largest)
+                state.sources = CatalogueSchema.sources(sources)
+                return state
             }
         } catch let error as CatalogueError {
             throw error

@@ -208,6 +208,10 @@ package final class SQLiteCatalogue: CatalogueStore {
             try db.execute(sql: "DELETE FROM events WHERE time_ms < ?", arguments: [cutoff])
             counts.pruned = db.changesCount
         }
+        for source in batch.sources {
+            try db.execute(sql: CatalogueSchema.recordSources(postgres: false),
+                           arguments: [source, CatalogueSchema.milliseconds(Date())])
+        }
         if let mark = batch.syncMark {
             try db.execute(sql: """
                 INSERT INTO sync_marks (query, newest_updated_ms) VALUES (?, ?)
@@ -331,14 +335,16 @@ package final class SQLiteCatalogue: CatalogueStore {
         guard let reader else { throw CatalogueError.database(path, reason: "closed") }
         do {
             return try await reader.read { db in
-                guard let row = try Row.fetchOne(db, sql: CatalogueSchema.readState) else {
+                guard let row = try Row.fetchOne(db, sql: CatalogueSchema.readState(postgres: false)) else {
                     throw CatalogueError.notACatalogue(path, reason: "its catalogue_state has no row")
                 }
                 let changed: Int64? = row[3], newest: Int64? = row[4], oldest: Int64? = row[5]
-                return CatalogueState(instance: row[0], version: row[1], events: row[2],
-                                      changed: changed.map(CatalogueSchema.date(milliseconds:)),
-                                      newest: newest.map(CatalogueSchema.date(milliseconds:)),
-                                      oldest: oldest.map(CatalogueSchema.date(milliseconds:)), largestMagnitude: row[6])
+                var state = CatalogueState(instance: row[0], version: row[1], events: row[2],
+                                           changed: changed.map(CatalogueSchema.date(milliseconds:)),
+                                           newest: newest.map(CatalogueSchema.date(milliseconds:)),
+                                           oldest: oldest.map(CatalogueSchema.date(milliseconds:)), largestMagnitude: row[6])
+                state.sources = CatalogueSchema.sources(row[7])
+                return state
             }
         } catch let error as CatalogueError {
             throw error

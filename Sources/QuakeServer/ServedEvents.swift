@@ -26,12 +26,12 @@ package enum ServedEvents: Sendable {
     }
 
     /// The events served (those with a magnitude).
-    /// Who the data is from, for the footer and the web map: the feeds' sources; a catalogue's
-    /// are not recorded, and are credited as none.
+    /// Who the data is from, for the footer and the web map: the feeds' sources, or those the
+    /// catalogue's ingests recorded.
     var sources: [String] {
         switch self {
         case .memory(let snapshot): return snapshot.sources
-        case .database: return []
+        case .database(_, let state): return state.sources
         }
     }
 

@@ -73,6 +73,7 @@ extension Quakemap {
                     return SelectedEvents(events: [IngestInput(batch)], summary: summary, duplicates: duplicates)
                 }, fromCatalogue: { _ in throw ValidationError("ingest reads a feed, not a catalogue") }) else { return }
                 var batch = loaded.selection.events[0].batch
+                batch.sources = loaded.selection.summary.sources
                 if let keep { batch.keepSince = now.addingTimeInterval(-(TimeBound.age(keep) ?? 0)) }
                 if let syncQuery {
                     if let newest = batch.events.compactMap(\.event.updated).max() {
