@@ -18,6 +18,17 @@ SAMPLE = ROOT / "Data" / "synthetic_all_day.csv"
 SHARED = ROOT.parent / "shared" / "data" / "usgs"
 
 
+def quakemap(*arguments):
+    """Runs the built quakemap with `arguments`; its standard output, or the test fails with its errors."""
+    executable = BIN / "quakemap"
+    if not executable.exists():
+        pytest.fail(f"{executable} is missing: build first (make test does)")
+    result = subprocess.run([str(executable), *map(str, arguments)], capture_output=True, timeout=300)
+    assert result.returncode == 0, f"quakemap {' '.join(map(str, arguments))}: exit {result.returncode}\n" \
+                                   f"{result.stderr.decode(errors='replace')}"
+    return result.stdout.decode("utf-8")
+
+
 class Server:
     """A running quakemap-server; `url` is its root, `log()` what it wrote to stderr."""
 

@@ -9,18 +9,14 @@
 import csv
 import io
 import json
-import os
-import pathlib
-import subprocess
 import urllib.request
 
 import pytest
 from pygeofilter.backends.native.evaluate import NativeEvaluator
 from pygeofilter.parsers.cql2_text import parse as parse_cql2
 
-from conftest import BIN, SHARED
+from conftest import SHARED, quakemap
 
-QUAKEMAP = BIN / "quakemap"
 USGS_COLUMNS = ("time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type,"
                 "horizontalError,depthError,magError,magNst,status,locationSource,magSource").split(",")
 NUMBERS = {"latitude", "longitude", "depth", "mag", "nst", "gap", "dmin", "rms", "horizontalError",
@@ -29,12 +25,6 @@ CSV_FEEDS = ["all_month_2022-03.csv", "all_month_2020-06.csv", "significant_mont
              "4.5_week_2020-04.csv", "all_month_2015-12_15col.csv"]
 
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data/usgs is not beside the repository")
-
-
-def quakemap(*arguments):
-    done = subprocess.run([str(QUAKEMAP), *map(str, arguments)], capture_output=True, timeout=300)
-    assert done.returncode == 0, done.stderr.decode(errors="replace")
-    return done.stdout.decode()
 
 
 def rows(text):

@@ -23,7 +23,6 @@ import json
 import math
 import os
 import pathlib
-import subprocess
 import urllib.parse
 
 import pytest
@@ -36,7 +35,7 @@ from obspy.core.event.header import EventType  # noqa: E402
 import obspy.io.quakeml.core  # noqa: E402
 from lxml import etree  # noqa: E402 (ObsPy's own dependency)
 
-from conftest import BIN, SHARED  # noqa: E402
+from conftest import SHARED, quakemap  # noqa: E402
 
 # ObsPy's text writer warns for each event without a magnitude (the feeds have a few).
 pytestmark = pytest.mark.filterwarnings("ignore:No magnitude found for event")
@@ -159,14 +158,6 @@ def obspy_catalog(rows):
 
 # --- quakemap ---------------------------------------------------------------------------------
 
-def quakemap(*arguments):
-    executable = BIN / "quakemap"
-    if not executable.exists():
-        pytest.fail(f"{executable} is missing: build first (make test does)")
-    result = subprocess.run([str(executable), *map(str, arguments)], capture_output=True, timeout=300)
-    assert result.returncode == 0, f"quakemap {' '.join(map(str, arguments))}: exit {result.returncode}\n" \
-                                   f"{result.stderr.decode(errors='replace')}"
-    return result.stdout.decode("utf-8")
 
 
 def quakemap_events(path):

@@ -22,7 +22,7 @@ from obspy import read_events  # noqa: E402
 import obspy.io.quakeml.core  # noqa: E402
 from lxml import etree  # noqa: E402 (ObsPy's own dependency)
 
-from conftest import BIN, SHARED  # noqa: E402
+from conftest import SHARED, quakemap  # noqa: E402
 
 FEED = SHARED / "all_month_2022-03.csv"
 ROWS = 0 if os.environ.get("QUAKEMAP_OBSPY_ALL") == "1" else 2000
@@ -61,14 +61,6 @@ def attribute(thing, path):
 EVALUATION = {"automatic": ("automatic", None), "reviewed": ("manual", "reviewed"), "deleted": (None, "rejected")}
 
 
-def quakemap(*arguments):
-    executable = BIN / "quakemap"
-    if not executable.exists():
-        pytest.fail(f"{executable} is missing: build first (make test does)")
-    result = subprocess.run([str(executable), *map(str, arguments)], capture_output=True, timeout=300)
-    assert result.returncode == 0, f"quakemap {' '.join(map(str, arguments))}: exit {result.returncode}\n" \
-                                   f"{result.stderr.decode(errors='replace')}"
-    return result.stdout.decode("utf-8")
 
 
 @pytest.fixture(scope="module")
