@@ -41,7 +41,7 @@ package struct FilterOptions: ParsableArguments {
     package var excludedTypes: [String] = []
 
     @Option(name: .customLong("where"), help: ArgumentHelp(
-        "An OGC CQL2 text filter over mag, depth, time, type, magType, net, status, place, id, latitude, longitude, geometry; e.g. \"mag >= 4.5 AND place LIKE '%Alaska%'\".",
+        "An OGC CQL2 text filter over every field of the event schema by its name (mag, depth, time, type, magType, net, status, place, id, latitude, longitude, gap, rms, horizontalError, alert, tsunami, felt…; docs/formats.md lists them) and geometry; e.g. \"mag >= 4.5 AND gap < 180 AND place LIKE '%Alaska%'\".",
         valueName: "cql2"))
     package var cql: String?
 
