@@ -144,3 +144,32 @@ def test_obspy_reads_every_field_as_the_csv_gives_it(listed):
     # Every field was compared on events that have it (not a vacuous pass).
     for column in [number[0] for number in NUMBERS] + [agency[0] for agency in AGENCIES] + ["status"]:
         assert compared.get(column, 0) > 0, f"no event has {column}: {compared}"
+
+
+# FDSN text's own columns, where ObsPy's reader of the format (EVENTTXT) keeps them.
+TEXT_COLUMNS = [
+    ("locationSource", "origin", "creation_info.author"),  # Author
+    ("net", "origin", "creation_info.agency_id"),  # Contributor
+    ("magSource", "magnitude", "creation_info.author"),  # MagAuthor
+]
+
+
+def test_obspy_reads_fdsn_text_columns_from_their_own_fields(tmp_path):
+    """quakemap's FDSN text writes each column from its own field: ObsPy's reader finds the
+    CSV's locationSource as the origin's author, net as its agency, magSource as the magnitude's."""
+    if not FEED.exists():
+        pytest.skip(f"{FEED} is not beside the repository")
+    rows = {row["id"]: row for row in csv.DictReader(quakemap("list", FEED, "--limit", "0").splitlines())}
+    text = tmp_path / "quakemap.txt"
+    text.write_text(quakemap("list", FEED, "--limit", "0", "--format", "text"), encoding="utf-8")
+    catalog = read_events(str(text), format="EVENTTXT")
+    assert catalog.count() == len(rows)
+    checked = {column: 0 for column, _, _ in TEXT_COLUMNS}
+    for event in catalog:
+        row = rows[str(event.resource_id).split("/")[-1]]
+        for column, owner, path in TEXT_COLUMNS:
+            thing = event.preferred_origin() or event.origins[0] if owner == "origin" else \
+                event.preferred_magnitude() or event.magnitudes[0]
+            assert (attribute(thing, path) or "") == row[column], (row["id"], column)
+            checked[column] += row[column] != ""
+    assert all(checked.values()), checked
