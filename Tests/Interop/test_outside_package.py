@@ -92,6 +92,12 @@ def test_the_exported_list_is_the_selection(made):
         assert float(row["mag"]) >= 1
     times = [row["time"] for row in rows]
     assert times == sorted(times, reverse=True)
+    # The schema's fields: chosen columns, filtered on by CQL2.
+    with open(folder / "well-located.csv", newline="", encoding="utf-8") as file:
+        located = list(csv.DictReader(file))
+    assert len(located) == int(results["wellLocated.count"]) > 0
+    assert list(located[0]) == ["time", "latitude", "longitude", "mag", "gap", "horizontalError", "nst"]
+    assert all(float(row["gap"]) < 180 and float(row["horizontalError"]) < 5 for row in located)
     latest = json.loads((folder / "latest.geojson").read_text())
     assert latest["type"] == "FeatureCollection" and len(latest["features"]) == 5
 

@@ -48,7 +48,7 @@ public typealias MapSelection = SelectedEvents<MapEvent>
 /// |---|---|
 /// | select | ``select(from:feed:selection:)`` (``select(from:feed:selection:as:)`` for ``MapEvent``) |
 /// | render a map | ``render(_:options:format:)-(FeedSelection,_,_)`` |
-/// | export a list | ``list(from:feed:selection:format:)`` |
+/// | export a list | ``list(from:feed:selection:format:columns:)`` |
 /// | statistics | ``statistics(from:feed:selection:binning:completeness:)`` |
 /// | chart | ``chart(_:for:options:format:)`` |
 /// | report | ``report(for:options:)`` |

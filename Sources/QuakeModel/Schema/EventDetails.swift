@@ -20,6 +20,10 @@ public struct EventDetails: Sendable, Hashable {
     public var byteCount: Int { bytes.count }
 
     /// The value of `field`, `nil` when absent (or when `field` is a core field, which is never kept here).
+    ///
+    /// Setting a core field, or a value of another kind than the field's (``EventField/kind``;
+    /// a whole number for a number field is fine), is a programmer's error and traps, as an
+    /// index out of range does.
     public subscript(field: EventField) -> EventValue? {
         get {
             var index = 0
@@ -151,8 +155,10 @@ public struct EventDetails: Sendable, Hashable {
         case (.text, .text(let text)):
             appendVarint(UInt64(text.utf8.count), to: &bytes)
             bytes.append(contentsOf: text.utf8)
-        case (.number, _):
-            appendFixed((value.number ?? .nan).bitPattern, to: &bytes)
+        case (.number, .number(let number)):
+            appendFixed(number.bitPattern, to: &bytes)
+        case (.number, .integer(let integer)):
+            appendFixed(Double(integer).bitPattern, to: &bytes)
         case (.time, .time(let date)):
             appendFixed(date.timeIntervalSince1970.bitPattern, to: &bytes)
         case (.integer, .integer(let integer)):
@@ -219,6 +225,7 @@ extension EventDetails: Codable {
         }
     }
 
+    /// Decoded from an object keyed by canonical names; a core field's name or an unknown one is refused.
     public init(from decoder: any Decoder) throws {
         self.init()
         let container = try decoder.container(keyedBy: Key.self)

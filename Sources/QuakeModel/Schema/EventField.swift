@@ -8,15 +8,100 @@
 /// `net`, QuakeML's azimuthal gap is `gap`, FDSN text's `Author` is `locationSource`.
 public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Comparable {
     // The USGS CSV's 22 columns, in its order.
-    case time, latitude, longitude, depth, mag, magType, nst, gap, dmin, rms, net, id, updated, place, type
-    case horizontalError, depthError, magError, magNst, status, locationSource, magSource
+    /// Origin time (UTC).
+    case time
+    /// Latitude of the epicentre.
+    case latitude
+    /// Longitude of the epicentre.
+    case longitude
+    /// Depth below sea level.
+    case depth
+    /// Preferred magnitude.
+    case mag
+    /// Magnitude type (ml, mb, mww…).
+    case magType
+    /// Stations used to locate the event.
+    case nst
+    /// Largest azimuthal gap between stations.
+    case gap
+    /// Distance to the nearest station.
+    case dmin
+    /// Root-mean-square travel-time residual.
+    case rms
+    /// Contributing network.
+    case net
+    /// Event id.
+    case id
+    /// When the event was last updated (UTC).
+    case updated
+    /// Named place.
+    case place
+    /// Event type (earthquake, quarry blast…).
+    case type
+    /// Horizontal location uncertainty.
+    case horizontalError
+    /// Depth uncertainty.
+    case depthError
+    /// Magnitude uncertainty.
+    case magError
+    /// Stations used for the magnitude.
+    case magNst
+    /// Review status (automatic, reviewed…).
+    case status
+    /// Network that located the event.
+    case locationSource
+    /// Network that gave the magnitude.
+    case magSource
     // The USGS GeoJSON summary's other properties.
-    case tz, url, detail, felt, cdi, mmi, alert, tsunami, sig, code, ids, sources, types, title
+    /// Time zone offset at the epicentre (retired by USGS).
+    case tz
+    /// Web page of the event.
+    case url
+    /// Detail document of the event.
+    case detail
+    /// Felt reports (Did You Feel It?).
+    case felt
+    /// Largest community intensity (Did You Feel It?).
+    case cdi
+    /// Largest instrumental intensity (ShakeMap).
+    case mmi
+    /// PAGER alert level (green, yellow, orange, red).
+    case alert
+    /// 1 where a tsunami message was issued, else 0.
+    case tsunami
+    /// Significance (0…1000+).
+    case sig
+    /// Event code at the network.
+    case code
+    /// Every id of the event, comma-separated.
+    case ids
+    /// Every network with an id, comma-separated.
+    case sources
+    /// Product types of the event, comma-separated.
+    case types
+    /// Title (magnitude and place).
+    case title
     // FDSN text's columns that have no USGS name.
-    case catalog, contributorId
+    /// Catalogue the event comes from.
+    case catalog
+    /// Event id at the contributor.
+    case contributorId
     // QuakeML 1.2's origin and magnitude quantities that have no USGS name.
-    case latitudeError, longitudeError, timeError, usedPhaseCount, associatedPhaseCount, associatedStationCount
+    /// Latitude uncertainty.
+    case latitudeError
+    /// Longitude uncertainty.
+    case longitudeError
+    /// Origin time uncertainty.
+    case timeError
+    /// Phases used to locate the event.
+    case usedPhaseCount
+    /// Phases associated with the event.
+    case associatedPhaseCount
+    /// Stations associated with the event.
+    case associatedStationCount
+    /// Author of the location.
     case author
+
 
     /// What a field holds.
     public enum Kind: String, Sendable, Hashable {
@@ -228,6 +313,7 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
 
     private static let byName: [String: EventField] = Dictionary(uniqueKeysWithValues: allCases.map { ($0.spec.name, $0) })
 
+    /// Schema order: the order of the cases, the USGS CSV's columns first.
     public static func < (lhs: EventField, rhs: EventField) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `horizontalError` → `horizontal_error`.

@@ -2,9 +2,13 @@ import Foundation
 
 /// One field's value, as ``EventField/Kind`` says.
 public enum EventValue: Sendable, Hashable {
+    /// Text, as the feed gave it (trimmed).
     case text(String)
+    /// A real number, in the field's unit.
     case number(Double)
+    /// A whole number.
     case integer(Int64)
+    /// An instant.
     case time(Date)
 
     /// The value as a number: a number, a whole number, or a time in seconds since 1970.

@@ -42,6 +42,7 @@ do {
     // Lists and statistics
     let statistics = try exportAndSummarize(feed: .file(feedPath), csvPath: path("california.csv"))
     results["california.count"] = String(statistics.count)
+    results["wellLocated.count"] = String(try wellLocated(feed: .file(feedPath), csvPath: path("well-located.csv")).count)
 
     // The other entry points, once each
     try AtomicFileWriter.write(try QuakeMap.render(mapEvents, options: MapOptions(width: 800, coloring: .depth)),
