@@ -50,6 +50,19 @@ public struct EventDetails: Sendable, Hashable {
         }
     }
 
+    /// Removes every detail, keeping the storage's room (for a buffer that builds one event's after another's).
+    package mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// These details in storage of their own exact size.
+    package func compacted() -> EventDetails {
+        var copy = EventDetails()
+        // From the raw bytes: `Array(bytes)` would share the buffer, spare room and all.
+        if !bytes.isEmpty { copy.bytes = bytes.withUnsafeBufferPointer { Array($0) } }
+        return copy
+    }
+
     /// Appends `value` of `field`, which must come after every field already set (readers go
     /// through a layout's columns in schema order): no search for where it goes.
     package mutating func append(_ field: EventField, _ value: EventValue) {

@@ -120,6 +120,8 @@ package final class EventDecoder: Sendable {
         /// The largest events this part has mapped, across batches: only rows
         /// that rank among them bring their place (``MapRow/place``).
         package var largest = LargestEvents<Void>()
+        /// Where a row's details are built (``EventDecoder/decode(_:index:passableThrough:texts:into:)``).
+        package var detailBuffer = EventDetails()
         /// The versions of the part's valid rows with an id, in row order, for
         /// a ``RevisionLedger``: the id's key and `updated` (seconds since 1970, NaN for none).
         package var versionKeys: [UInt64] = []
@@ -227,7 +229,13 @@ package final class EventDecoder: Sendable {
         // The other fields are read where descriptions are (a map reads none of them); a bad value
         // refuses the row as a bad magnitude would, before it can be passed over or listed.
         var details = EventDetails()
-        if decodesDescriptions {
+        if decodesDescriptions && !layout.details.isEmpty {
+            // Built in the part's buffer, which keeps its room from row to row, then copied once at
+            // its exact size: an event holds no spare capacity and no growth leaves freed blocks behind.
+            details = part.detailBuffer
+            part.detailBuffer = EventDetails()
+            details.removeAll()
+            defer { part.detailBuffer = details; details = details.compacted() }
             for (field, column) in layout.details {
                 // ASCII text is copied as its bytes, trimmed, with no `String` made (anything else may
                 // hold a byte order mark or bytes that are not UTF-8, which the text rule repairs).
