@@ -207,14 +207,15 @@ package struct GeoJSONFeedDecoder {
         var details = EventDetails()
         for field in EventField.detailFields {
             switch value(field) {
-            case .success(let value?): details[field] = value
+            case .success(let value?): details.append(field, value)
             case .success(nil): continue
             case .failure(let refusal):
                 return .failure(PropertyProblem(property: propertyNames[Int(field.rawValue)], value: refusal.shown,
                                                 reason: refusal.reason))
             }
         }
-        return .success(details)
+        // At their exact size: a server keeps every event's (the CSV decoder's rule).
+        return .success(details.compacted())
     }
 
     /// A detail's JSON value as the in-place reader reads it: a string as its text, a number as
