@@ -27,7 +27,7 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     /// The format the lines are in.
     public let format: EventListFormat
     /// The columns of a CSV or JSON list.
-    public let columns: EventColumns
+    package let columns: EventColumns
     /// Counts and rejections from reading the feed.
     package var summary: FeedSummary { spool.summary }
     /// Rows that repeated an event id; only the latest version of each is listed.

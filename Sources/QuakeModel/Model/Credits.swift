@@ -1,20 +1,20 @@
 /// Every credit quakemap draws or writes, worded once: the map's footer, the report, the
 /// server's pages and documents all take them from here.
-public enum Credits {
-    /// Natural Earth's land and coastlines (public domain; credited all the same).
-    public static let naturalEarth = "Made with Natural Earth"
+package enum Credits {
+    /// Natural Earth's land and coastlines (package domain; credited all the same).
+    package static let naturalEarth = "Made with Natural Earth"
     /// NOAA's ETOPO1 relief.
-    public static let relief = "Relief: NOAA ETOPO1"
+    package static let relief = "Relief: NOAA ETOPO1"
     /// Peter Bird's PB2002 plate boundaries: ODC-By asks for this credit wherever they are shown.
-    public static let plates = "Plate boundaries: Bird (2003)"
+    package static let plates = "Plate boundaries: Bird (2003)"
     /// The Global CMT Project's catalogue, for GCMT NDK input.
-    public static let globalCMT = "Global CMT Project"
+    package static let globalCMT = "Global CMT Project"
     /// The USGS, for its CSV and GeoJSON feeds and its FDSN service.
-    public static let usgs = "USGS"
+    package static let usgs = "USGS"
 
     /// The data's credit: `Data: ` and the sources a feed named (``FeedSummary``'s), the first
     /// three and how many more; `nil` when none is known.
-    public static func data(_ sources: [String]) -> String? {
+    package static func data(_ sources: [String]) -> String? {
         guard !sources.isEmpty else { return nil }
         let shown = sources.prefix(3).joined(separator: ", ")
         return "Data: " + shown + (sources.count > 3 ? " and \(sources.count - 3) more" : "")
@@ -22,7 +22,7 @@ public enum Credits {
 
     /// The name an FDSN service is credited by: the agencies' own names for the services
     /// known by a short name, else the host of its URL.
-    public static func fdsnService(name: String?, baseURL: String) -> String {
+    package static func fdsnService(name: String?, baseURL: String) -> String {
         switch name {
         case "usgs": return usgs
         case "emsc": return "EMSC"

@@ -33,8 +33,9 @@ public struct SeismicEvent: Sendable, Hashable, Codable {
     public var status: String?
     /// How the fault moved, when the catalogue gives a focal mechanism or moment tensor.
     public var mechanism: FocalMechanism?
-    /// Every other field the feed gave (`gap`, `rms`, `alert`, `felt`…): ``EventField/detailFields``.
-    public var details: EventDetails
+    /// Every other field the feed gave (`gap`, `rms`, `alert`, `felt`…), which programs read and
+    /// set through ``subscript(_:)``.
+    package var details = EventDetails()
 
     /// Creates an event. An empty `eventType` becomes `earthquake`.
     public init(
@@ -50,8 +51,7 @@ public struct SeismicEvent: Sendable, Hashable, Codable {
         network: String? = nil,
         updated: Date? = nil,
         status: String? = nil,
-        mechanism: FocalMechanism? = nil,
-        details: EventDetails = EventDetails()
+        mechanism: FocalMechanism? = nil
     ) {
         self.id = id
         self.time = time
@@ -66,6 +66,15 @@ public struct SeismicEvent: Sendable, Hashable, Codable {
         self.updated = updated
         self.status = status
         self.mechanism = mechanism
+    }
+
+    /// An event with its other fields already read (the readers' and the catalogue's).
+    package init(id: String, time: Date, latitude: Double, longitude: Double, depth: Double? = nil, magnitude: Double? = nil,
+                 magnitudeType: String? = nil, place: String = "", eventType: String = "earthquake", network: String? = nil,
+                 updated: Date? = nil, status: String? = nil, mechanism: FocalMechanism? = nil, details: EventDetails) {
+        self.init(id: id, time: time, latitude: latitude, longitude: longitude, depth: depth, magnitude: magnitude,
+                  magnitudeType: magnitudeType, place: place, eventType: eventType, network: network, updated: updated,
+                  status: status, mechanism: mechanism)
         self.details = details
     }
 

@@ -7,7 +7,7 @@ public struct EventColumns: Sendable, Hashable {
     public var fields: [EventField]
 
     /// Columns of `fields`, in that order.
-    public init(_ fields: [EventField]) {
+    package init(_ fields: [EventField]) {
         self.fields = fields
     }
 
@@ -21,7 +21,7 @@ public struct EventColumns: Sendable, Hashable {
     /// The columns `text` names: `usgs`, `all`, or canonical field names separated by commas
     /// (`time,mag,gap`); `all` and `usgs` may stand among the names to mean their fields.
     ///
-    /// - Throws: ``EventColumnsError`` naming an unknown field.
+    /// - Throws: a ``QuakeKitError`` naming an unknown field and the known ones.
     public init(parsing text: String) throws {
         var fields: [EventField] = []
         for word in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -45,7 +45,7 @@ public struct EventColumns: Sendable, Hashable {
 }
 
 /// A column list that names no field or an unknown one.
-public struct EventColumnsError: QuakeKitError, Equatable {
+package struct EventColumnsError: QuakeKitError, Equatable {
     /// What is wrong, with the known names.
-    public let message: String
+    package let message: String
 }

@@ -7,24 +7,24 @@ import Foundation
 /// number's eight bytes or a whole number's variable-length bytes), in field order, so that an
 /// event of a USGS CSV row costs about a hundred bytes more, one without details nothing (an
 /// empty array allocates nothing), and two events with the same values compare equal.
-public struct EventDetails: Sendable, Hashable {
+package struct EventDetails: Sendable, Hashable {
     private var bytes: [UInt8] = []
 
     /// No details.
-    public init() {}
+    package init() {}
 
     /// Whether no detail is set.
-    public var isEmpty: Bool { bytes.isEmpty }
+    package var isEmpty: Bool { bytes.isEmpty }
 
     /// The bytes the details take (for memory budgets).
-    public var byteCount: Int { bytes.count }
+    package var byteCount: Int { bytes.count }
 
     /// The value of `field`, `nil` when absent (or when `field` is a core field, which is never kept here).
     ///
     /// Setting a core field, or a value of another kind than the field's (``EventField/kind``;
     /// a whole number for a number field is fine), is a programmer's error and traps, as an
     /// index out of range does.
-    public subscript(field: EventField) -> EventValue? {
+    package subscript(field: EventField) -> EventValue? {
         get {
             var index = 0
             while index < bytes.count {
@@ -104,7 +104,7 @@ public struct EventDetails: Sendable, Hashable {
     }
 
     /// The details present, in schema order.
-    public var entries: [(field: EventField, value: EventValue)] {
+    package var entries: [(field: EventField, value: EventValue)] {
         var result: [(field: EventField, value: EventValue)] = []
         forEach { field, value in
             result.append((field, value))
@@ -225,7 +225,7 @@ extension EventDetails: Codable {
     }
 
     /// Encoded as an object keyed by the fields' canonical names.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         for (field, value) in entries {
             let key = Key(stringValue: field.spec.name)
@@ -239,7 +239,7 @@ extension EventDetails: Codable {
     }
 
     /// Decoded from an object keyed by canonical names; a core field's name or an unknown one is refused.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         self.init()
         let container = try decoder.container(keyedBy: Key.self)
         for key in container.allKeys {

@@ -1,8 +1,8 @@
 /// Every field an event can carry, once: its kind and unit, and its name in each format that
 /// has it. Readers, writers, the catalogue's columns, CQL2's queryables and the server's
-/// documents all follow this list, so a new field is one case here and one row in ``spec``.
+/// documents all follow this list, so a new field is one case here and one entry in `spec`.
 ///
-/// The canonical ``Spec/name`` is the USGS GeoJSON property where one exists (`mag`, `gap`,
+/// The canonical ``name`` is the USGS GeoJSON property where one exists (`mag`, `gap`,
 /// `alert`), else the USGS CSV column (`horizontalError`), else a name in the same style.
 /// A meaning has one field, whatever each format calls it: FDSN text's `Contributor` is
 /// `net`, QuakeML's azimuthal gap is `gap`, FDSN text's `Author` is `locationSource`.
@@ -104,7 +104,7 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
 
 
     /// What a field holds.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         /// Text, kept as given (trimmed).
         case text
         /// A real number.
@@ -116,28 +116,28 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
     }
 
     /// A field's names and description.
-    public struct Spec: Sendable, Hashable {
+    package struct Spec: Sendable, Hashable {
         /// The canonical name: CQL2's queryable, the OGC items' property, `--columns`' word.
-        public let name: String
+        package let name: String
         /// What the field holds.
-        public let kind: Kind
+        package let kind: Kind
         /// The unit of a number (`km`, `deg`, `s`), as the USGS CSV and GeoJSON give it.
-        public let unit: String?
+        package let unit: String?
         /// One line for documentation and `/queryables`.
-        public let title: String
+        package let title: String
         /// The USGS CSV column, when that format has the field.
-        public let csvColumn: String?
+        package let csvColumn: String?
         /// The USGS GeoJSON summary property (or `geometry` for a coordinate), when that layout has it.
-        public let geoJSONProperty: String?
+        package let geoJSONProperty: String?
         /// The FDSN event text column, when that format has it.
-        public let fdsnTextColumn: String?
+        package let fdsnTextColumn: String?
         /// Where QuakeML 1.2 keeps it (a path below `event`), with its unit when it differs.
-        public let quakeML: String?
+        package let quakeML: String?
         /// The catalogue's column.
-        public let column: String
+        package let column: String
 
         /// The column's SQL type in SQLite.
-        public var sqliteType: String {
+        package var sqliteType: String {
             switch kind {
             case .text: "TEXT"
             case .number: "REAL"
@@ -146,7 +146,7 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
         }
 
         /// The column's SQL type in PostgreSQL.
-        public var postgresType: String {
+        package var postgresType: String {
             switch kind {
             case .text: "text"
             case .number: "double precision"
@@ -155,14 +155,17 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
         }
     }
 
+    /// The canonical name: CQL2's queryable, the OGC items' property, `--columns`' word.
+    public var name: String { spec.name }
+
     /// This field's names, kind and unit (made once: readers and writers ask for every value).
-    public var spec: Spec { Self.specs[Int(rawValue)] }
+    package var spec: Spec { Self.specs[Int(rawValue)] }
 
     private static let specs: [Spec] = allCases.map(\.makeSpec)
 
     /// This field's kind: ``spec``'s, without copying the spec's texts (readers and writers ask
     /// it for every value).
-    public var kind: Kind { Self.kinds[Int(rawValue)] }
+    package var kind: Kind { Self.kinds[Int(rawValue)] }
 
     private static let kinds: [Kind] = specs.map(\.kind)
 
@@ -292,7 +295,7 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
     }
 
     /// The fields every event has as a stored property of ``SeismicEvent``; the others are its ``SeismicEvent/details``.
-    public var isCore: Bool {
+    package var isCore: Bool {
         switch self {
         case .time, .latitude, .longitude, .depth, .mag, .magType, .net, .id, .updated, .place, .type, .status: true
         default: false
@@ -300,10 +303,10 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
     }
 
     /// The fields kept in ``EventDetails``, in schema order.
-    public static let detailFields: [EventField] = allCases.filter { !$0.isCore }
+    package static let detailFields: [EventField] = allCases.filter { !$0.isCore }
 
     /// The USGS CSV's 22 columns, in USGS's order.
-    public static let usgsCSVColumns: [EventField] = allCases.filter { $0.spec.csvColumn != nil }
+    package static let usgsCSVColumns: [EventField] = allCases.filter { $0.spec.csvColumn != nil }
 
     /// The field of a canonical name (case-sensitive, as CQL2 and `--columns` take them).
     public init?(name: String) {

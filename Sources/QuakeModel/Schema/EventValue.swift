@@ -1,6 +1,6 @@
 import Foundation
 
-/// One field's value, as ``EventField/Kind`` says.
+/// One field's value: text, a number, a whole number or a time, as the field holds.
 public enum EventValue: Sendable, Hashable {
     /// Text, as the feed gave it (trimmed).
     case text(String)
@@ -12,7 +12,7 @@ public enum EventValue: Sendable, Hashable {
     case time(Date)
 
     /// The value as a number: a number, a whole number, or a time in seconds since 1970.
-    public var number: Double? {
+    package var number: Double? {
         switch self {
         case .number(let value): value
         case .integer(let value): Double(value)
@@ -22,7 +22,7 @@ public enum EventValue: Sendable, Hashable {
     }
 
     /// The value as text, when it is text.
-    public var text: String? {
+    package var text: String? {
         if case .text(let value) = self { return value }
         return nil
     }

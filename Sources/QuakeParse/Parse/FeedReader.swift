@@ -226,6 +226,7 @@ package struct FeedReader: Sendable {
                 }
                 if NDKDecoder.opensDocument(UnsafeRawBufferPointer(rebasing: window[start...])) {
                     ndk = NDKDecoder(source: name, now: options.now ?? Date())
+                    summary.credit(Credits.globalCMT)
                 }
                 if first == UInt8(ascii: "[") {
                     throw FeedError.notCSV(source: name, reason: "this is a JSON array, neither a CSV nor a GeoJSON feed")
@@ -239,7 +240,6 @@ package struct FeedReader: Sendable {
                 return window.count
             }
             if let ndk {
-                summary.credit(Credits.globalCMT)
                 try ndk.parse(window, isLast: isLast) { outcome in
                     try handOver(outcome, summary: &summary, mapping: mapping, revisions: revisions, body, mapRows: mapRows)
                 }

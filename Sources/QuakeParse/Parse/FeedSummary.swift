@@ -22,7 +22,7 @@ public struct FeedSummary: Sendable, Hashable {
     public var title: String?
     /// Who the data is from, as the feed says (the USGS for its feeds, the Global CMT Project for
     /// NDK, a QuakeML document's agency, an FDSN service): what a map's footer credits
-    /// (``Credits/data(_:)``). Distinct, in the order first named.
+    /// (`Data: USGS`). Distinct, in the order first named.
     public var sources: [String] = []
 
     /// The longest ``title`` kept: a title is drawn on a map, so a feed cannot

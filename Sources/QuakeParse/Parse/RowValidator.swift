@@ -448,7 +448,7 @@ package struct RowValidator: Sendable {
         bytes.allSatisfy { $0 == ASCII.space || $0 == ASCII.tab }
     }
 
-    private static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    fileprivate static func trimmed(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var start = 0, end = bytes.count
         while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
         while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
@@ -466,12 +466,9 @@ package enum FieldText {
     package static func value(_ field: EventField, bytes: UnsafeRawBufferPointer) -> Result<EventValue?, RowValidator.QuantityRefusal> {
         switch field.kind {
         case .text:
-            var start = 0, end = bytes.count
-            while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
-            while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
-            guard start < end else { return .success(nil) }
-            let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-            return .success(RowValidator.text(text).map(EventValue.text))
+            let trimmed = RowValidator.trimmed(bytes)
+            guard !trimmed.isEmpty else { return .success(nil) }
+            return .success(RowValidator.text(String(decoding: trimmed, as: UTF8.self)).map(EventValue.text))
         case .number, .integer:
             switch DecimalParser.parse(bytes) {
             case .empty: return .success(nil)
@@ -482,11 +479,8 @@ package enum FieldText {
                 return .failure(.init(shown: String(decoding: bytes, as: UTF8.self).trimmingBlanks(), reason: "is not a finite number"))
             }
         case .time:
-            var start = 0, end = bytes.count
-            while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
-            while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
-            guard start < end else { return .success(nil) }
-            let trimmed = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            let trimmed = RowValidator.trimmed(bytes)
+            guard !trimmed.isEmpty else { return .success(nil) }
             guard let date = TimeParser.parse(trimmed) else {
                 return .failure(.init(shown: String(decoding: trimmed, as: UTF8.self),
                                       reason: "is not a time (expected ISO 8601, e.g. 2020-06-11T15:27:04.123Z)"))

@@ -50,7 +50,7 @@ public struct MapOptions: Sendable, Hashable {
     package var showsLegend: Bool
     /// The title; `nil` makes one: `N earthquakes, <first> – <last> UTC`.
     package var title: String?
-    /// Who the data is from, credited in the footer (``Credits/data(_:)``): the feed's own
+    /// Who the data is from, credited in the footer (`Data: USGS`): the feed's own
     /// ``FeedSummary/sources`` unless set (the one-call jobs fill it from the feed).
     public var dataSources: [String] = []
     /// Degrees between graticule lines; `nil` draws none.

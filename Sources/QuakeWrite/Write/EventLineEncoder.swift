@@ -29,11 +29,14 @@ package struct EventLineEncoder: Sendable {
     /// Whether the columns come in schema order (the USGS's 22 do): a line then reads the
     /// event's details once, in order (``EventDetails/Cursor``).
     private let columnsInSchemaOrder: Bool
+    /// A JSON object's members: the columns, sorted by key as `JSONEncoder` sorts them, each always written.
+    private let jsonKeys: [MemberKey]
 
     package init(format: EventListFormat, columns: EventColumns = .usgs) {
         self.format = format
         self.columns = columns
         columnsInSchemaOrder = zip(columns.fields, columns.fields.dropFirst()).allSatisfy { $0 < $1 }
+        jsonKeys = Self.memberKeys(columns.fields) { _ in true }
     }
 
     /// The FDSN event text columns, in the format's order (each field's ``EventField/Spec/fdsnTextColumn``).
@@ -177,20 +180,8 @@ package struct EventLineEncoder: Sendable {
     /// The columns as keys in sorted order (as `JSONEncoder` sorts them), absent values `null`, times in
     /// ISO 8601; the mechanism's object among them when there is one.
     private func appendJSON(_ event: SeismicEvent, to out: inout [UInt8]) {
-        var keys = columns.fields.map { (name: $0.spec.name, field: Optional($0)) }
-        if event.mechanism != nil { keys.append((name: "mechanism", field: nil)) }
-        keys.sort { $0.name < $1.name }
         out.append(UInt8(ascii: "{"))
-        for (index, key) in keys.enumerated() {
-            guard let field = key.field else {
-                Self.appendMechanism(event.mechanism, first: index == 0, to: &out)
-                continue
-            }
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            Self.appendJSONString(key.name, to: &out)
-            out.append(UInt8(ascii: ":"))
-            Self.appendJSONValue(event[field], timesAsMilliseconds: false, to: &out)
-        }
+        Self.appendMembers(event, keys: jsonKeys, timesAsMilliseconds: false, to: &out)
         out.append(UInt8(ascii: "}"))
     }
 
@@ -240,22 +231,47 @@ package struct EventLineEncoder: Sendable {
     /// layout present (`null` when absent), every other field only when the event has it, and
     /// the mechanism's object.
     package static func appendProperties(_ event: SeismicEvent, layout: GeoJSONLayout, to out: inout [UInt8]) {
+        appendMembers(event, keys: layout.keys, timesAsMilliseconds: layout == .usgsSummary, to: &out)
+    }
+
+    /// One member of a JSON object of an event: its field, its key as written (`"gap":`), whether
+    /// it sorts after `mechanism`, and whether it is written as `null` when the event has no value.
+    package struct MemberKey: Sendable {
+        let field: EventField
+        let bytes: [UInt8]
+        let afterMechanism: Bool
+        let always: Bool
+    }
+
+    /// The members of `fields` in sorted key order, made once (a key's text costs a string a value).
+    package static func memberKeys(_ fields: [EventField], always: (EventField) -> Bool) -> [MemberKey] {
+        fields.indices.sorted { fields[$0].spec.name < fields[$1].spec.name }.map { index in
+            let field = fields[index], name = field.spec.name
+            var bytes: [UInt8] = []
+            appendJSONString(name, to: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            return MemberKey(field: field, bytes: bytes, afterMechanism: name > "mechanism", always: always(field))
+        }
+    }
+
+    /// The members of an event's object (without braces), in `keys`' order, the mechanism's object
+    /// where its key sorts; a member without a value only when its key says `always`.
+    private static func appendMembers(_ event: SeismicEvent, keys: [MemberKey], timesAsMilliseconds: Bool,
+                                      to out: inout [UInt8]) {
         var first = true
         var mechanismWritten = event.mechanism == nil
-        for field in layout.propertyFields {
-            let value = event[field]
-            guard value != nil || layout.alwaysWrites(field) else { continue }
-            let name = field.spec.name
-            if !mechanismWritten, name > "mechanism" {
+        for key in keys {
+            let value = event[key.field]
+            guard value != nil || key.always else { continue }
+            if !mechanismWritten, key.afterMechanism {
                 appendMechanism(event.mechanism, first: first, to: &out)
                 mechanismWritten = true
                 first = false
             }
             if !first { out.append(UInt8(ascii: ",")) }
             first = false
-            appendJSONString(name, to: &out)
-            out.append(UInt8(ascii: ":"))
-            appendJSONValue(value, timesAsMilliseconds: layout == .usgsSummary, to: &out)
+            out.append(contentsOf: key.bytes)
+            appendJSONValue(value, timesAsMilliseconds: timesAsMilliseconds, to: &out)
         }
         if !mechanismWritten { appendMechanism(event.mechanism, first: first, to: &out) }
     }

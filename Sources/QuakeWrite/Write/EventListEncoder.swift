@@ -14,7 +14,7 @@ public enum EventListFormat: String, Sendable, CaseIterable {
     /// A JSON array of objects with the CSV's keys, missing values as `null`.
     case json
     /// An RFC 7946 FeatureCollection in the USGS summary feed's layout
-    /// (``GeoJSONLayout/usgsSummary``), which `FeedReader` reads back to the same events.
+    /// (the server's items are the OGC layout), which `FeedReader` reads back to the same events.
     case geojson
     /// Aligned columns for reading in a terminal.
     case table

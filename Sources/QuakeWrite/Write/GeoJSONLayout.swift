@@ -2,7 +2,7 @@ import QuakeModel
 
 /// The two GeoJSON layouts quakemap writes, both of which its readers read back to the same
 /// events with every field.
-public enum GeoJSONLayout: String, Sendable, CaseIterable {
+package enum GeoJSONLayout: String, Sendable, CaseIterable {
     /// The USGS summary feed's: coordinates `[longitude, latitude, depth km]`, times in
     /// milliseconds since 1970, the USGS properties always present (`null` when unknown).
     /// What `list --format geojson` writes.
@@ -11,26 +11,18 @@ public enum GeoJSONLayout: String, Sendable, CaseIterable {
     /// ISO 8601 UTC, the core fields always present. What the server's items are.
     case ogcItems
 
-    /// The fields written as properties, sorted by name.
-    package var propertyFields: [EventField] {
+    /// The properties' keys, sorted: every field but the position (and the depth, in the USGS
+    /// layout's coordinates) and the id; the USGS layout writes its own properties as `null` when
+    /// absent, the OGC layout the core fields.
+    package var keys: [EventLineEncoder.MemberKey] {
         switch self {
-        case .usgsSummary: Self.usgsFields
-        case .ogcItems: Self.ogcFields
+        case .usgsSummary: Self.usgsKeys
+        case .ogcItems: Self.ogcKeys
         }
     }
 
-    /// Whether `field` is written as `null` when the event has no value for it.
-    package func alwaysWrites(_ field: EventField) -> Bool {
-        switch self {
-        case .usgsSummary: field.spec.geoJSONProperty != nil
-        case .ogcItems: field.isCore
-        }
-    }
-
-    private static let usgsFields = EventField.allCases
-        .filter { ![.latitude, .longitude, .depth, .id].contains($0) }
-        .sorted { $0.spec.name < $1.spec.name }
-    private static let ogcFields = EventField.allCases
-        .filter { ![.latitude, .longitude, .id].contains($0) }
-        .sorted { $0.spec.name < $1.spec.name }
+    private static let usgsKeys = EventLineEncoder.memberKeys(
+        EventField.allCases.filter { ![.latitude, .longitude, .depth, .id].contains($0) }) { $0.spec.geoJSONProperty != nil }
+    private static let ogcKeys = EventLineEncoder.memberKeys(
+        EventField.allCases.filter { ![.latitude, .longitude, .id].contains($0) }) { $0.isCore }
 }
