@@ -16,6 +16,7 @@
 #   share/zsh/site-functions/{_quakemap,_quakemap-server}
 #   share/fish/vendor_completions.d/{quakemap,quakemap-server}.fish
 #   lib/systemd/system/quakemap.{service,timer}              contrib/systemd, @BINDIR@ filled in
+#   share/doc/quakemap/{LICENSE,NOTICE}                      the licence and what the binaries carry
 #   share/quakemap/installed-files                           the list of all of the above
 # `uninstall` removes exactly the files that list names, then the list, and nothing else.
 set -euo pipefail
@@ -86,6 +87,9 @@ install_files() {
         sed "s|@BINDIR@|$PREFIX/bin|g" "contrib/systemd/$unit" > "$work/$unit"
         put 644 "$work/$unit" "$PREFIX/lib/systemd/system/$unit"
     done
+    # The binaries carry other people's data and code: their credits travel with them.
+    put 644 LICENSE "$PREFIX/share/doc/quakemap/LICENSE"
+    put 644 NOTICE "$PREFIX/share/doc/quakemap/NOTICE"
     mkdir -p "$(dirname "$MANIFEST")"
     printf '%s\n' "${installed[@]}" > "$MANIFEST"
     say "installed ${#installed[@]} files under $STAGE (listed in ${MANIFEST#"$DESTDIR"})"

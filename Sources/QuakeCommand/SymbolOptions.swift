@@ -3,8 +3,8 @@ import QuakeKit
 
 /// How events become circles; shared by `render`, `tiles` and the server.
 package struct SymbolOptions: ParsableArguments {
-    @Option(help: "Circle colour: magnitude (yellow→red), depth (shallow→deep) or age (recent→old).")
-    package var color: ColoringArgument = .magnitude
+    @Option(help: "Circle colour: magnitude (yellow→red), depth (shallow→deep), age (recent→old) or alert (PAGER level).")
+    package var color: SymbolColoring = .magnitude
 
     @Option(help: "Multiply every circle's diameter (0.75·m² px) by this factor.")
     package var symbolScale = 1.0
@@ -14,14 +14,12 @@ package struct SymbolOptions: ParsableArguments {
 
     package init() {}
 
+    /// The library's check (``MagnitudeStyle/validate()``), with the option's name.
     package func validate() throws {
-        // Upper bounds keep a circle within a few tiles or a map's width: a
-        // 1e22 scale would overflow pixel arithmetic, not draw a larger circle.
-        guard symbolScale.isFinite, symbolScale > 0, symbolScale <= 100 else {
-            throw ValidationError("--symbol-scale must be above 0 and at most 100")
-        }
-        guard minDiameter.isFinite, minDiameter >= 0, minDiameter <= 1000 else {
-            throw ValidationError("--min-diameter must be 0…1000 pixels")
+        do {
+            try style.validate()
+        } catch {
+            throw ValidationError("\(error == .minimumDiameterOutOfRange(minDiameter) ? "--min-diameter" : "--symbol-scale"): \(error.message)")
         }
     }
 
@@ -60,9 +58,14 @@ package struct MechanismOptions: ParsableArguments {
 
     package init() {}
 
+    /// The library's check (``MapOptions/validate()``), with the option's name.
     package func validate() throws {
-        guard beachballScale.isFinite, beachballScale > 0, beachballScale <= 100 else {
-            throw ValidationError("--beachball-scale must be above 0 and at most 100")
+        var options = MapOptions()
+        options.symbols.beachballs = BeachballStyle(drawing: mechanism, scale: beachballScale)
+        do {
+            try options.validate()
+        } catch {
+            throw ValidationError("--beachball-scale: \(error.message)")
         }
     }
 

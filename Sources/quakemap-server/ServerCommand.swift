@@ -187,7 +187,7 @@ struct ServerCommand: AsyncParsableCommand {
                 log.warning("--max-connections \(connections) is near the descriptor limit (\(descriptors)): accepting may fail with 'too many open files'")
             }
             let options = ServerOptions(
-                host: host, port: port, style: symbolOptions.style, coloring: symbolOptions.color.coloring,
+                host: host, port: port, style: symbolOptions.style, coloring: symbolOptions.color,
                 tileLimit: tileLimitOption.limit,
                 concurrentRenders: concurrentRenders ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
                 renderTimeout: .milliseconds(Int64(renderTimeout * 1000)),

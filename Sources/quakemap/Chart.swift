@@ -68,7 +68,7 @@ extension Quakemap {
 
         var chartOptions: ChartOptions {
             ChartOptions(width: width, height: height, scale: scale, title: title,
-                         symbols: SymbolStyle(sizes: symbolOptions.style, coloring: symbolOptions.color.coloring))
+                         symbols: SymbolStyle(sizes: symbolOptions.style, coloring: symbolOptions.color))
         }
 
         func validate() throws {

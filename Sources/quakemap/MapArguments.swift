@@ -85,6 +85,9 @@ struct MapArguments: ParsableArguments {
         case .graticuleOutOfRange: "--graticule"
         case .labelCountOutOfRange: "--labels"
         case .projectionNeedsWorld: "--projection, --region"
+        case .symbolScaleOutOfRange: "--symbol-scale"
+        case .minimumDiameterOutOfRange: "--min-diameter"
+        case .beachballScaleOutOfRange: "--beachball-scale"
         }
         return ValidationError("\(options): \(error.message)")
     }
@@ -108,7 +111,7 @@ struct MapArguments: ParsableArguments {
             centerLongitude: centerLon,
             mapProjection: projection,
             style: symbols.style,
-            coloring: symbols.color.coloring,
+            coloring: symbols.color,
             basemap: try loadBasemap(),
             showsLegend: !noLegend,
             title: title,

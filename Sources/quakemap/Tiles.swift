@@ -83,7 +83,7 @@ extension Quakemap {
         private func tileOptions() throws -> TileOptions {
             do {
                 return try TileOptions(tileSize: tileSize, tileLimit: tileLimitOption.limit,
-                                       style: symbolOptions.style, coloring: symbolOptions.color.coloring)
+                                       style: symbolOptions.style, coloring: symbolOptions.color)
             } catch let error as TileError {
                 throw ValidationError("--tile-size: \(error.message)")
             }
@@ -98,7 +98,7 @@ extension Quakemap {
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
                 let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log,
-                                            readsDetails: symbolOptions.color.coloring.readsDetails)
+                                            readsDetails: symbolOptions.color.readsDetails)
                 guard case .loaded(let loaded) = try await loader.load(as: MapEvent.self) else { return }
                 let zooms = try zooms()
                 // Opened before drawing, so a refused output fails at once.
@@ -110,7 +110,7 @@ extension Quakemap {
                                                  progress: { bar.show($0) }, write: { try sink.write($1, for: $0) })
                 bar.finish()
                 try sink.commit(TileSetMetadata(
-                    name: "quakemap", description: "Earthquakes: \(loaded.selection.events.count) events, circles coloured by \(symbolOptions.color.rawValue)",
+                    name: "quakemap", description: "Earthquakes: \(loaded.selection.events.count) events, circles coloured by \(symbolOptions.color.name)",
                     zooms: zooms, tileSize: tileSize))
                 let count = loaded.selection.events.count
                 let dropped = summary.droppedByLimit > 0 ? ", up to \(summary.droppedByLimit) events over --tile-limit left out" : ""

@@ -31,7 +31,8 @@ def test_install_then_uninstall(tmp_path):
     for name in ["bin/quakemap", "bin/quakemap-server", "share/man/man1/quakemap.1", "share/man/man1/quakemap.render.1",
                  "share/man/man1/quakemap-server.1", "share/bash-completion/completions/quakemap",
                  "share/zsh/site-functions/_quakemap", "share/fish/vendor_completions.d/quakemap.fish",
-                 "lib/systemd/system/quakemap.service", "lib/systemd/system/quakemap.timer"]:
+                 "lib/systemd/system/quakemap.service", "lib/systemd/system/quakemap.timer",
+                 "share/doc/quakemap/LICENSE", "share/doc/quakemap/NOTICE"]:
         assert f"/usr/{name}" in listed, name
 
     # Every page reads; the render page has the options the command has.

@@ -67,9 +67,18 @@ struct CQLConformanceTests {
         ("mag > 4 OR depth < 2", "b c d e f g i j"), ("NOT (net = 'us')", "a d e f g"),
         // time
         ("time >= TIMESTAMP('2024-05-03T00:00:00Z')", "e f g h i j"), ("time < TIMESTAMP('2024-05-01T12:30:00Z')", "a"),
-        ("time = TIMESTAMP('2024-05-02T09:15:00.5Z')", "d"), ("time > DATE('2024-05-06')", "i j"),
-        ("time BETWEEN DATE('2024-05-02') AND DATE('2024-05-03')", "c d"),
+        ("time = TIMESTAMP('2024-05-02T09:15:00.5Z')", "d"),
         ("time >= TIMESTAMP('2024-05-06T23:59:59.999Z') AND time < DATE('2024-05-07')", "i"),
+        // a DATE is its whole UTC day, as a bare date is for `--until` and `datetime`
+        ("time > DATE('2024-05-06')", "j"), ("time >= DATE('2024-05-06')", "i j"), ("time <= DATE('2024-05-01')", "a b"),
+        ("time < DATE('2024-05-02')", "a b"), ("time = DATE('2024-05-03')", "e f"), ("time <> DATE('2024-05-03')", "a b c d g h i j"),
+        ("DATE('2024-05-06') < time", "j"), ("DATE('2024-05-01') >= time", "a b"),
+        ("time BETWEEN DATE('2024-05-02') AND DATE('2024-05-03')", "c d e f"),
+        ("time NOT BETWEEN DATE('2024-05-02') AND DATE('2024-05-03')", "a b g h i j"),
+        ("time BETWEEN TIMESTAMP('2024-05-03T15:00:00Z') AND DATE('2024-05-04')", "f g"),
+        ("time IN (DATE('2024-05-01'), DATE('2024-05-06'))", "a b i"),
+        ("time IN (DATE('2024-05-05'), TIMESTAMP('2024-05-07T00:00:00Z'))", "h j"),
+        ("time NOT IN (DATE('2024-05-01'), DATE('2024-05-02'))", "e f g h i j"),
         // spatial, across the antimeridian
         ("S_INTERSECTS(geometry, BBOX(170, -30, -170, -10))", "b c"), ("S_INTERSECTS(BBOX(-180,-90,0,90), geometry)", "a c d e f g h i"),
         ("S_DISJOINT(geometry, BBOX(-130, 30, -110, 50))", "b c e g h i j"), ("S_WITHIN(geometry, BBOX(-180, 60, 180, 90))", "g j"),

@@ -74,6 +74,53 @@ struct EventSchemaTests {
         #expect(decoded == one)
     }
 
+    /// A number read from text and the same value set as a `Double` are kept alike (so details
+    /// compare by value), read back as the `Double` the text names, and written as
+    /// `appendNumber` writes that `Double`, whether kept as a short decimal or as eight bytes.
+    @Test func numbersKeptAsShortDecimalsReadAndWriteAsTheirValues() throws {
+        var texts = ["0", "7", "-12", "169", "0.2", "1.40587", "-0.001", "0.0005", "0.000001", "10.50", "+3.25",
+                     " 4.5 ", "999999999.999999", "1000000000.5", "123456789012345", "999999999999999",
+                     "0.1234567", "48.40202792672233", "-0", "-0.0", "000012.500", ".5", "5."]
+        var state: UInt64 = 2026
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // 1 to 17 digits, 0 to 8 of them decimals.
+            var text = String(String(state >> 8).prefix(Int(state % 17) + 1))
+            let scale = Int((state >> 3) % 9)
+            if scale > 0 {
+                text = String(repeating: "0", count: max(0, scale - text.count + 1)) + text
+                text.insert(".", at: text.index(text.endIndex, offsetBy: -scale))
+            }
+            texts.append(state & 1 == 0 ? "-" + text : text)
+        }
+        for text in texts {
+            let value = try #require(Double(text.trimmingCharacters(in: .whitespaces)), "\(text)")
+            var fromText = EventDetails(), fromValue = EventDetails()
+            let bytes = Array(text.utf8)
+            if let decimal = bytes.withUnsafeBytes({ DecimalParser.decimal($0) }) {
+                fromText.appendDecimal(.gap, mantissa: decimal.mantissa, scale: decimal.scale)
+            } else {
+                fromText[.gap] = .number(value)
+            }
+            fromValue[.gap] = .number(value)
+            #expect(fromText == fromValue, "\(text)")
+            #expect(fromText[.gap]?.number?.bitPattern == value.bitPattern, "\(text)")
+            var expected: [UInt8] = [], written: [UInt8] = []
+            EventLineEncoder.appendNumber(value, to: &expected)
+            var cursor = EventDetails.Cursor(fromText)
+            switch cursor.stored(of: .gap) {
+            case .decimal(let decimal)?: EventLineEncoder.appendDecimal(decimal, to: &written)
+            case .number(let number)?: EventLineEncoder.appendNumber(number, to: &written)
+            default: Issue.record("\(text) is not kept as a number")
+            }
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: expected, as: UTF8.self), "\(text)")
+        }
+        // The short form is the smaller: a USGS `dmin` in 5 bytes (its byte, 4 of digits and scale), not 9.
+        var details = EventDetails()
+        details.appendDecimal(.dmin, mantissa: 140587, scale: 5)
+        #expect(details.byteCount == 5 && details[.dmin] == .number(1.40587))
+    }
+
     @Test func everyFieldIsAQueryableOfItsKind() throws {
         var event = SeismicEvent(id: "us1", time: Date(timeIntervalSince1970: 0), latitude: 1, longitude: 2, magnitude: 5)
         event.details[.gap] = .number(120)

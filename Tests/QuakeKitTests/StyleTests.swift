@@ -12,6 +12,32 @@ import Testing
 struct StyleTests {
     let seed = MagnitudeStyle(symbolScale: 1, minimumDiameter: 0)
 
+    /// The library refuses sizes out of range wherever a style enters (a map, tiles): a program
+    /// that embeds it gets the refusal the command line and the server give, not an overflow.
+    @Test func sizesOutOfRangeAreRefusedByTheLibrary() throws {
+        for scale in [0, -1, 100.5, 1e22, .nan, .infinity] {
+            // By type: a NaN in the error never equals another.
+            #expect(throws: MapOptionsError.self) { try MagnitudeStyle(symbolScale: scale).validate() }
+            #expect(throws: MapOptionsError.self) { try MapOptions(style: MagnitudeStyle(symbolScale: scale)).validate() }
+            #expect(throws: MapOptionsError.self) { _ = try TileOptions(style: MagnitudeStyle(symbolScale: scale)) }
+            var beachballs = MapOptions()
+            beachballs.symbols.beachballs = BeachballStyle(scale: scale)
+            #expect(throws: MapOptionsError.self) { try beachballs.validate() }
+        }
+        for diameter in [-0.5, 1000.5, .nan] {
+            #expect(throws: MapOptionsError.self) { try MagnitudeStyle(minimumDiameter: diameter).validate() }
+        }
+        #expect(throws: MapOptionsError.minimumDiameterOutOfRange(-2)) { try MagnitudeStyle(minimumDiameter: -2).validate() }
+        #expect(throws: MapOptionsError.symbolScaleOutOfRange(101)) { try MapOptions(style: MagnitudeStyle(symbolScale: 101)).validate() }
+        var beachballs = MapOptions()
+        beachballs.symbols.beachballs = BeachballStyle(scale: 0)
+        #expect(throws: MapOptionsError.beachballScaleOutOfRange(0)) { try beachballs.validate() }
+        for (scale, diameter) in [(0.01, 0.0), (1, 2), (100, 1000)] {
+            try MagnitudeStyle(symbolScale: scale, minimumDiameter: diameter).validate()
+            _ = try TileOptions(style: MagnitudeStyle(symbolScale: scale, minimumDiameter: diameter))
+        }
+    }
+
     @Test func diameterIsThreeQuartersOfMagnitudeSquared() {
         #expect(seed.diameter(magnitude: 4) == 12)
         #expect(seed.diameter(magnitude: 6.5) == 0.75 * 6.5 * 6.5)

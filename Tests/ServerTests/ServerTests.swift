@@ -117,6 +117,9 @@ struct ServerTests {
         ("datetime=../2026-11-21T00:02:00Z", [0, 1, 2]),
         ("datetime=2026-11-21T00:57:00Z/", [57, 58, 59]),
         ("datetime=2026-11-20", []),
+        // A date means its whole UTC day, in `datetime` and in a CQL2 `DATE` alike.
+        ("datetime=../2026-11-21", (0...59).map { $0 }), ("filter=time%20%3C%3D%20DATE('2026-11-21')", (0...59).map { $0 }),
+        ("filter=time%20%3D%20DATE('2026-11-21')", (0...59).map { $0 }), ("filter=time%20%3E%20DATE('2026-11-21')", []),
         ("filter=mag%20%3E%3D%206.5", (55...59).map { $0 }),
         ("filter=place%20LIKE%20'Beyond%25'%20AND%20mag%20%3C%201.5&filter-lang=cql2-text", [1, 3]),
         ("filter=S_INTERSECTS(geometry,BBOX(-180,20,180,90))&bbox=-180,-90,0,90", (50...59).map { $0 }),

@@ -4,9 +4,15 @@ import Foundation
 /// `rms`, `alert`, `felt` and the rest, each present only when the feed gave it.
 ///
 /// Kept as one compact byte string (the field's number, then a text's length and bytes, a
-/// number's eight bytes or a whole number's variable-length bytes), in field order, so that an
-/// event of a USGS CSV row costs about a hundred bytes more, one without details nothing (an
-/// empty array allocates nothing), and two events with the same values compare equal.
+/// number as a short decimal or its eight bytes, a whole number's variable-length bytes), in
+/// field order, so that an event of a USGS CSV row costs a few dozen bytes more, one without
+/// details nothing (an empty array allocates nothing), and two events with the same values
+/// compare equal.
+///
+/// A number that is a decimal of at most 15 significant digits and 6 decimals (`1.40587`,
+/// `169`: what feeds write) is kept as that decimal (``ShortDecimal``): fewer bytes, and a writer
+/// copies its digits rather than searching for the shortest text of a `Double`. Whichever way a
+/// value arrives (text or `Double`), it is kept the same way, so equality stays byte equality.
 package struct EventDetails: Sendable, Hashable {
     private var bytes: [UInt8] = []
 
@@ -78,6 +84,17 @@ package struct EventDetails: Sendable, Hashable {
         bytes.append(contentsOf: text)
     }
 
+    /// Appends number `field` from a decimal read from text (`mantissa`·10^−`scale`), as
+    /// ``append(_:_:)`` would append its value: no `Double` is made when the decimal is short.
+    package mutating func appendDecimal(_ field: EventField, mantissa: Int64, scale: Int) {
+        assert(field.kind == .number && (lastField.map { $0 < field } ?? true), "numbers are appended in schema order")
+        guard let decimal = ShortDecimal(mantissa: mantissa, scale: scale) else {
+            return append(field, .number(ShortDecimal.value(mantissa: mantissa, scale: scale)))
+        }
+        bytes.append(field.rawValue)
+        Self.appendVarint(decimal.word, to: &bytes)
+    }
+
     /// Reads the details in schema order, for writers that go through fields in that order:
     /// each entry is decoded once, however many fields are asked.
     package struct Cursor {
@@ -95,6 +112,34 @@ package struct EventDetails: Sendable, Hashable {
                 details.skip(&index)
             }
             return nil
+        }
+
+        /// A value as it is kept, for writers that copy it out without making an ``EventValue``
+        /// (text stays bytes in the details; read it with ``withText(_:_:)``).
+        package enum Stored {
+            case text(Range<Int>)
+            /// A number kept as a decimal: its value is ``ShortDecimal/value``.
+            case decimal(ShortDecimal)
+            case number(Double)
+            case integer(Int64)
+            /// Seconds since 1970.
+            case time(Double)
+        }
+
+        /// ``value(of:)``'s value as it is kept.
+        package mutating func stored(of field: EventField) -> Stored? {
+            while index < details.bytes.count {
+                let candidate = EventDetails.field(details.bytes[index])
+                if candidate == field { return details.stored(at: &index) }
+                if candidate > field { return nil }
+                details.skip(&index)
+            }
+            return nil
+        }
+
+        /// Calls `body` with the UTF-8 bytes of a text ``Stored/text(_:)`` names.
+        package func withText<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            try details.bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
         }
     }
 
@@ -138,24 +183,38 @@ package struct EventDetails: Sendable, Hashable {
         index += 1
         switch field.kind {
         case .text: index += Int(Self.readVarint(bytes, &index))
-        case .number, .time: index += 8
+        case .number: if Self.readVarint(bytes, &index) == Self.doubleTag { index += 8 }
+        case .time: index += 8
         case .integer: _ = Self.readVarint(bytes, &index)
         }
     }
 
     /// The value of the entry at `index` (its field's byte first), stepping past it.
     private func value(at index: inout Int) -> EventValue {
+        switch stored(at: &index) {
+        case .text(let range): .text(String(decoding: bytes[range], as: UTF8.self))
+        case .decimal(let decimal): .number(decimal.value)
+        case .number(let number): .number(number)
+        case .integer(let integer): .integer(integer)
+        case .time(let seconds): .time(Date(timeIntervalSince1970: seconds))
+        }
+    }
+
+    /// The entry at `index` as it is kept, stepping past it.
+    private func stored(at index: inout Int) -> Cursor.Stored {
         let field = Self.field(bytes[index])
         index += 1
         switch field.kind {
         case .text:
             let length = Int(Self.readVarint(bytes, &index))
             defer { index += length }
-            return .text(String(decoding: bytes[index..<index + length], as: UTF8.self))
+            return .text(index..<index + length)
         case .number:
-            return .number(Double(bitPattern: Self.readFixed(bytes, &index)))
+            let word = Self.readVarint(bytes, &index)
+            if word == Self.doubleTag { return .number(Double(bitPattern: Self.readFixed(bytes, &index))) }
+            return .decimal(ShortDecimal(word: word))
         case .time:
-            return .time(Date(timeIntervalSince1970: Double(bitPattern: Self.readFixed(bytes, &index))))
+            return .time(Double(bitPattern: Self.readFixed(bytes, &index)))
         case .integer:
             let zigzag = Self.readVarint(bytes, &index)
             return .integer(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1))))
@@ -169,9 +228,9 @@ package struct EventDetails: Sendable, Hashable {
             appendVarint(UInt64(text.utf8.count), to: &bytes)
             bytes.append(contentsOf: text.utf8)
         case (.number, .number(let number)):
-            appendFixed(number.bitPattern, to: &bytes)
+            appendNumber(number, to: &bytes)
         case (.number, .integer(let integer)):
-            appendFixed(Double(integer).bitPattern, to: &bytes)
+            appendNumber(Double(integer), to: &bytes)
         case (.time, .time(let date)):
             appendFixed(date.timeIntervalSince1970.bitPattern, to: &bytes)
         case (.integer, .integer(let integer)):
@@ -182,6 +241,16 @@ package struct EventDetails: Sendable, Hashable {
         default:
             preconditionFailure("\(value) is not a value of \(field) (\(field.kind))")
         }
+    }
+
+    /// The word that says a number's eight bytes follow: no ``ShortDecimal/word`` has its low three bits set.
+    private static let doubleTag: UInt64 = 7
+
+    /// A number as its ``ShortDecimal`` when it has one, else as the tag and its eight bytes.
+    private static func appendNumber(_ number: Double, to bytes: inout [UInt8]) {
+        if let decimal = ShortDecimal(number) { return appendVarint(decimal.word, to: &bytes) }
+        appendVarint(doubleTag, to: &bytes)
+        appendFixed(number.bitPattern, to: &bytes)
     }
 
     private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {

@@ -295,7 +295,7 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
     }
 
     /// The fields every event has as a stored property of ``SeismicEvent``; the others are its ``SeismicEvent/details``.
-    package var isCore: Bool {
+    @inlinable package var isCore: Bool {
         switch self {
         case .time, .latitude, .longitude, .depth, .mag, .magType, .net, .id, .updated, .place, .type, .status: true
         default: false

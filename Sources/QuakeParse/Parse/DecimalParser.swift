@@ -61,6 +61,30 @@ package enum DecimalParser {
         return value.isFinite ? .value(value) : .notFinite
     }
 
+    /// The digits of a plain decimal (`[+-]digits[.digits]`, blanks around it allowed, at most 15
+    /// digits in all, no exponent) as `mantissa`·10^−`scale`: what ``EventDetails`` keeps of a
+    /// number without making a `Double`. `nil` for anything else (`-0` too, whose sign only a
+    /// `Double` keeps): ``parse(_:)-(UnsafeRawBufferPointer)`` then reads it, or refuses it.
+    package static func decimal(_ bytes: UnsafeRawBufferPointer) -> (mantissa: Int64, scale: Int)? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var start = 0, end = bytes.count
+        while start < end, base[start] == ASCII.space || base[start] == ASCII.tab { start += 1 }
+        while end > start, base[end - 1] == ASCII.space || base[end - 1] == ASCII.tab { end -= 1 }
+        var index = start
+        guard index < end else { return nil }
+        let negative = base[index] == UInt8(ascii: "-")
+        if negative || base[index] == UInt8(ascii: "+") { index += 1 }
+        var mantissa: UInt64 = 0
+        var digits = readDigits(base, &index, end, into: &mantissa), scale = 0
+        if index < end && base[index] == UInt8(ascii: ".") {
+            index += 1
+            scale = readDigits(base, &index, end, into: &mantissa)
+            digits += scale
+        }
+        guard index == end, digits > 0, digits <= 15, !(negative && mantissa == 0) else { return nil }
+        return (negative ? -Int64(mantissa) : Int64(mantissa), scale)
+    }
+
     /// Reads the run of digits at `index` into `mantissa`; how many there were.
     /// A function of its own rather than a closure, so that both stay in registers.
     @inline(__always)

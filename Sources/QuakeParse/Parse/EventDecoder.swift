@@ -239,11 +239,23 @@ package final class EventDecoder: Sendable {
             for (field, column) in layout.details {
                 // ASCII text is copied as its bytes, trimmed, with no `String` made (anything else may
                 // hold a byte order mark or bytes that are not UTF-8, which the text rule repairs).
-                if field.kind == .text {
+                let kind = field.kind
+                if kind == .text {
                     let trimmed = record.trimmed(column)
                     if trimmed.isEmpty { continue }
                     if !trimmed.contains(where: { $0 >= 0x80 }) {
                         details.appendText(field, trimmed)
+                        continue
+                    }
+                }
+                // A short decimal is kept as its digits (the common case), anything else as its value.
+                if kind == .number || kind == .integer, let decimal = DecimalParser.decimal(record.field(column)) {
+                    if kind == .number {
+                        details.appendDecimal(field, mantissa: decimal.mantissa, scale: decimal.scale)
+                        continue
+                    }
+                    if decimal.scale == 0 {
+                        details.append(field, .integer(decimal.mantissa))
                         continue
                     }
                 }

@@ -19,17 +19,25 @@ extension EventField {
     package var title: String { spec.title }
 }
 
-/// CQL2's scalar data types (dates compare as instants at 00:00 UTC).
+/// CQL2's scalar data types. A `DATE` is a whole UTC day: a time compared with one follows the
+/// bare-date rule the command line and `datetime` follow (``TimeBound/span(_:)``), so
+/// `time <= DATE('2020-05-13')` holds through 23:59:59.999 of that day; two dates compare as days.
 package enum CQLValueType: String {
-    case number, string, timestamp, boolean
+    case number, string, timestamp, date, boolean
 
     package var described: String {
         switch self {
         case .number: return "a number"
         case .string: return "a string"
         case .timestamp: return "a timestamp"
+        case .date: return "a date"
         case .boolean: return "a boolean"
         }
+    }
+
+    /// Whether values of the two types compare: a date with a timestamp does, as its whole day.
+    package func compares(with other: CQLValueType) -> Bool {
+        self == other || (self == .timestamp && other == .date) || (self == .date && other == .timestamp)
     }
 }
 

@@ -145,6 +145,13 @@ package struct CQLParser {
             if leftType == .boolean && !["=", "<>"].contains(symbol) {
                 throw CQLError(column: leftColumn, reason: "booleans compare only with = and <>")
             }
+            if leftType == .timestamp, rightType == .date, case .timestamp(let day) = right {
+                return Self.comparison(left, symbol, day: day)
+            }
+            if leftType == .date, rightType == .timestamp, case .timestamp(let day) = left {
+                let mirrored = ["<": ">", "<=": ">=", ">": "<", ">=": "<="][symbol] ?? symbol
+                return Self.comparison(right, mirrored, day: day)
+            }
             return .comparison(symbol, left, right)
         }
         let negated = takeKeyword("NOT")
@@ -162,17 +169,34 @@ package struct CQLParser {
             let (high, highType, highColumn) = try scalar(after: "AND")
             try Self.checkComparable(leftType, lowType, left: left, at: lowColumn, leftColumn: leftColumn)
             try Self.checkComparable(leftType, highType, left: left, at: highColumn, leftColumn: leftColumn)
+            // A time between two dates: from the first day's start through the last day's end.
+            if leftType == .timestamp, case .timestamp(let lowDay) = low, case .timestamp(let highDay) = high {
+                return .between(left, low: .timestamp(lowType == .date ? TimeBound.day(lowDay).lowerBound : lowDay),
+                                high: .timestamp(highType == .date ? TimeBound.day(highDay).upperBound : highDay),
+                                negated: negated)
+            }
             return .between(left, low: low, high: high, negated: negated)
         }
         if takeKeyword("IN") {
             try expectSymbol("(", "after IN")
             var values: [CQLValue] = []
+            var dayColumns: Set<Int> = []
             repeat {
                 let (value, type, column) = try scalar(after: values.isEmpty ? "IN (" : ",")
                 try Self.checkComparable(leftType, type, left: left, at: column, leftColumn: leftColumn)
+                if type == .date { dayColumns.insert(values.count) }
                 values.append(value)
             } while takeSymbol(",")
             try expectSymbol(")", "to close the IN list")
+            // A time in a list of days: in any of them.
+            if leftType == .timestamp, !dayColumns.isEmpty {
+                let days = values.enumerated().map { index, value -> CQLExpression in
+                    guard dayColumns.contains(index), case .timestamp(let day) = value else { return .comparison("=", left, value) }
+                    return Self.comparison(left, "=", day: day)
+                }
+                let any = days.dropFirst().reduce(days[0]) { CQLExpression.or($0, $1) }
+                return negated ? .not(any) : any
+            }
             return .inList(left, values, negated: negated)
         }
         if negated {
@@ -366,7 +390,7 @@ package struct CQLParser {
             }
             if upper == "TIMESTAMP" || upper == "DATE" {
                 advance()
-                return (.timestamp(try temporalLiteral(upper, column: token.column)), .timestamp)
+                return (.timestamp(try temporalLiteral(upper, column: token.column)), upper == "DATE" ? .date : .timestamp)
             }
             if upper == "CASEI" || upper == "ACCENTI" {
                 advance()
@@ -418,9 +442,24 @@ package struct CQLParser {
         return parsed
     }
 
+    /// `time` compared with the UTC day that starts at `day`, by the bare-date rule
+    /// (``TimeBound/day(_:)``): before it, through its end, after it, from its start, in it, or not.
+    private static func comparison(_ time: CQLValue, _ symbol: String, day: Date) -> CQLExpression {
+        let span = TimeBound.day(day)
+        let start = CQLValue.timestamp(span.lowerBound), end = CQLValue.timestamp(span.upperBound)
+        switch symbol {
+        case "<": return .comparison("<", time, start)
+        case "<=": return .comparison("<=", time, end)
+        case ">": return .comparison(">", time, end)
+        case ">=": return .comparison(">=", time, start)
+        case "=": return .between(time, low: start, high: end, negated: false)
+        default: return .between(time, low: start, high: end, negated: true)
+        }
+    }
+
     private static func checkComparable(_ left: CQLValueType, _ right: CQLValueType, left value: CQLValue,
                                         at column: Int, leftColumn: Int) throws {
-        guard left != right else { return }
+        guard !left.compares(with: right) else { return }
         var name = "the left side"
         if case .property(let property) = value { name = property.spec.name }
         throw CQLError(column: column, reason: "cannot compare \(name) (\(left.described)) with \(right.described)")

@@ -127,6 +127,12 @@ package enum TimeBound {
         }
         guard let start = TimeParser.parse(dateOrInstant: trimmed) else { return nil }
         guard isDay else { return start...start }
+        return day(start)
+    }
+
+    /// The first and last millisecond of the UTC day that starts at `start`: what a date alone
+    /// means wherever a time is bounded (the command line, `datetime`, a CQL2 `DATE`).
+    package static func day(_ start: Date) -> ClosedRange<Date> {
         // Made as a feed's time is (milliseconds / 1000), so an event at 23:59:59.999 compares equal to it.
         let last = ((start.timeIntervalSince1970 * 1000).rounded() + 86_399_999) / 1000
         return start...Date(timeIntervalSince1970: last)

@@ -32,6 +32,9 @@ package struct BeachballStyle: Sendable, Hashable {
 
     /// The smallest ball drawn, in pixels at scale 1: below it the quadrants cannot be told apart.
     package static let minimumDiameter = 10.0
+
+    /// The largest ``scale``, as for circles (``MagnitudeStyle/maximumSymbolScale``).
+    package static let maximumScale = MagnitudeStyle.maximumSymbolScale
 }
 
 /// A lower-hemisphere, equal-area (Schmidt) beachball at its place on the map:

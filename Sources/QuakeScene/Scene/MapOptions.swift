@@ -147,6 +147,10 @@ public struct MapOptions: Sendable, Hashable {
         }
         if let region, mapProjection != .plateCarree { throw .projectionNeedsWorld(mapProjection, region: region) }
         guard (0...Self.maximumLabelCount).contains(labelCount) else { throw .labelCountOutOfRange(labelCount) }
+        try symbols.sizes.validate()
+        if let scale = symbols.beachballs?.scale, !(scale.isFinite && scale > 0 && scale <= BeachballStyle.maximumScale) {
+            throw .beachballScaleOutOfRange(scale)
+        }
     }
 
     /// Whether an image of these pixel sides is within ``maximumSide`` and ``maximumPixels``.
@@ -232,6 +236,12 @@ public enum MapOptionsError: QuakeKitError, Equatable {
     case labelCountOutOfRange(Int)
     /// A region with a projection that draws only the whole world.
     case projectionNeedsWorld(MapProjection, region: GeoBox)
+    /// A circle scale not above 0 and at most ``MagnitudeStyle/maximumSymbolScale``.
+    case symbolScaleOutOfRange(Double)
+    /// A minimum circle diameter outside ``MagnitudeStyle/minimumDiameterRange``.
+    case minimumDiameterOutOfRange(Double)
+    /// A beachball scale not above 0 and at most ``MagnitudeStyle/maximumSymbolScale``.
+    case beachballScaleOutOfRange(Double)
 
     /// The message, with the values.
     public var message: String {
@@ -250,6 +260,12 @@ public enum MapOptionsError: QuakeKitError, Equatable {
             return "\(count) labels: must be 0…\(MapOptions.maximumLabelCount)"
         case let .projectionNeedsWorld(projection, region):
             return "the \(projection.rawValue) projection draws the whole world: it cannot crop to the region \(region.west),\(region.south),\(region.east),\(region.north); use plate-carree for a region"
+        case let .symbolScaleOutOfRange(scale):
+            return "symbol scale \(scale): must be above 0 and at most \(Int(MagnitudeStyle.maximumSymbolScale))"
+        case let .minimumDiameterOutOfRange(diameter):
+            return "minimum diameter \(diameter): must be \(Int(MagnitudeStyle.minimumDiameterRange.lowerBound))…\(Int(MagnitudeStyle.minimumDiameterRange.upperBound)) pixels"
+        case let .beachballScaleOutOfRange(scale):
+            return "beachball scale \(scale): must be above 0 and at most \(Int(MagnitudeStyle.maximumSymbolScale))"
         }
     }
 }

@@ -47,6 +47,16 @@ public enum SymbolColoring: Sendable, Hashable {
     /// The names ``init(named:)`` takes.
     package static let names = ["magnitude", "depth", "age", "alert"]
 
+    /// The name ``init(named:)`` takes for this colouring.
+    package var name: String {
+        switch self {
+        case .magnitude: "magnitude"
+        case .depth: "depth"
+        case .age: "age"
+        case .alert: "alert"
+        }
+    }
+
     /// The colour scale a legend shows; none for magnitude (the size tells it too).
     package var bands: [Band] {
         switch self {

@@ -20,11 +20,13 @@ public struct TileOptions: Sendable, Hashable {
 
     /// Creates options, checked.
     ///
-    /// - Throws: ``TileError`` for a tile size other than 256 or 512, or a limit below 1.
+    /// - Throws: ``TileError`` for a tile size other than 256 or 512, or a limit below 1;
+    ///   ``MapOptionsError`` for a style out of range (``MagnitudeStyle/validate()``).
     public init(tileSize: Int = 256, tileLimit: Int? = TileOptions.defaultTileLimit,
                 style: MagnitudeStyle = MagnitudeStyle(), coloring: SymbolColoring = .magnitude) throws {
         guard tileSize == 256 || tileSize == 512 else { throw TileError.invalidTileSize(tileSize) }
         if let tileLimit, tileLimit < 1 { throw TileError.invalidTileLimit(tileLimit) }
+        try style.validate()
         self.tileSize = tileSize
         self.tileLimit = tileLimit
         self.symbols = SymbolStyle(sizes: style, coloring: coloring)

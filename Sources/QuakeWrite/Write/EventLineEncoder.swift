@@ -139,16 +139,48 @@ package struct EventLineEncoder: Sendable {
 
     private func appendCSV(_ event: SeismicEvent, to out: inout [UInt8]) {
         var cursor = EventDetails.Cursor(event.details)
-        for (index, field) in columns.fields.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            let value = columnsInSchemaOrder && !field.isCore ? cursor.value(of: field) : event[field]
-            switch value {
+        var first = true
+        for field in columns.fields {
+            if first { first = false } else { out.append(UInt8(ascii: ",")) }
+            // Each value straight from where it is kept: an `EventValue` per field costs more than the writing.
+            if field.isCore { Self.appendCSV(core: field, of: event, to: &out); continue }
+            guard columnsInSchemaOrder else {
+                switch event[field] {
+                case nil: continue
+                case .text(let text)?: Self.appendCSVField(text, to: &out)
+                case let value?: Self.appendPlain(value, to: &out)
+                }
+                continue
+            }
+            switch cursor.stored(of: field) {
             case nil: continue
-            case .text(let text)?: Self.appendCSVField(text, to: &out)
-            case let value?: Self.appendPlain(value, to: &out)
+            case .text(let range)?: cursor.withText(range) { Self.appendCSVField($0, to: &out) }
+            case .decimal(let decimal)?: Self.appendDecimal(decimal, to: &out)
+            case .number(let number)?: Self.appendNumber(number, to: &out)
+            case .integer(let integer)?: Self.appendInteger(integer, to: &out)
+            case .time(let seconds)?: Self.appendISO8601(Date(timeIntervalSince1970: seconds), to: &out)
             }
         }
         out.append(ASCII.lf)
+    }
+
+    /// A core field of a CSV line, as ``appendPlain(_:to:)`` and ``appendCSVField(_:to:)`` write `event[field]`.
+    private static func appendCSV(core field: EventField, of event: SeismicEvent, to out: inout [UInt8]) {
+        switch field {
+        case .time: appendISO8601(event.time, to: &out)
+        case .latitude: appendNumber(event.latitude, to: &out)
+        case .longitude: appendNumber(event.longitude, to: &out)
+        case .depth: if let depth = event.depth { appendNumber(depth, to: &out) }
+        case .mag: if let magnitude = event.magnitude { appendNumber(magnitude, to: &out) }
+        case .magType: if let type = event.magnitudeType { appendCSVField(type, to: &out) }
+        case .net: if let network = event.network { appendCSVField(network, to: &out) }
+        case .id: appendCSVField(event.id, to: &out)
+        case .updated: if let updated = event.updated { appendISO8601(updated, to: &out) }
+        case .place: appendCSVField(event.place, to: &out)
+        case .type: appendCSVField(event.eventType, to: &out)
+        case .status: if let status = event.status { appendCSVField(status, to: &out) }
+        default: preconditionFailure("\(field) is not a core field")
+        }
     }
 
     /// One line under ``fdsnTextHeader``, each column from its own field. Times are UTC to the
@@ -346,28 +378,32 @@ package struct EventLineEncoder: Sendable {
     /// `Character`, equal to neither `"\r"` nor `"\n"`).
     package static func appendCSVField(_ field: String, to out: inout [UInt8]) {
         var field = field
-        field.withUTF8 { bytes in
-            var needsQuotes = false, quotes = false
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""): needsQuotes = true; quotes = true
-                case UInt8(ascii: ","), ASCII.lf, ASCII.cr: needsQuotes = true
-                default: continue
-                }
-                if quotes { break }
+        field.withUTF8 { appendCSVField(UnsafeRawBufferPointer($0), to: &out) }
+    }
+
+    /// ``appendCSVField(_:to:)`` for a field's UTF-8 bytes.
+    package static func appendCSVField(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        // Bytes compared with literals: a constant of another module in a `case` pattern is a call per byte.
+        var needsQuotes = false, quotes = false
+        for byte in bytes where byte <= 0x2C {
+            if byte == 0x22 {
+                needsQuotes = true
+                quotes = true
+                break
             }
-            guard needsQuotes else { return out.append(contentsOf: bytes) }
-            out.append(UInt8(ascii: "\""))
-            if quotes {
-                for byte in bytes {
-                    out.append(byte)
-                    if byte == UInt8(ascii: "\"") { out.append(byte) }
-                }
-            } else {
-                out.append(contentsOf: bytes)
-            }
-            out.append(UInt8(ascii: "\""))
+            if byte == 0x2C || byte == 0x0A || byte == 0x0D { needsQuotes = true }
         }
+        guard needsQuotes else { return out.append(contentsOf: bytes) }
+        out.append(UInt8(ascii: "\""))
+        if quotes {
+            for byte in bytes {
+                out.append(byte)
+                if byte == UInt8(ascii: "\"") { out.append(byte) }
+            }
+        } else {
+            out.append(contentsOf: bytes)
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     /// `field` with nothing that would end an FDSN text field or line. The
@@ -450,8 +486,8 @@ package struct EventLineEncoder: Sendable {
     /// (so -0.0 is `-0`, where ``EventListEncoder/number(_:)`` writes `0`).
     package static func appendJSONNumber(_ value: Double, to out: inout [UInt8]) {
         if value == 0, value.sign == .minus { return out.append(contentsOf: "-0".utf8) }
-        if value == value.rounded(), abs(value) < 1e15 {
-            return appendInteger(Int64(value), to: &out)
+        if abs(value) < 1e15, case let integer = Int64(value), Double(integer) == value {
+            return appendInteger(integer, to: &out)
         }
         if appendFixedDecimal(value, to: &out) { return }
         var text = value.description
@@ -471,11 +507,26 @@ package struct EventLineEncoder: Sendable {
     /// A number as the lists write it: an integer value as an integer,
     /// anything else as Swift's shortest round-trip text.
     package static func appendNumber(_ value: Double, to out: inout [UInt8]) {
-        if value == value.rounded(), abs(value) < 1e15 {
-            return appendInteger(Int64(value), to: &out)
+        // A conversion, not `rounded()`: that is a call into the C library on this target.
+        if abs(value) < 1e15, case let integer = Int64(value), Double(integer) == value {
+            return appendInteger(integer, to: &out)
         }
         if appendFixedDecimal(value, to: &out) { return }
         out.append(contentsOf: "\(value)".utf8)
+    }
+
+    /// A short decimal kept from a feed's text, as ``appendNumber(_:to:)`` writes its value: its
+    /// own digits (it is the shortest text of its value), or, below 0.001, that function's text.
+    package static func appendDecimal(_ decimal: ShortDecimal, to out: inout [UInt8]) {
+        guard decimal.scale > 0 else { return appendInteger(decimal.mantissa, to: &out) }
+        let magnitude = decimal.mantissa.magnitude
+        var unit: UInt64 = 1
+        for _ in 0..<decimal.scale { unit *= 10 }
+        guard magnitude * 1000 >= unit else { return appendNumber(decimal.value, to: &out) }
+        if decimal.mantissa < 0 { out.append(UInt8(ascii: "-")) }
+        appendInteger(Int64(magnitude / unit), to: &out)
+        out.append(UInt8(ascii: "."))
+        appendDigits(Int64(magnitude % unit), width: decimal.scale, to: &out)
     }
 
     /// Writes a non-integer `value` of 0.001 ≤ |value| < 10⁹ with the fewest
@@ -497,7 +548,8 @@ package struct EventLineEncoder: Sendable {
         let magnitude = abs(value)
         guard magnitude >= 0.001, magnitude < 1e9 else { return false }
         let scale = 1_000_000.0
-        let product = (magnitude * scale).rounded()
+        // Within one of the rounded product (the tests below settle it), without a call to `round`.
+        let product = Double(Int64(magnitude * scale + 0.5))
         var candidate = product
         if candidate / scale != magnitude {
             candidate = product - 1
