@@ -222,10 +222,12 @@ api-fuzz: deps
 ## scanner and decoder, the read-ahead, spools, selection, PNG stripes, the circle stamper,
 ## concurrent renders, tile pyramids, staged output), then AddressSanitizer over the library's
 ## tests of its unsafe code, which also replay the fuzzers' corpora through the parsers
-## (FuzzCorpusReplayTests); `test-tsan` and `test-asan` are each pass alone (CI runs `test-asan`:
-## both would not fit its 25 minutes beside the catalogue's tests). Each builds only the test targets it runs and what they
-## depend on (QUAKEMAP_TEST_TARGETS, end of Package.swift), never the executables. Leak reports
-## are off: fontconfig keeps process-lifetime caches that LeakSanitizer lists.
+## (FuzzCorpusReplayTests); `test-tsan` and `test-asan` are each a pass alone, and CI runs both after
+## `make test`. Each builds only the test targets it runs and what they depend on
+## (QUAKEMAP_TEST_TARGETS, end of Package.swift), never the executables, and first checks that every
+## name in its filter still selects a test (scripts/check_test_selection.py, on the pass's own build:
+## a renamed test fails the pass rather than leaving it). Leak reports are off: fontconfig keeps
+## process-lifetime caches that LeakSanitizer lists.
 ## test-sanitize-services: ThreadSanitizer over fetching and the server in process (`make test-all`:
 ## compiling SwiftNIO, its TLS and Hummingbird under the sanitizer takes longer than CI's budget allows).
 TSAN_TARGETS := QuakeKitTests
@@ -244,17 +246,21 @@ test-sanitize: test-tsan test-asan
 
 test-tsan: test-deps
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) python3 scripts/check_test_selection.py .build-tsan "$(TSAN_LIBRARY_TESTS)"
 	QUAKEMAP_TEST_TARGETS=$(TSAN_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
 		--scratch-path .build-tsan --filter "$(TSAN_LIBRARY_TESTS)"
 
 test-asan: test-deps
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	python3 Fuzz/make_corpus.py $(FUZZ_SEEDS) >/dev/null
+	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) python3 scripts/check_test_selection.py .build-asan "$(ASAN_TESTS)"
 	QUAKEMAP_TEST_TARGETS=$(ASAN_TARGETS) QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 \
 		$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter "$(ASAN_TESTS)"
 
 test-sanitize-services: test-deps
 	QUAKEMAP_TEST_TARGETS=$(TSAN_SERVICE_TARGETS) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan-services
+	QUAKEMAP_TEST_TARGETS=$(TSAN_SERVICE_TARGETS) python3 scripts/check_test_selection.py .build-tsan-services \
+		"$(TSAN_SERVICE_TESTS)" "$(TSAN_SKIP)"
 	QUAKEMAP_TEST_TARGETS=$(TSAN_SERVICE_TARGETS) SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build --sanitize=thread \
 		--scratch-path .build-tsan-services --filter "$(TSAN_SERVICE_TESTS)" --skip "$(TSAN_SKIP)"
 

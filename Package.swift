@@ -64,9 +64,9 @@ let package = Package(
         // Filters, CQL2, the selection, statistics.
         .target(name: "QuakeQuery", dependencies: ["QuakeParse", .product(name: "HeapModule", package: "swift-collections")]),
         // Projections, the built-in land and plate boundaries.
-        .target(name: "QuakeGeo", dependencies: ["QuakeQuery", "CBasemapData", "CPlateData"]),
+        .target(name: "QuakeGeo", dependencies: ["QuakeModel", "CBasemapData", "CPlateData"]),
         // Resolved scenes: maps, charts, tiles, labels, panels, styles.
-        .target(name: "QuakeScene", dependencies: ["QuakeGeo"]),
+        .target(name: "QuakeScene", dependencies: ["QuakeGeo", "QuakeQuery"]),
         // Cairo: scenes into pixels and pages.
         .target(name: "QuakeRender", dependencies: ["QuakeScene", "CCairo", "CReliefData"]),
         // PNG, APNG, PDF, SVG and list formats; atomic, staged output.
@@ -193,6 +193,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Each file imports the stages it uses: with this feature the compiler refuses a member (an
+// extension's method, a type's property) whose module the file does not import itself, rather
+// than finding it through another file's imports.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}
 
 // The libFuzzer fuzzers of `make fuzz` (Fuzz/run.sh): targets of this package, so that they drive the
 // readers as the library's own code does (`package` access), and present only when QUAKEMAP_FUZZ is

@@ -7,7 +7,9 @@ target's module map is visible to every target that depends on its owner, howeve
 so `import CCairo` compiles in QuakeKit or the server as well as in QuakeRender. This keeps each
 C module to the one stage that fences its unsafe code, and FoundationNetworking (libcurl and
 its dozens of shared libraries at every start) out of every program's target (tests may use it
-as a client). No build: under a second.
+as a client), and a doc comment (`///`) away from a file's imports, above which it documents
+nothing. No build: under a second. (That each file imports the stages it uses, and no file
+finds a member through another's imports, the compiler checks: MemberImportVisibility.)
 
   python3 scripts/check_imports.py              check; exit 1 and one line per problem
   python3 scripts/check_imports.py --self-test  check that it catches what it should, on temp copies
@@ -66,6 +68,14 @@ def check(root):
                     problems.append(f"{where}: {target} imports {module}, which only {owners} may import")
                 if module in FORBIDDEN and not path.startswith(os.path.join(root, "Tests")):
                     problems.append(f"{where}: {target} imports {module}: {FORBIDDEN[module]}")
+            first_import = IMPORT.search(text)
+            if first_import:
+                before = text[:first_import.start()]
+                doc = re.search(r"^\s*///", before, re.M)
+                if doc:
+                    line = before.count("\n", 0, doc.start()) + 1
+                    problems.append(f"{os.path.relpath(path, root)}:{line}: a doc comment above the imports documents "
+                                    "nothing: put the imports first")
     return problems
 
 
@@ -76,6 +86,7 @@ def self_test():
         ("Sources/QuakeScene/Scene/MapScene.swift", "@preconcurrency import CLibXML2", "QuakeScene imports CLibXML2"),
         ("Sources/QuakeServer/FeedSnapshot.swift", "import FoundationNetworking", "QuakeServer imports FoundationNetworking"),
         ("Sources/QuakeRender/Render/MapRenderer.swift", "import CCairo", None),
+        ("Sources/QuakeScene/Tiles/TileOptions.swift", "/// A file's purpose.", "a doc comment above the imports"),
     ]
     failures = []
     if check(ROOT):

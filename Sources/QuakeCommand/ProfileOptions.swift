@@ -1,5 +1,6 @@
 import ArgumentParser
 import QuakeKit
+import Foundation
 
 /// `--profile` and `--half-width`: a cross-section's profile; shared by `chart` and `report`.
 package struct ProfileOptions: ParsableArguments {

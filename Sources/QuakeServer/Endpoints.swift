@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import QuakeKit
+import QuakeCatalogue
 
 /// The routes and what each answers.
 struct Endpoints: Sendable {

@@ -7,6 +7,7 @@ import QuakeKit
 import QuakeServer
 import QuakeCatalogue
 import ServiceLifecycle
+import UnixSignals
 
 @main
 struct ServerCommand: AsyncParsableCommand {

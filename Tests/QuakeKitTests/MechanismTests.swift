@@ -4,6 +4,7 @@ import Testing
 @testable import QuakeParse
 @testable import QuakeGeo
 @testable import QuakeScene
+import QuakeRender
 
 /// The geometry of focal mechanisms by its own invariants (a plane's auxiliary's
 /// auxiliary is the plane; a double couple's tensor gives back both planes and

@@ -9,6 +9,7 @@ import QuakeKit
 import QuakeRender
 @testable import QuakeServer
 import Testing
+import NIOFoundationEssentialsCompat
 
 /// The database behind a served catalogue.
 enum ServedBackend: String, CaseIterable, CustomStringConvertible, Sendable {

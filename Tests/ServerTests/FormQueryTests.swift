@@ -1,5 +1,6 @@
 import Testing
 @testable import QuakeServer
+import HTTPTypes
 
 /// Query strings as clients encode them (application/x-www-form-urlencoded).
 @Suite(.timeLimit(.minutes(10))) struct FormQueryTests {

@@ -2,8 +2,6 @@
 
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
 
 /// A polygon: the first ring is the outline, any further rings are holes.
 public struct GeoPolygon: Sendable, Hashable {

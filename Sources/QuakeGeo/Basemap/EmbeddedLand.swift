@@ -1,7 +1,5 @@
 import CBasemapData
 import QuakeModel
-import QuakeParse
-import QuakeQuery
 
 /// The built-in land: Natural Earth polygons compiled in as compact bytes (module
 /// `CBasemapData`, generated from `Data/basemap/*.geojson` by `scripts/embed_basemap.py`,

@@ -1,7 +1,5 @@
 import CPlateData
 import QuakeModel
-import QuakeParse
-import QuakeQuery
 
 /// One line of a plate boundary model: the boundary between two plates, digitised
 /// in one direction, with the plate on each side as seen walking along it.

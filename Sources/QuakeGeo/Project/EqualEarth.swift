@@ -1,7 +1,4 @@
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
 
 /// The Equal Earth projection of a sphere of radius 1: an equal-area
 /// pseudocylindrical projection with straight parallels and meridians that

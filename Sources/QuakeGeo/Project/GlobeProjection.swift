@@ -1,9 +1,6 @@
 /// A pseudocylindrical world map (Equal Earth or Robinson) fitted into an
 /// image: the whole globe, centred, as large as fits inside a margin. Such a
 /// map does not wrap: it ends at the antimeridian of its centre, the seam.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
 
 package struct GlobeProjection: Sendable, Hashable {
     /// Which projection; never ``MapProjection/plateCarree``.

@@ -1,7 +1,4 @@
 /// How a world map lays the globe onto the page.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
 
 public enum MapProjection: String, Sendable, Hashable, CaseIterable {
     /// Longitude and latitude as x and y (`PlateCarree`): the default, and the only

@@ -1,7 +1,5 @@
 // Project/ — longitude and latitude to pixels: Plate Carrée for maps, Web Mercator for tiles.
 import QuakeModel
-import QuakeParse
-import QuakeQuery
 
 
 /// A point in image pixels: x to the right, y down, (0, 0) the top-left corner.

@@ -16,9 +16,6 @@
 /// double precision, so it passes through every published value, keeps PLEN
 /// even and PDFE odd in latitude, and matches PROJ's (single-precision)
 /// coefficients to well under a metre on the Earth.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
 
 package struct Robinson: Sendable, Hashable {
     /// The meridian drawn straight down the middle, in degrees.

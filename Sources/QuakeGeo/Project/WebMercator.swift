@@ -1,7 +1,4 @@
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
 
 /// The spherical Web Mercator projection (EPSG:3857) of XYZ map tiles: at
 /// zoom `z` the world is a square of `tileSize · 2^z` pixels, x from −180° at

@@ -5,9 +5,6 @@ import Glibc
 import QuakeModel
 import QuakeParse
 import QuakeQuery
-import QuakeGeo
-import QuakeScene
-import QuakeRender
 import QuakeWrite
 
 /// Every selected event of a feed, most recent first, in a list format,

@@ -2,9 +2,7 @@ import Foundation
 import QuakeModel
 import QuakeParse
 import QuakeQuery
-import QuakeGeo
 import QuakeScene
-import QuakeRender
 import QuakeWrite
 
 extension QuakeMap {

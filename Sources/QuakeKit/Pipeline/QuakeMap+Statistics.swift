@@ -2,7 +2,6 @@ import Foundation
 import QuakeModel
 import QuakeParse
 import QuakeQuery
-import QuakeGeo
 import QuakeScene
 import QuakeRender
 import QuakeWrite

@@ -5,7 +5,6 @@ import Foundation
 import QuakeModel
 import QuakeParse
 import QuakeQuery
-import QuakeGeo
 import QuakeScene
 import QuakeRender
 import QuakeWrite

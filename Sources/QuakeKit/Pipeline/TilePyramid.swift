@@ -1,10 +1,6 @@
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
-import QuakeRender
 import QuakeWrite
 
 /// Draws every tile with a circle on it, over a range of zoom levels: the

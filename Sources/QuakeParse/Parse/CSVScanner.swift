@@ -3,7 +3,6 @@
 
 import CByteScan
 import Foundation
-import QuakeModel
 
 /// Finds the RFC 4180 records in a window of bytes without copying them.
 ///

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import QuakeModel
 
 /// Hands a source's bytes to a consumer in bounded windows, so parsing a file
 /// of any size needs only a window of memory at a time.

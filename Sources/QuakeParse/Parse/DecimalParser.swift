@@ -1,5 +1,4 @@
 /// Decimal numbers straight from bytes, without making a `String` per field.
-import QuakeModel
 
 package enum DecimalParser {
     /// The outcome of reading one numeric field.

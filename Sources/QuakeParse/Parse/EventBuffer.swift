@@ -1,3 +1,5 @@
+import QuakeModel
+
 /// A decoded part's events, handed over by moving each out once.
 ///
 /// An array cannot give up an element without a copy (or a placeholder left
@@ -9,8 +11,6 @@
 ///
 /// A class, so that a part keeps its storage as it is copied in and out of
 /// the parts array; each part has its own (never `Array(repeating:)`).
-import QuakeModel
-
 package final class EventBuffer {
     private var base = UnsafeMutablePointer<SeismicEvent>.allocate(capacity: 0)
     private var capacity = 0

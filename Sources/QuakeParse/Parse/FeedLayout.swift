@@ -1,3 +1,5 @@
+import QuakeModel
+
 /// Where each event property sits in a feed's columns, found by header name
 /// (case-insensitive, blanks trimmed) so that every USGS layout loads:
 ///
@@ -6,8 +8,6 @@
 /// | today's 22 and the older 15 columns | `time` | `place` | `id` |
 /// | pre-2013 `eqs7day` | `Datetime` | `Region` | `Src` + `Eqid` |
 /// | `Date,TimeUTC,…` | `Date` + `TimeUTC` | — | — |
-import QuakeModel
-
 package struct FeedLayout {
     package enum TimeColumns {
         case single(Int)

@@ -1,5 +1,4 @@
 import Foundation
-import QuakeModel
 
 /// How a feed is read.
 public struct FeedOptions: Sendable, Hashable {

@@ -1,6 +1,6 @@
-/// Where in a feed a record stands.
 import QuakeModel
 
+/// Where in a feed a record stands.
 package enum FeedLocation: Sendable, Hashable {
     /// A CSV row, by the physical line (1-based; the header is line 1) on which it starts.
     case line(Int)

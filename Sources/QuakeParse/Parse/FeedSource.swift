@@ -1,5 +1,4 @@
 import Foundation
-import QuakeModel
 
 /// Where a feed's bytes come from.
 public enum FeedSource: Sendable, Hashable {

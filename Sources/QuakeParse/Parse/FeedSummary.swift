@@ -1,5 +1,4 @@
 import Foundation
-import QuakeModel
 
 /// What reading a feed found, counted row by row.
 public struct FeedSummary: Sendable, Hashable {

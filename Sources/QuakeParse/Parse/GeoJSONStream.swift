@@ -1,5 +1,4 @@
 import Foundation
-import QuakeModel
 
 /// Reads a GeoJSON feed a window at a time: the top level's skeleton (its keys, and the
 /// `features` array's elements) is followed byte by byte, and each feature, once its bytes are

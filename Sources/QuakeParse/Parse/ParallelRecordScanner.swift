@@ -1,3 +1,5 @@
+import QuakeModel
+
 /// Finds a window's records on all cores at once, with any ``RecordScanner``.
 ///
 /// Where a record starts cannot be known without reading from the start: a
@@ -9,8 +11,6 @@
 /// the parts' records are the window's. A wrong guess (a cut inside a quoted
 /// field) or any error sends the whole window through one scanner again, so
 /// results, errors and line numbers are always those of a plain scan.
-import QuakeModel
-
 package final class ParallelRecordScanner<Scanner: RecordScanner> {
     /// Smaller windows are not worth cutting.
     package static var defaultMinimumBytes: Int { 1 << 19 }

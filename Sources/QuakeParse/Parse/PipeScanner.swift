@@ -10,7 +10,6 @@
 /// its line and column; a record longer than the limit is refused, so a file
 /// without line breaks cannot fill the memory. Blanks around values are kept
 /// here and trimmed where the fields are read, as for CSV.
-import QuakeModel
 
 package final class PipeScanner: RecordScanner {
     package let sourceName: String

@@ -5,7 +5,6 @@
 ///
 /// Every window starts at a record boundary (``ChunkReader`` carries an
 /// incomplete last record over); only the line number crosses windows.
-import QuakeModel
 
 package protocol RecordScanner: AnyObject {
     /// The source's display name, for errors.

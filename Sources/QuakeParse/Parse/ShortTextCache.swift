@@ -1,10 +1,10 @@
+import QuakeModel
+
 /// The strings of short repeated fields (magnitude type, event type,
 /// network, status), made once per value and then found again: a feed
 /// repeats a handful of each on every row, and comparing two words costs
 /// far less than making a string from bytes. Each part of a batch, decoded
 /// on its own thread, has its own cache.
-import QuakeModel
-
 package struct ShortTextCache {
     /// Fields up to this many bytes are cached: two words.
     package static let longest = 16

@@ -1,7 +1,6 @@
 // Query/ — cQL2 text filters (`--where`, the server's `filter=`): lexed, parsed, checked against the
 // catalogue's columns and evaluated on an event.
 import QuakeModel
-import QuakeParse
 
 
 /// A CQL2 expression that cannot be parsed or does not fit the catalogue,

@@ -1,3 +1,5 @@
+import QuakeModel
+
 /// A CQL2 text filter (`--where`), parsed and type-checked against the event
 /// properties `mag`, `depth`, `time`, `type`, `magType`, `net`, `status`,
 /// `place`, `id`, `latitude`, `longitude` and `geometry`.
@@ -6,9 +8,6 @@
 /// let strong = try CQLFilter("mag >= 5 AND S_INTERSECTS(geometry, BBOX(120,-60,-60,60))")
 /// strong.matches(event)
 /// ```
-import QuakeModel
-import QuakeParse
-
 public struct CQLFilter: Sendable, Hashable {
     /// The text as given.
     public let text: String

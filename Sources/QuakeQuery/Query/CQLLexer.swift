@@ -1,7 +1,6 @@
-/// The tokens of CQL2 text.
 import QuakeModel
-import QuakeParse
 
+/// The tokens of CQL2 text.
 package struct CQLToken: Equatable {
     package enum Kind: Equatable {
         case identifier(String)      // a property, keyword or function name

@@ -1,6 +1,5 @@
 import Foundation
 import QuakeModel
-import QuakeParse
 
 /// What a filter implies of the indexed fields (time, updated, magnitude,
 /// depth, position): ranges and boxes every event it admits lies in. It is a

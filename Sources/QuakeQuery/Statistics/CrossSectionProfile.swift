@@ -1,6 +1,5 @@
 import Foundation
 import QuakeModel
-import QuakeParse
 
 /// A profile for a depth cross-section: the great-circle segment from A to B
 /// on a sphere of the Earth's mean radius, and the half-width of the band

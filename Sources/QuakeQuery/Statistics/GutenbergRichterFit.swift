@@ -1,6 +1,5 @@
 import Foundation
 import QuakeModel
-import QuakeParse
 
 /// How the completeness magnitude Mc is found.
 public enum CompletenessMethod: Sendable, Hashable {

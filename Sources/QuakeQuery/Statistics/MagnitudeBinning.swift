@@ -1,5 +1,4 @@
 import Foundation
-import QuakeModel
 import QuakeParse
 
 /// Magnitudes rounded to bins of one width, as frequency–magnitude statistics

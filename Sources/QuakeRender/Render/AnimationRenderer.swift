@@ -1,9 +1,6 @@
 import CCairo
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
 
 // Here, not in Scene/: the scene stage must not name the renderer's font (``TextMeasurer``).

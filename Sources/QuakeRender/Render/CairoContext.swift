@@ -3,9 +3,7 @@
 
 import CCairo
 import Foundation
-import QuakeModel
 import QuakeParse
-import QuakeQuery
 import QuakeGeo
 import QuakeScene
 

@@ -1,9 +1,5 @@
 import CCairo
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
 
 /// Owns a Cairo ARGB32 image surface; destroyed with the object. Never leaves

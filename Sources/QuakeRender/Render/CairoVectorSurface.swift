@@ -1,9 +1,7 @@
 import CCairo
 import Foundation
 import QuakeModel
-import QuakeParse
 import QuakeQuery
-import QuakeGeo
 import QuakeScene
 
 /// Owns a Cairo PDF or SVG surface that writes into memory. The byte sink

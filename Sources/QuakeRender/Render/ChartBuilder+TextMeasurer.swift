@@ -1,7 +1,3 @@
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
 
 extension ChartBuilder {

@@ -1,7 +1,6 @@
 import CCairo
 import Foundation
 import QuakeModel
-import QuakeParse
 import QuakeQuery
 import QuakeGeo
 import QuakeScene

@@ -3,7 +3,6 @@ import Foundation
 import QuakeModel
 import QuakeParse
 import QuakeQuery
-import QuakeGeo
 import QuakeScene
 
 /// Draws a ``MapScene`` with Cairo, antialiased, as PNG, PDF or SVG.

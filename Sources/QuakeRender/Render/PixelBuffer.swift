@@ -2,11 +2,6 @@
 /// ARGB32 (Cairo's layout, one native-endian 32-bit word a pixel), `stride`
 /// bytes a row. Borrowed, not copied, so encoding costs no copy of the image:
 /// valid only inside the closure of ``CairoImageSurface/withPixels(_:)``.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
-import QuakeScene
 
 package struct PixelBuffer {
     /// The first byte of the top row.

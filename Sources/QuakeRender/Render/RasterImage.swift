@@ -1,10 +1,5 @@
 import CCairo
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
-import QuakeScene
 
 /// Decoded pixels: straight-alpha RGBA, 8 bits a channel, row by row.
 package struct RasterImage: Sendable, Hashable {

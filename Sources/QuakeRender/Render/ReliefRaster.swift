@@ -2,9 +2,6 @@ import CCairo
 import CReliefData
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
 
 /// The built-in relief raster (`Data/relief/etopo1_relief.png`, 8′ plate carrée, one

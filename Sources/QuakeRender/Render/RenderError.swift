@@ -1,10 +1,7 @@
-/// Why a scene could not be drawn or an image not decoded.
 import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
 
+/// Why a scene could not be drawn or an image not decoded.
 public enum RenderError: QuakeKitError, Equatable {
     /// The image size is outside 1…``MapOptions/maximumSide`` pixels a side.
     case invalidSize(width: Int, height: Int)

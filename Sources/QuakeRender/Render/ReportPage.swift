@@ -1,10 +1,6 @@
-/// A rectangle in pixels (or PDF points).
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
 
+/// A rectangle in pixels (or PDF points).
 public struct PixelRect: Sendable, Hashable {
     /// Left edge.
     package var x: Double

@@ -1,8 +1,4 @@
 import CCairo
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
 
 /// The font every label uses. DejaVu Sans is installed by `make`'s set-up

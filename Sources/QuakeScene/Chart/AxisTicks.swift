@@ -5,7 +5,6 @@ import Foundation
 import QuakeModel
 import QuakeParse
 import QuakeQuery
-import QuakeGeo
 
 /// One tick of an axis: a major tick carries a label, a minor one (`label` nil) only a short mark.
 package struct AxisTick: Sendable, Hashable {

@@ -1,6 +1,4 @@
 import Foundation
-import QuakeModel
-import QuakeParse
 import QuakeQuery
 import QuakeGeo
 

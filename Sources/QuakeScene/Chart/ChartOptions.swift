@@ -1,8 +1,6 @@
 import Foundation
 import QuakeModel
-import QuakeParse
 import QuakeQuery
-import QuakeGeo
 
 /// How a chart is drawn. Every default suits a chart on its own or a half page of a report.
 public struct ChartOptions: Sendable, Hashable {

@@ -1,8 +1,6 @@
 import Foundation
 import QuakeModel
 import QuakeParse
-import QuakeQuery
-import QuakeGeo
 
 /// Ticks of a UTC time axis, on whole units of the calendar (see ``AxisTicks``): computed with
 /// ``CivilTime``'s integer arithmetic, so no locale or time zone enters a label.

@@ -1,7 +1,6 @@
 import Foundation
 import QuakeModel
 import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// A time-lapse of a selection resolved into scenes: the map under the events

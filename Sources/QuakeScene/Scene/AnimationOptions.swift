@@ -1,8 +1,5 @@
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 
 /// How a time-lapse of a selection looks and plays: the map, how long it runs,
 /// how events fade, the clock. The defaults are the command line's.

@@ -1,7 +1,6 @@
 import Foundation
 import QuakeModel
 import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// How events are drawn, as `--symbol` and the server's `symbol` name it.

@@ -1,7 +1,5 @@
 import Foundation
-import QuakeModel
 import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// Where crowded beachballs go: each at its epicentre if that is free, else at the

@@ -2,7 +2,6 @@
 // the land, graticule, legend and title in pixels, from a selection and MapOptions.
 import QuakeModel
 import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 

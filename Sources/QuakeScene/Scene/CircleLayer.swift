@@ -1,13 +1,10 @@
+import QuakeGeo
+
 /// The circles of a scene, stored column by column: positions and diameters as
 /// they are, fills as indices into a palette of the distinct colours (a map has
 /// a few hundred at most), shapes as a byte each. A million circles take
 /// about 45 MB instead of 72.
 /// Reads like an array of ``SceneCircle``.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
-
 package struct CircleLayer: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
     package private(set) var xs: [Double] = []
     package private(set) var ys: [Double] = []

@@ -1,7 +1,5 @@
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// What a map and its tiles decide about each event's circle, decided in one

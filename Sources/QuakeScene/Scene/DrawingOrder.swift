@@ -1,11 +1,8 @@
+import QuakeModel
+
 /// The order circles are drawn in, shared by maps and tiles so both stack
 /// them the same way: largest first (small ones stay visible on top), among
 /// equal sizes the most recent first, then the earlier in the input.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
-
 package enum DrawingOrder {
     /// Indices into `diameters` and `times` (seconds, any epoch) in drawing order.
     ///

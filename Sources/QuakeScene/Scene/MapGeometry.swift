@@ -1,11 +1,10 @@
+import QuakeModel
+import QuakeParse
+import QuakeGeo
+
 /// How a map's geography becomes pixels, for whichever projection the map
 /// uses: one point for a circle or a label, and geographic lines cut where
 /// the map ends so that no line jumps across the image.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
-
 package enum MapGeometry: Sendable, Hashable {
     /// Plate carrée: a world map that wraps, or a box.
     case plateCarree(PlateCarree)

@@ -1,9 +1,9 @@
-/// The land under the events.
 import QuakeModel
 import QuakeParse
 import QuakeQuery
 import QuakeGeo
 
+/// The land under the events.
 public enum BasemapChoice: Sendable, Hashable {
     /// Natural Earth land built into the library: 1:110m, or the simplified
     /// 1:10m where the map shows 10 pixels or more per degree (a region, a large image).

@@ -1,11 +1,8 @@
+import QuakeGeo
+
 /// A map fully resolved into pixels: every shape and label has its position,
 /// size and colour, so rendering makes no decisions and a scene can be checked
 /// as data. Layers are drawn in the order of the properties below.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
-
 public struct MapScene: Sendable, Hashable {
     /// Image width in pixels.
     public var width: Int

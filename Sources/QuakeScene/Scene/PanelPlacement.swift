@@ -1,8 +1,4 @@
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 
 /// An axis-aligned rectangle in pixels: a panel, a label, or a place one could go.
 package struct PanelRect: Sendable, Hashable {

@@ -1,7 +1,5 @@
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// The legend's row for events that are not earthquakes: a diamond sample

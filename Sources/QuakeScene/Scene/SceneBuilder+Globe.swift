@@ -1,10 +1,9 @@
-/// A globe map (Equal Earth, Robinson): the ocean inside the outline, land cut
-/// at the seam, a curved graticule and the outline.
 import QuakeModel
 import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
+/// A globe map (Equal Earth, Robinson): the ocean inside the outline, land cut
+/// at the seam, a curved graticule and the outline.
 extension SceneBuilder {
     /// The ocean (the globe's outline filled) and the land over it, with its coastlines.
     ///

@@ -1,6 +1,3 @@
-import QuakeModel
-import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 extension SceneBuilder {

@@ -1,7 +1,6 @@
 import Foundation
 import QuakeModel
 import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// Labels for the largest events: `M 6.5 · 72 km W of Challis, Idaho · 31 Mar 23:52 UTC`,

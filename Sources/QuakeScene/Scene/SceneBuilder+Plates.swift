@@ -1,7 +1,4 @@
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// Plate boundaries: thin lines over the land, and on subduction zones small teeth on

@@ -1,8 +1,7 @@
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
 import QuakeGeo
+import QuakeModel
+import QuakeQuery
 
 /// A cross-section's profile over the events: where the section was cut, as
 /// the map beside a section chart shows it.

@@ -1,7 +1,6 @@
 import Foundation
 import QuakeModel
 import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// Resolves events and a basemap into a ``MapScene``.

@@ -1,12 +1,11 @@
-/// The shaded relief under a map (`--basemap relief`): which longitude and latitude
-/// each pixel shows, and the colours of sea floor and land. The renderer samples the
-/// built-in ETOPO1 raster along each row.
 import Foundation
-import QuakeModel
 import QuakeParse
 import QuakeQuery
 import QuakeGeo
 
+/// The shaded relief under a map (`--basemap relief`): which longitude and latitude
+/// each pixel shows, and the colours of sea floor and land. The renderer samples the
+/// built-in ETOPO1 raster along each row.
 package struct SceneRelief: Sendable, Hashable {
     /// How the map's pixels lie on the globe.
     package enum Mapping: Sendable, Hashable {

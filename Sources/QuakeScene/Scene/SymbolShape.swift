@@ -1,7 +1,5 @@
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// The outline of an event's symbol: a circle for an earthquake, a diamond

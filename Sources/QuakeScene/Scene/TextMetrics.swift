@@ -2,10 +2,6 @@
 /// footer needs from the renderer's fonts. The renderer supplies it (Cairo,
 /// with the font it draws with: ``TextMeasurer``), so the scene sizes its
 /// panels exactly and still holds no drawing code.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 
 package protocol TextMetrics {
     /// The advance width of `text` in pixels at `size` pixels, bold or regular.

@@ -1,9 +1,5 @@
 // Style/ — how an event looks, decided from its values alone: circle sizes and colours by magnitude,
 // depth or age.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 
 
 /// How an event's magnitude becomes a circle: the seed's formulas, with their

@@ -1,8 +1,4 @@
 /// A colour with straight (not premultiplied) alpha, each channel 0…1.
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 
 public struct RGBA: Sendable, Hashable, Codable {
     /// Red, 0…1.

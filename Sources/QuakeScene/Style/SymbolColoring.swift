@@ -1,8 +1,6 @@
 import Foundation
 import QuakeModel
 import QuakeParse
-import QuakeQuery
-import QuakeGeo
 
 /// What a circle's colour tells; its size always tells the magnitude.
 public enum SymbolColoring: Sendable, Hashable {

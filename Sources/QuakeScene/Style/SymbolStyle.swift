@@ -1,8 +1,5 @@
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 
 /// How events become circles, on maps and tiles alike: the size of a circle
 /// (always the magnitude) and what its colour tells.

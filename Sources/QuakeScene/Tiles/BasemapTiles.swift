@@ -1,9 +1,8 @@
 // Tiles/ — scenes for Web Mercator XYZ tiles: which tiles each event's circle touches, each tile's
 // circles, and land tiles for the server's web map.
-import QuakeModel
 import QuakeParse
-import QuakeQuery
 import QuakeGeo
+import QuakeModel
 
 
 /// Land and sea as Web Mercator XYZ tiles, in the maps' colours: the base

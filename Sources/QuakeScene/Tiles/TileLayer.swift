@@ -1,7 +1,5 @@
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// Events arranged for drawing as the tiles of one zoom level.

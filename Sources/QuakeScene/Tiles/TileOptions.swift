@@ -1,9 +1,6 @@
-/// How tiles look and how full they may get.
-import QuakeModel
 import QuakeParse
-import QuakeQuery
-import QuakeGeo
 
+/// How tiles look and how full they may get.
 public struct TileOptions: Sendable, Hashable {
     /// The per-tile limit of map clients' paging layers, which ask each tile for
     /// at most 2000 features.

@@ -1,7 +1,4 @@
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 /// What a tile set says about itself: TileJSON beside a tile folder, the

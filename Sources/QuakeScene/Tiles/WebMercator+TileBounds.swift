@@ -1,7 +1,5 @@
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
 import QuakeGeo
 
 // Here, not beside the projection: a tile is this stage's idea, and the

@@ -2,9 +2,6 @@ import CPNGEncoder
 import Foundation
 import QuakeModel
 import QuakeParse
-import QuakeQuery
-import QuakeGeo
-import QuakeScene
 import QuakeRender
 
 /// Streams an animated PNG (APNG) to a file descriptor one frame at a time:

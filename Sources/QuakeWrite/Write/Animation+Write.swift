@@ -4,10 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
 import QuakeRender
 

@@ -7,12 +7,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
-import QuakeScene
-import QuakeRender
 
 /// Writes a file so that readers see either the old complete file or the new
 /// complete one, never a part: the bytes go to a temporary file in the same

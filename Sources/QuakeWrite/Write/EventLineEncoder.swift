@@ -2,9 +2,7 @@ import Foundation
 import QuakeModel
 import QuakeParse
 import QuakeQuery
-import QuakeGeo
 import QuakeScene
-import QuakeRender
 
 /// The one writer of the list formats written an event at a time (CSV,
 /// FDSN text, JSON, GeoJSON): one event as one line or one object, written

@@ -1,10 +1,7 @@
 import Foundation
 import QuakeModel
 import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
-import QuakeRender
 
 /// The formats in which a list of events can be written.
 public enum EventListFormat: String, Sendable, CaseIterable {

@@ -1,8 +1,4 @@
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
 import QuakeRender
 

@@ -1,10 +1,6 @@
 import CPNGEncoder
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
-import QuakeScene
 import QuakeRender
 
 /// Encodes rendered pixels as PNG with settings chosen for maps, which Cairo's

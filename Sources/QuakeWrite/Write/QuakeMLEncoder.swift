@@ -2,9 +2,6 @@ import Foundation
 import QuakeModel
 import QuakeParse
 import QuakeQuery
-import QuakeGeo
-import QuakeScene
-import QuakeRender
 
 /// Writes events as a QuakeML 1.2 (BED) document that ``FeedReader`` reads
 /// back to the same events: one origin and one magnitude per event, both

@@ -5,9 +5,7 @@ import Darwin
 #endif
 import Foundation
 import QuakeModel
-import QuakeParse
 import QuakeQuery
-import QuakeGeo
 import QuakeScene
 import QuakeRender
 

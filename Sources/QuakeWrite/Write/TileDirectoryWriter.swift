@@ -5,11 +5,7 @@ import Darwin
 #endif
 import Foundation
 import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
-import QuakeRender
 
 /// Writes a tile pyramid as `DIR/z/x/y.png` plus `DIR/tilejson.json`, all or
 /// nothing: tiles go to a temporary folder beside `DIR`, which replaces `DIR`

@@ -1,10 +1,5 @@
 import Foundation
-import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
 import QuakeScene
-import QuakeRender
 
 /// Where a tile pyramid goes: a folder of PNGs (``TileDirectoryWriter``) or a
 /// single file (the MBTiles writer of `QuakeMBTiles`). Nothing is visible at

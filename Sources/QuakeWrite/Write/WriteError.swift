@@ -4,11 +4,6 @@ import Glibc
 import Darwin
 #endif
 import QuakeModel
-import QuakeParse
-import QuakeQuery
-import QuakeGeo
-import QuakeScene
-import QuakeRender
 
 /// Why an output could not be written. The previous file at the path, if any,
 /// is untouched in every case.
