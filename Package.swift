@@ -124,6 +124,7 @@ let package = Package(
                 "QuakeKit",
                 "QuakeFetch",
                 "QuakeMBTiles",
+                "QuakeCatalogue",
                 "QuakeCommand",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -105,12 +105,21 @@ package struct Catalogue: Sendable {
     /// the selection's own filter and limit decide. A limit reads only pages
     /// of the most recent events until it is met. `summary` counts the events read.
     package func select(_ selection: EventSelection) async throws -> FeedSelection {
+        var candidates: [SeismicEvent] = []
+        let summary = try await forEach(selection) { candidates.append($0) }
+        return FeedSelection(events: selection.select(candidates), summary: summary)
+    }
+
+    /// Hands `body` each event `selection` selects, newest first (equal times in the order they
+    /// were stored), a page at a time: memory stays that of one page however many there are, so
+    /// a listing or a map of a whole catalogue streams as one of a file does. Returns the
+    /// summary of what was read.
+    package func forEach(_ selection: EventSelection, _ body: (SeismicEvent) throws -> Void) async throws -> FeedSummary {
         let predicate = CataloguePredicate(selection)
         let limit = selection.limit
         // Pages of the limit itself: the filter rarely refuses what the database let through, and
         // every row read costs decoding (a server's page of 100 is most of its work).
-        let pageSize = limit.map { min(max($0, 16), 50_000) } ?? 50_000
-        var candidates: [SeismicEvent] = []
+        let pageSize = limit.map { min(max($0, 16), Self.largestPage) } ?? Self.largestPage
         var cursor: CatalogueCursor?
         var read = 0, admitted = 0
         pages: while limit != 0 {
@@ -119,7 +128,7 @@ package struct Catalogue: Sendable {
                 read += 1
                 cursor = position
                 guard selection.admits(event) else { continue }
-                candidates.append(event)
+                try body(event)
                 admitted += 1
                 if let limit, admitted >= limit { break pages }
             }
@@ -128,8 +137,11 @@ package struct Catalogue: Sendable {
         var summary = FeedSummary(rows: read, events: read)
         // Who the data is from, as the ingests recorded it: a map of the catalogue credits them as one of the feed would.
         summary.sources = try await store.state().sources
-        return FeedSelection(events: selection.select(candidates), summary: summary)
+        return summary
     }
+
+    /// The most events one read of the database asks for: 10,000 events are a few MiB.
+    static let largestPage = 10_000
 }
 
 extension Catalogue {

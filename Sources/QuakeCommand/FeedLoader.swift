@@ -84,22 +84,26 @@ package struct FeedLoader {
     package func load<Event: CatalogueReadable>(ifChangedOutput: String? = nil, as type: Event.Type) async throws -> Outcome<Event> {
         try await load(ifChangedOutput: ifChangedOutput, reading: { source, feed, selection in
             try QuakeMap.select(from: source, feed: feed, selection: selection, as: Event.self)
-        }, fromCatalogue: Event.fromCatalogue)
+        }, fromCatalogue: { try await Event.fromCatalogue($0, $1) })
     }
 
     /// Loads the feed and reads it with `reading` (given the feed options
     /// and the selection): `list` spools its lines rather than keeping events.
-    /// From `--catalogue`, the events the catalogue selects go to `fromCatalogue`.
+    /// From `--catalogue`, `fromCatalogue` reads the open catalogue (streaming its events, so that
+    /// a whole catalogue costs what a whole file does).
     package func load<Event>(
         ifChangedOutput: String? = nil,
         reading: @escaping (FeedSource, FeedOptions, EventSelection) throws -> SelectedEvents<Event>,
-        fromCatalogue: (FeedSelection) throws -> SelectedEvents<Event>
+        fromCatalogue: (Catalogue, EventSelection) async throws -> SelectedEvents<Event>
     ) async throws -> Outcome<Event> {
         let feedOptions = feedOptions, selection = selection
         if let catalogue = input.catalogue {
             try input.checkCatalogueIsTheOnlyInput()
-            var loaded = LoadedFeed(selection: try fromCatalogue(try await Self.select(selection, from: catalogue)))
-            loaded.catalogue = try CatalogueLocation(catalogue).description
+            let location = try CatalogueLocation(catalogue)
+            var loaded = LoadedFeed(selection: try await Catalogue.using(location, writing: false) {
+                try await fromCatalogue($0, selection)
+            })
+            loaded.catalogue = location.description
             return .loaded(loaded)
         }
         let select = { (source: FeedSource) in try reading(source, feedOptions, selection) }
@@ -185,11 +189,6 @@ package struct FeedLoader {
         return .loaded(loaded)
     }
 
-    /// The events `selection` selects from the catalogue at `location`.
-    private static func select(_ selection: EventSelection, from location: String) async throws -> FeedSelection {
-        try await Catalogue.using(try CatalogueLocation(location), writing: false) { try await $0.select(selection) }
-    }
-
     private var retrieval: FeedRetrieval {
         FeedRetrieval(fetch: fetch.options, cache: fetch.cache, staleOk: fetch.staleOk)
     }
@@ -213,17 +212,26 @@ package struct FeedLoader {
 
 /// What can be selected from a catalogue as from a feed: whole events, or what a map draws of them.
 package protocol CatalogueReadable: SelectableEvent {
-    /// The catalogue's selection, kept as this type.
-    static func fromCatalogue(_ selection: FeedSelection) throws -> SelectedEvents<Self>
+    /// What `selection` selects from `catalogue`, kept as this type.
+    static func fromCatalogue(_ catalogue: Catalogue, _ selection: EventSelection) async throws -> SelectedEvents<Self>
 }
 
 extension SeismicEvent: CatalogueReadable {
-    package static func fromCatalogue(_ selection: FeedSelection) -> FeedSelection { selection }
+    package static func fromCatalogue(_ catalogue: Catalogue, _ selection: EventSelection) async throws -> FeedSelection {
+        try await catalogue.select(selection)
+    }
 }
 
 extension MapEvent: CatalogueReadable {
-    package static func fromCatalogue(_ selection: FeedSelection) -> MapSelection {
-        MapSelection(events: selection.events.compactMap(MapEvent.init), summary: selection.summary,
-                     places: PlaceCandidates.places(of: selection.events))
+    /// Each event reduced to what a map draws as it streams from the catalogue (a quarter of a
+    /// whole event's memory, as from a file), with the places of the largest for labels.
+    package static func fromCatalogue(_ catalogue: Catalogue, _ selection: EventSelection) async throws -> MapSelection {
+        var events: [MapEvent] = [], largest = PlaceCandidates()
+        let summary = try await catalogue.forEach(selection) { event in
+            guard let mapped = MapEvent(event) else { return }
+            events.append(mapped)
+            largest.offer(magnitude: mapped.magnitude, time: mapped.time, (event.id, event.place))
+        }
+        return MapSelection(events: events, summary: summary, places: largest.places)
     }
 }

@@ -71,7 +71,7 @@ extension Quakemap {
                 guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
                     let (batch, summary, duplicates) = try Catalogue.batch(from: source, feed: feed, selection: selection)
                     return SelectedEvents(events: [IngestInput(batch)], summary: summary, duplicates: duplicates)
-                }, fromCatalogue: { _ in throw ValidationError("ingest reads a feed, not a catalogue") }) else { return }
+                }, fromCatalogue: { _, _ in throw ValidationError("ingest reads a feed, not a catalogue") }) else { return }
                 var batch = loaded.selection.events[0].batch
                 batch.sources = loaded.selection.summary.sources
                 if let keep { batch.keepSince = now.addingTimeInterval(-(TimeBound.age(keep) ?? 0)) }

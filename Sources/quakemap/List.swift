@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import QuakeCatalogue
 import QuakeCommand
 import QuakeKit
 
@@ -52,10 +53,12 @@ extension Quakemap {
                     let format = format
                     guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
                         try QuakeMap.list(from: source, feed: feed, selection: selection, format: format, columns: columns)
-                    }, fromCatalogue: { selected in
-                        SelectedEvents(events: [try EventListSpool(events: selected.events, summary: selected.summary,
-                                                                   format: format, columns: columns)],
-                                       summary: selected.summary)
+                    }, fromCatalogue: { catalogue, selection in
+                        // Streamed page by page into the spool: a whole catalogue never sits in memory.
+                        let spool = try await EventListSpool(format: format, columns: columns) { append in
+                            try await catalogue.forEach(selection, append)
+                        }
+                        return SelectedEvents(events: [spool], summary: spool.summary)
                     }) else { return }
                     let spool = loaded.selection.events[0]
                     try spool.write { try AtomicFileWriter.writeAll($0, to: STDOUT_FILENO, path: "<stdout>") }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import QuakeCatalogue
 import QuakeCommand
 import QuakeKit
 
@@ -56,9 +57,10 @@ extension Quakemap {
                     let selected = try QuakeMap.select(from: source, feed: feed, selection: selection)
                     return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness)],
                                           summary: selected.summary, duplicates: selected.duplicates)
-                }, fromCatalogue: { selected in
-                    SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness)],
-                                   summary: selected.summary)
+                }, fromCatalogue: { catalogue, selection in
+                    let selected = try await catalogue.select(selection)
+                    return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness)],
+                                          summary: selected.summary)
                 }) else { return }
                 let statistics = loaded.selection.events[0]
                 let data: Data

@@ -67,21 +67,22 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
         }
     }
 
-    /// Spools `events`, already selected and in order (a catalogue's), with
-    /// the summary of reading them: the same bytes as a feed of those events.
-    package init(events: [SeismicEvent], summary: FeedSummary, format: EventListFormat,
-                 columns: EventColumns = .usgs) throws {
+    /// Spools the events `produce` hands to the function it is given, already selected and in
+    /// order (a catalogue's, page by page), and keeps the summary it returns: memory stays
+    /// that of one record, whatever the count.
+    package init(format: EventListFormat, columns: EventColumns = .usgs,
+                 produce: ((SeismicEvent) throws -> Void) async throws -> FeedSummary) async throws {
         precondition(Self.spools(format), "\(format) is not spooled")
         self.format = format
         self.columns = columns
         guard format != .table else {
-            spool = try EventSpool(events: events, summary: summary) { event, bytes in
+            spool = try await EventSpool(produce: produce) { event, bytes in
                 TableRecord.append(EventListEncoder.tableCells(event), to: &bytes)
             }
             return
         }
         let encoder = EventLineEncoder(format: format, columns: columns)
-        spool = try EventSpool(events: events, summary: summary) { event, bytes in encoder.append(event, to: &bytes) }
+        spool = try await EventSpool(produce: produce) { event, bytes in encoder.append(event, to: &bytes) }
     }
 
     /// Writes the list, calling `sink` with pieces of up to a MiB in order.
@@ -261,12 +262,13 @@ package struct EventSpool {
         self.order = order
     }
 
-    /// Spools a record of each of `events`, kept in their order.
-    package init(events: [SeismicEvent], summary: FeedSummary, record: (SeismicEvent, inout [UInt8]) -> Void) throws {
+    /// Spools a record of each event `produce` hands over, kept in their order, and the summary it returns.
+    package init(produce: ((SeismicEvent) throws -> Void) async throws -> FeedSummary,
+                 record: @escaping (SeismicEvent, inout [UInt8]) -> Void) async throws {
         let storage = SpoolStorage()
         var offsets: [UInt64] = [0], bytes: [UInt8] = []
-        offsets.reserveCapacity(events.count + 1)
-        for event in events {
+        summary = try await produce { event in
+            guard offsets.count < UInt32.max else { throw WriteError.writeFailed(path: "<spool>", errno: EFBIG) }
             bytes.removeAll(keepingCapacity: true)
             record(event, &bytes)
             try bytes.withUnsafeBytes { try storage.append($0) }
@@ -275,9 +277,8 @@ package struct EventSpool {
         try storage.finish()
         self.storage = storage
         self.offsets = offsets
-        self.summary = summary
         duplicates = 0
-        order = Array(0..<UInt32(events.count))
+        order = Array(0..<UInt32(offsets.count - 1))
     }
 
     /// Calls `body` with each kept record (the bytes `record` made), in order.
