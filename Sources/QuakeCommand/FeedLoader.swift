@@ -226,12 +226,6 @@ extension MapEvent: CatalogueReadable {
     /// Each event reduced to what a map draws as it streams from the catalogue (a quarter of a
     /// whole event's memory, as from a file), with the places of the largest for labels.
     package static func fromCatalogue(_ catalogue: Catalogue, _ selection: EventSelection) async throws -> MapSelection {
-        var events: [MapEvent] = [], largest = PlaceCandidates()
-        let summary = try await catalogue.forEach(selection) { event in
-            guard let mapped = MapEvent(event) else { return }
-            events.append(mapped)
-            largest.offer(magnitude: mapped.magnitude, time: mapped.time, (event.id, event.place))
-        }
-        return MapSelection(events: events, summary: summary, places: largest.places)
+        try await MapSelection.collecting { try await catalogue.forEach(selection, $0) }
     }
 }

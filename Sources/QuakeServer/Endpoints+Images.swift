@@ -70,12 +70,9 @@ extension Endpoints {
         return try await image(request, key: "map \(width) \(name) \(symbol) \(drawingName) \(basemapName) \(query.query(offset: 0))", served: served,
                                 coloring: coloring, read: {
             try await served.newest(query.filter, limit: query.limit)
-        }) { events in
-            // The labels' places, by id.
-            let places = Dictionary(events.compactMap { $0.place.isEmpty || $0.id.isEmpty ? nil : ($0.id, $0.place) },
-                                    uniquingKeysWith: { first, _ in first })
-            let scene = SceneBuilder(options: mapOptions).scene(for: events.compactMap(MapEvent.init), feedGenerated: served.generated,
-                                                                places: places)
+        }) { selected in
+            let scene = SceneBuilder(options: mapOptions).scene(for: selected.events, feedGenerated: served.generated,
+                                                                places: selected.places)
             return try MapRenderer().pngData(for: scene)
         }
     }
@@ -121,8 +118,9 @@ extension Endpoints {
             data = cached
         } else {
             do {
-                let events = try await read()
-                data = try await gate.run { try draw(events) }
+                // Read inside the gate: as many reads at once as renders, so that requests for
+                // large maps wait for a slot before they hold their events, not after.
+                data = try await gate.run(reading: read, draw)
             } catch RenderGate.Refusal.busy {
                 throw Problem(.serviceUnavailable, "too many images are being drawn; try again shortly", retryAfter: 1)
             } catch RenderGate.Refusal.timedOut {

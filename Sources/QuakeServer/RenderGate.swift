@@ -32,30 +32,63 @@ final class RenderGate: Sendable {
         self.queueLimit = queueLimit
     }
 
+    /// `work` on what `read` reads, both within one slot: the read waits for the slot as a
+    /// render does (so no more requests hold their events at once than draw), then `work`
+    /// runs on the render queue. The slot is given back when `work` ends, or when `read` throws;
+    /// a caller that gives up waiting for `work` (the timeout) leaves it the slot until it ends.
+    func run<Events: Sendable, T: Sendable>(reading read: @Sendable () async throws -> Events,
+                                            _ work: @escaping @Sendable (Events) throws -> T) async throws -> T {
+        try await acquire()
+        let events: Events
+        do {
+            events = try await read()
+        } catch {
+            release()
+            throw error
+        }
+        return try await runHolding { try work(events) }
+    }
+
     /// `work`'s result, computed on the render queue.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        let outcome = Outcome<T>()
-        let start: @Sendable () -> Void = { [self] in
-            queue.async { [self] in
-                defer { release() }
-                // Work whose caller has given up is not started at all.
-                guard !outcome.isSettled else { return }
-                outcome.settle(Result(catching: work))
-            }
-        }
+        try await acquire()
+        return try await runHolding(work)
+    }
+
+    /// Waits for a free slot and takes it; refuses at once when too many wait already.
+    private func acquire() async throws {
+        let waiter = Outcome<Void>()
         let admitted: Bool? = slots.withLock { slots in
             if slots.free > 0 {
                 slots.free -= 1
                 return true
             }
             guard slots.waiting.count < queueLimit else { return nil }
-            slots.waiting.append(start)
+            // A waiter that gave up (timed out) passes the slot on.
+            slots.waiting.append { [self] in if !waiter.settle(.success(())) { release() } }
             return false
         }
         guard let admitted else { throw Refusal.busy }
+        if admitted { return }
+        try await withCheckedThrowingContinuation { continuation in
+            waiter.install(continuation)
+            waiter.startTimer(after: timeout, on: timers) {
+                waiter.settle(.failure(Refusal.timedOut))
+            }
+        }
+    }
+
+    /// Runs `work` on the render queue with the slot the caller holds, giving it back when
+    /// `work` ends; the caller stops waiting after the timeout.
+    private func runHolding<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let outcome = Outcome<T>()
         return try await withCheckedThrowingContinuation { continuation in
             outcome.install(continuation)
-            if admitted { start() }
+            queue.async { [self] in
+                defer { release() }
+                guard !outcome.isSettled else { return }
+                outcome.settle(Result(catching: work))
+            }
             outcome.startTimer(after: timeout, on: timers) {
                 outcome.settle(.failure(Refusal.timedOut))
             }
@@ -114,7 +147,9 @@ private final class Outcome<T: Sendable>: Sendable {
 
     var isSettled: Bool { state.withLock { $0.settled } }
 
-    func settle(_ result: Result<T, any Error>) {
+    /// Settles the outcome with `result` unless it is settled already; whether it did.
+    @discardableResult
+    func settle(_ result: Result<T, any Error>) -> Bool {
         let continuation: CheckedContinuation<T, any Error>?? = state.withLock { state in
             guard !state.settled else { return .none }
             state.settled = true
@@ -125,8 +160,9 @@ private final class Outcome<T: Sendable>: Sendable {
             state.continuation = nil
             return .some(continuation)
         }
-        guard case .some(let waiting) = continuation else { return }
+        guard case .some(let waiting) = continuation else { return false }
         timer.withLock { $0?.cancel() }
         waiting?.resume(with: result)
+        return true
     }
 }

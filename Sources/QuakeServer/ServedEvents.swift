@@ -77,13 +77,15 @@ package enum ServedEvents: Sendable {
 
     /// How many events `filter` admits; `nil` from a database when more than `budget`
     /// would have to be read to tell (the count of the whole catalogue is always known).
+    /// Counted as the events stream past, a page at a time: none is kept.
     func count(_ filter: EventFilter, budget: Int) async throws -> Int? {
         switch self {
         case .memory(let snapshot):
             return filter == EventFilter() ? snapshot.events.count : snapshot.index.page(matching: filter, offset: 0, limit: 0).matched
         case .database(let catalogue, let state):
             guard filter != EventFilter() else { return state.events }
-            let found = try await catalogue.select(EventSelection(limit: budget + 1, filter: filter)).events.count
+            var found = 0
+            _ = try await catalogue.forEach(EventSelection(limit: budget + 1, filter: filter)) { _ in found += 1 }
             return found <= budget ? found : nil
         }
     }
@@ -96,14 +98,23 @@ package enum ServedEvents: Sendable {
         }
     }
 
-    /// The `limit` most recent events `filter` admits, newest first: what a map draws.
-    func newest(_ filter: EventFilter, limit: Int) async throws -> [SeismicEvent] {
+    /// The `limit` most recent events `filter` admits, newest first, as a map draws them (with
+    /// the places of the largest, for labels): streamed from a database, so that a map of a
+    /// whole catalogue holds a map event per event, never a whole one.
+    func newest(_ filter: EventFilter, limit: Int) async throws -> MapSelection {
         switch self {
         case .memory(let snapshot):
-            guard filter != EventFilter() else { return Array(snapshot.events.prefix(limit)) }
-            return Array(snapshot.events.lazy.filter(filter.matches).prefix(limit))
+            return try await MapSelection.collecting { append in
+                var taken = 0
+                for event in snapshot.events where taken < limit && (filter == EventFilter() || filter.matches(event)) {
+                    try append(event)
+                    taken += 1
+                    if taken == limit { break }
+                }
+                return FeedSummary(rows: taken, events: taken)
+            }
         case .database(let catalogue, _):
-            return try await catalogue.select(EventSelection(limit: limit, filter: filter)).events
+            return try await MapSelection.collecting { try await catalogue.forEach(EventSelection(limit: limit, filter: filter), $0) }
         }
     }
 

@@ -56,6 +56,48 @@ struct RenderGateTests {
         #expect(started.withLock { $0 } == ["first", "second", "slow", "after"], "a render whose caller left is never started")
     }
 
+    /// A map's read happens inside its slot: a second request does not read its events while
+    /// the first draws, a failed read gives the slot back, and so does a reader that gave up waiting.
+    @Test func readsWaitForTheirSlotAsRendersDo() async throws {
+        let gate = RenderGate(width: 1, queueLimit: 4, timeout: .seconds(60))
+        let started = Started()
+        let holdFirst = DispatchSemaphore(value: 0)
+        let first = Task {
+            try await gate.run(reading: { started.withLock { $0.append("read first") }; return "first" }) { name in
+                started.withLock { $0.append("draw \(name)") }
+                holdFirst.wait()
+                return name
+            }
+        }
+        try await Self.eventually { started.withLock { $0 } == ["read first", "draw first"] }
+        let second = Task {
+            try await gate.run(reading: { started.withLock { $0.append("read second") }; return "second" }) { $0 }
+        }
+        try await Self.eventually { gate.waiting == 1 }
+        #expect(started.withLock { $0 } == ["read first", "draw first"], "the second read waits for the slot")
+        holdFirst.signal()
+        #expect(try await first.value == "first")
+        #expect(try await second.value == "second")
+        #expect(started.withLock { $0 } == ["read first", "draw first", "read second"])
+
+        struct Unreadable: Error {}
+        await #expect(throws: Unreadable.self) { try await gate.run(reading: { () throws -> Int in throw Unreadable() }) { $0 } }
+        #expect(try await gate.run(reading: { 7 }) { $0 * 6 } == 42, "a failed read gave its slot back")
+
+        let impatient = RenderGate(width: 1, queueLimit: 4, timeout: .milliseconds(200))
+        let holdSlow = DispatchSemaphore(value: 0)
+        let slow = Task { try await impatient.run(Self.job(started, "slow read", until: holdSlow)) }
+        try await Self.eventually { started.withLock { $0 }.contains("slow read") }
+        await #expect(throws: RenderGate.Refusal.timedOut) {
+            try await impatient.run(reading: { started.withLock { $0.append("never") }; return 1 }) { $0 }
+        }
+        holdSlow.signal()
+        _ = try? await slow.value
+        try await Self.eventually { impatient.waiting == 0 }
+        #expect(try await impatient.run(reading: { 2 }) { $0 } == 2, "the slot a reader gave up came back")
+        #expect(!started.withLock { $0 }.contains("never"), "a reader that gave up never reads")
+    }
+
     /// The timeout fires on time while every thread of the cooperative pool is held: a render
     /// that stamps circles on all cores can hold them, and a timer that needs one of them woke
     /// only after the render was done, which then answered instead of the 503.

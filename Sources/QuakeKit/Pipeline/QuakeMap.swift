@@ -38,6 +38,22 @@ public struct SelectedEvents<Event: Sendable & Hashable>: Sendable, Hashable {
 /// Whole selected events (``QuakeMap/select(from:feed:selection:)``).
 public typealias FeedSelection = SelectedEvents<SeismicEvent>
 
+extension SelectedEvents where Event == MapEvent {
+    /// The map events of whole events that `produce` hands over one at a time, already
+    /// selected and in order (a catalogue's, a server's), with the places of the largest for
+    /// labels, as a read of a file keeps them: memory is a map event's per event, never a whole one's.
+    package static func collecting(_ produce: ((SeismicEvent) throws -> Void) async throws -> FeedSummary) async rethrows
+        -> MapSelection {
+        var events: [MapEvent] = [], largest = PlaceCandidates()
+        let summary = try await produce { event in
+            guard let mapped = MapEvent(event) else { return }
+            events.append(mapped)
+            largest.offer(magnitude: mapped.magnitude, time: mapped.time, (event.id, event.place))
+        }
+        return MapSelection(events: events, summary: summary, places: largest.places)
+    }
+}
+
 /// Selected events reduced to what a map draws (``QuakeMap/select(from:feed:selection:as:)`` with ``MapEvent``).
 public typealias MapSelection = SelectedEvents<MapEvent>
 
