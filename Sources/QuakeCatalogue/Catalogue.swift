@@ -150,25 +150,33 @@ extension Catalogue {
     /// feed order, each marked with whether `selection`'s filter passes it.
     package static func batch(from source: FeedSource, feed: FeedOptions, selection: EventSelection) throws
         -> (batch: IngestBatch, summary: FeedSummary, duplicates: Int) {
-        var events: [SeismicEvent] = [], versions: [Int?] = []
+        // Read straight into the batch, each event with its filters' verdict, and settled in place:
+        // one array of the feed's events, not a second copy of those that stay.
+        var batch = IngestBatch(), versions: [Int32] = []
         let expectedRows = (source.byteCount ?? 0) / 120
-        events.reserveCapacity(expectedRows)
+        batch.events.reserveCapacity(expectedRows)
         versions.reserveCapacity(expectedRows)
         let revisions = RevisionLedger(expectedRows: expectedRows)
         let summary = try FeedReader(options: feed).read(source, passing: nil, revisions: revisions) { event in
-            events.append(event)
-            versions.append(revisions.current)
+            batch.events.append((event, selection.admitsIgnoringMagnitude(event)))
+            versions.append(revisions.current.map(Int32.init) ?? -1)
         }
         let settlement = revisions.settle()
         // Rows without an id are one event when time and position agree: the last stays.
         var lastOfKey: [String: Int] = [:]
-        for (index, event) in events.enumerated() where event.id.isEmpty { lastOfKey[CatalogueSchema.key(event)] = index }
-        var batch = IngestBatch()
-        batch.events.reserveCapacity(events.count)
-        for (index, event) in events.enumerated()
-        where settlement.stays(versions[index]) && (!event.id.isEmpty || lastOfKey[CatalogueSchema.key(event)] == index) {
-            batch.events.append((event, selection.admitsIgnoringMagnitude(event)))
+        for (index, entry) in batch.events.enumerated() where entry.event.id.isEmpty {
+            lastOfKey[CatalogueSchema.key(entry.event)] = index
         }
-        return (batch, summary, events.count - batch.events.count)
+        let read = batch.events.count
+        var kept = 0
+        for index in batch.events.indices {
+            let event = batch.events[index].event
+            guard settlement.stays(versions[index] < 0 ? nil : Int(versions[index])),
+                  !event.id.isEmpty || lastOfKey[CatalogueSchema.key(event)] == index else { continue }
+            if kept != index { batch.events.swapAt(kept, index) }
+            kept += 1
+        }
+        batch.events.removeSubrange(kept...)
+        return (batch, summary, read - kept)
     }
 }
