@@ -50,8 +50,13 @@ package struct Catalogue: Sendable {
         guard !overflow, end < Int.max else { return ([], false) }
         var selection = EventSelection(limit: end + 1)
         selection.filter = filter
-        let selected = try await select(selection).events
-        return (Array(selected.dropFirst(offset).prefix(limit)), selected.count > end)
+        // The events before the page stream past uncounted in memory: only the page is kept.
+        var page: [SeismicEvent] = [], seen = 0
+        _ = try await forEach(selection) { event in
+            if seen >= offset && seen < end { page.append(event) }
+            seen += 1
+        }
+        return (page, seen > end)
     }
 
     /// The drawable events in the box `region` that `filter` admits, the `count` largest (then
