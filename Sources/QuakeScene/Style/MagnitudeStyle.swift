@@ -25,7 +25,7 @@ public struct MagnitudeStyle: Sendable, Hashable {
         self.minimumDiameter = minimumDiameter
     }
 
-    /// The largest ``symbolScale``: a larger one would overflow a map's or a tile's pixel
+    /// The largest `symbolScale`: a larger one would overflow a map's or a tile's pixel
     /// arithmetic, not draw a larger circle.
     public static let maximumSymbolScale = 100.0
     /// The minimum diameters a style takes, in pixels.

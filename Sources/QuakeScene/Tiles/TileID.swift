@@ -2,7 +2,7 @@ import QuakeModel
 
 /// One tile of an XYZ pyramid: zoom `z`, column `x` from the antimeridian
 /// eastward, row `y` from the north down (the "slippy map" scheme; MBTiles
-/// stores rows from the south, see ``tmsRow``).
+/// stores rows from the south, see `tmsRow`).
 public struct TileID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The zoom level.
     public let zoom: Int
