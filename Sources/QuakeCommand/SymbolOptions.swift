@@ -19,7 +19,9 @@ package struct SymbolOptions: ParsableArguments {
         do {
             try style.validate()
         } catch {
-            throw ValidationError("\(error == .minimumDiameterOutOfRange(minDiameter) ? "--min-diameter" : "--symbol-scale"): \(error.message)")
+            // By the case, not by value: a NaN in it equals nothing.
+            guard case .minimumDiameterOutOfRange = error else { throw ValidationError("--symbol-scale: \(error.message)") }
+            throw ValidationError("--min-diameter: \(error.message)")
         }
     }
 
