@@ -5,7 +5,12 @@ import Testing
 
 /// The render gate: how many run, how many wait, who is turned away, and that
 /// a caller who gave up never has its render started.
-@Suite("Render gate", .timeLimit(.minutes(10)))
+///
+/// One test at a time: each holds a render thread until its own task lets it go, and renders
+/// share libdispatch's worker threads with Swift's task pool (one a core). Two such tests at
+/// once hold both threads of this machine, and the tasks that would let them go never run:
+/// the process stalls until something else times out, other suites' deadlines with it.
+@Suite("Render gate", .timeLimit(.minutes(10)), .serialized)
 struct RenderGateTests {
     /// The names of the jobs that started, in order.
     final class Started: Sendable {
