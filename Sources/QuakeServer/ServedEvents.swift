@@ -106,7 +106,7 @@ package enum ServedEvents: Sendable {
         case .memory(let snapshot):
             return try await MapSelection.collecting { append in
                 var taken = 0
-                for event in snapshot.events where taken < limit && (filter == EventFilter() || filter.matches(event)) {
+                for event in snapshot.events where limit > 0 && (filter == EventFilter() || filter.matches(event)) {
                     try append(event)
                     taken += 1
                     if taken == limit { break }

@@ -105,13 +105,7 @@ package struct EventDetails: Sendable, Hashable {
 
         /// The value of `field`, which must not come before a field asked earlier; `nil` when absent.
         package mutating func value(of field: EventField) -> EventValue? {
-            while index < details.bytes.count {
-                let candidate = EventDetails.field(details.bytes[index])
-                if candidate == field { return details.value(at: &index) }
-                if candidate > field { return nil }
-                details.skip(&index)
-            }
-            return nil
+            stored(of: field).map(details.value(of:))
         }
 
         /// A value as it is kept, for writers that copy it out without making an ``EventValue``
@@ -191,7 +185,12 @@ package struct EventDetails: Sendable, Hashable {
 
     /// The value of the entry at `index` (its field's byte first), stepping past it.
     private func value(at index: inout Int) -> EventValue {
-        switch stored(at: &index) {
+        value(of: stored(at: &index))
+    }
+
+    /// A kept value as a value.
+    private func value(of stored: Cursor.Stored) -> EventValue {
+        switch stored {
         case .text(let range): .text(String(decoding: bytes[range], as: UTF8.self))
         case .decimal(let decimal): .number(decimal.value)
         case .number(let number): .number(number)

@@ -236,11 +236,11 @@ public enum MapOptionsError: QuakeKitError, Equatable {
     case labelCountOutOfRange(Int)
     /// A region with a projection that draws only the whole world.
     case projectionNeedsWorld(MapProjection, region: GeoBox)
-    /// A circle scale not above 0 and at most ``MagnitudeStyle/maximumSymbolScale``.
+    /// A circle scale not above 0 and at most 100.
     case symbolScaleOutOfRange(Double)
-    /// A minimum circle diameter outside ``MagnitudeStyle/minimumDiameterRange``.
+    /// A minimum circle diameter outside 0…1000 pixels.
     case minimumDiameterOutOfRange(Double)
-    /// A beachball scale not above 0 and at most ``MagnitudeStyle/maximumSymbolScale``.
+    /// A beachball scale not above 0 and at most 100.
     case beachballScaleOutOfRange(Double)
 
     /// The message, with the values.

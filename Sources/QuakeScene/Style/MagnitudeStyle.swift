@@ -27,15 +27,14 @@ public struct MagnitudeStyle: Sendable, Hashable {
 
     /// The largest `symbolScale`: a larger one would overflow a map's or a tile's pixel
     /// arithmetic, not draw a larger circle.
-    public static let maximumSymbolScale = 100.0
+    package static let maximumSymbolScale = 100.0
     /// The minimum diameters a style takes, in pixels.
-    public static let minimumDiameterRange = 0.0...1000.0
+    package static let minimumDiameterRange = 0.0...1000.0
 
-    /// Checks the scale (above 0, at most ``maximumSymbolScale``) and the minimum diameter
-    /// (within ``minimumDiameterRange``). ``MapOptions/validate()`` and ``TileOptions`` call it.
+    /// Checks the scale (above 0, at most 100) and the minimum diameter (0…1000 pixels). ``MapOptions/validate()`` and ``TileOptions`` call it.
     ///
     /// - Throws: ``MapOptionsError/symbolScaleOutOfRange(_:)``, ``MapOptionsError/minimumDiameterOutOfRange(_:)``.
-    public func validate() throws(MapOptionsError) {
+    package func validate() throws(MapOptionsError) {
         guard symbolScale.isFinite, symbolScale > 0, symbolScale <= Self.maximumSymbolScale else {
             throw .symbolScaleOutOfRange(symbolScale)
         }

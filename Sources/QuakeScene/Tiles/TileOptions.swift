@@ -18,7 +18,8 @@ public struct TileOptions: Sendable, Hashable {
     /// Creates options, checked.
     ///
     /// - Throws: ``TileError`` for a tile size other than 256 or 512, or a limit below 1;
-    ///   ``MapOptionsError`` for a style out of range (``MagnitudeStyle/validate()``).
+    ///   ``MapOptionsError`` for a style out of range (a symbol scale not above 0 or over 100, a
+    ///   minimum diameter outside 0…1000 pixels).
     public init(tileSize: Int = 256, tileLimit: Int? = TileOptions.defaultTileLimit,
                 style: MagnitudeStyle = MagnitudeStyle(), coloring: SymbolColoring = .magnitude) throws {
         guard tileSize == 256 || tileSize == 512 else { throw TileError.invalidTileSize(tileSize) }
