@@ -43,20 +43,27 @@ package struct Catalogue: Sendable {
         try await store.events(CataloguePredicate(id: id), after: nil, count: 1).first?.event
     }
 
-    /// A page of the events `filter` admits, newest first: `offset` of them skipped, then up to
-    /// `limit`, and whether more follow. The database narrows, the filter decides, as in ``select(_:)``.
-    package func page(_ filter: EventFilter, offset: Int, limit: Int) async throws -> (events: [SeismicEvent], more: Bool) {
+    /// A page of the events `filter` admits, newest first: those after `cursor` (where a previous
+    /// page ended), `offset` of them skipped, then up to `limit`; and, when more follow, the cursor
+    /// of the page's last event. The database narrows, the filter decides, as in ``select(_:)``.
+    /// A page after a cursor reads only its own rows however deep it lies, and stays in place while
+    /// ingests add newer events.
+    package func page(_ filter: EventFilter, after cursor: CatalogueCursor? = nil, offset: Int = 0,
+                      limit: Int) async throws -> (events: [SeismicEvent], next: CatalogueCursor?) {
         let (end, overflow) = offset.addingReportingOverflow(limit)
-        guard !overflow, end < Int.max else { return ([], false) }
+        guard !overflow, end < Int.max else { return ([], nil) }
         var selection = EventSelection(limit: end + 1)
         selection.filter = filter
         // The events before the page stream past uncounted in memory: only the page is kept.
-        var page: [SeismicEvent] = [], seen = 0
-        _ = try await forEach(selection) { event in
-            if seen >= offset && seen < end { page.append(event) }
+        var page: [SeismicEvent] = [], seen = 0, last: CatalogueCursor?
+        _ = try await forEach(selection, after: cursor) { event, position in
+            if seen >= offset && seen < end {
+                page.append(event)
+                last = position
+            }
             seen += 1
         }
-        return (page, seen > end)
+        return (page, seen > end ? last : nil)
     }
 
     /// The drawable events in the box `region` that `filter` admits, the `count` largest (then
@@ -95,9 +102,26 @@ package struct Catalogue: Sendable {
         }
     }
 
-    /// Writes `batch` in one transaction.
-    package func ingest(_ batch: IngestBatch) async throws -> IngestCounts {
-        try await store.ingest(batch)
+    /// Reads `source` into the catalogue in one transaction, as `plan` says: each event staged in
+    /// the database as it is read (memory stays that of the repeated-id ledger, 20 bytes a row,
+    /// however long the feed), repeated ids settled by ``RevisionPolicy`` over every valid row
+    /// before the filters (as every selection does), then stored set-wise. A feed that fails part
+    /// way leaves the catalogue as it was.
+    package func ingest(_ source: FeedSource, feed: FeedOptions, selection: EventSelection,
+                        plan: IngestPlan) async throws -> IngestReport {
+        try await store.ingest(plan) { stage in
+            let expectedRows = (source.byteCount ?? 0) / 120
+            var versions: [Int32] = []
+            versions.reserveCapacity(expectedRows)
+            let revisions = RevisionLedger(expectedRows: expectedRows)
+            let summary = try FeedReader(options: feed).read(source, passing: nil, revisions: revisions) { event in
+                try stage(event, selection.admitsIgnoringMagnitude(event))
+                versions.append(revisions.current.map(Int32.init) ?? -1)
+            }
+            let settlement = revisions.settle()
+            let replaced = versions.indices.filter { versions[$0] >= 0 && !settlement.stays(Int(versions[$0])) }
+            return StagedFeed(summary: summary, replaced: replaced, duplicates: settlement.duplicates)
+        }
     }
 
     /// The newest `updated` a `--sync` ingest of `query` stored.
@@ -120,12 +144,18 @@ package struct Catalogue: Sendable {
     /// a listing or a map of a whole catalogue streams as one of a file does. Returns the
     /// summary of what was read.
     package func forEach(_ selection: EventSelection, _ body: (SeismicEvent) throws -> Void) async throws -> FeedSummary {
+        try await forEach(selection, after: nil) { event, _ in try body(event) }
+    }
+
+    /// ``forEach(_:_:)`` from after `start`, with each event's cursor.
+    private func forEach(_ selection: EventSelection, after start: CatalogueCursor?,
+                         _ body: (SeismicEvent, CatalogueCursor) throws -> Void) async throws -> FeedSummary {
         let predicate = CataloguePredicate(selection)
         let limit = selection.limit
         // Pages of the limit itself: the filter rarely refuses what the database let through, and
         // every row read costs decoding (a server's page of 100 is most of its work).
         let pageSize = limit.map { min(max($0, 16), Self.largestPage) } ?? Self.largestPage
-        var cursor: CatalogueCursor?
+        var cursor = start
         var read = 0, admitted = 0
         pages: while limit != 0 {
             let page = try await store.events(predicate, after: cursor, count: pageSize)
@@ -133,7 +163,7 @@ package struct Catalogue: Sendable {
                 read += 1
                 cursor = position
                 guard selection.admits(event) else { continue }
-                try body(event)
+                try body(event, position)
                 admitted += 1
                 if let limit, admitted >= limit { break pages }
             }
@@ -147,41 +177,4 @@ package struct Catalogue: Sendable {
 
     /// The most events one read of the database asks for: 10,000 events are a few MiB.
     static let largestPage = 10_000
-}
-
-extension Catalogue {
-    /// The events of `source`, repeated ids settled by ``RevisionPolicy``
-    /// over every valid row (before the filters, as every selection does), in
-    /// feed order, each marked with whether `selection`'s filter passes it.
-    package static func batch(from source: FeedSource, feed: FeedOptions, selection: EventSelection) throws
-        -> (batch: IngestBatch, summary: FeedSummary, duplicates: Int) {
-        // Read straight into the batch, each event with its filters' verdict, and settled in place:
-        // one array of the feed's events, not a second copy of those that stay.
-        var batch = IngestBatch(), versions: [Int32] = []
-        let expectedRows = (source.byteCount ?? 0) / 120
-        batch.events.reserveCapacity(expectedRows)
-        versions.reserveCapacity(expectedRows)
-        let revisions = RevisionLedger(expectedRows: expectedRows)
-        let summary = try FeedReader(options: feed).read(source, passing: nil, revisions: revisions) { event in
-            batch.events.append((event, selection.admitsIgnoringMagnitude(event)))
-            versions.append(revisions.current.map(Int32.init) ?? -1)
-        }
-        let settlement = revisions.settle()
-        // Rows without an id are one event when time and position agree: the last stays.
-        var lastOfKey: [String: Int] = [:]
-        for (index, entry) in batch.events.enumerated() where entry.event.id.isEmpty {
-            lastOfKey[CatalogueSchema.key(entry.event)] = index
-        }
-        let read = batch.events.count
-        var kept = 0
-        for index in batch.events.indices {
-            let event = batch.events[index].event
-            guard settlement.stays(versions[index] < 0 ? nil : Int(versions[index])),
-                  !event.id.isEmpty || lastOfKey[CatalogueSchema.key(event)] == index else { continue }
-            if kept != index { batch.events.swapAt(kept, index) }
-            kept += 1
-        }
-        batch.events.removeSubrange(kept...)
-        return (batch, summary, read - kept)
-    }
 }

@@ -274,6 +274,20 @@ package enum CatalogueSchema {
         """
     }
 
+    /// Settles the staged events without an id (in both dialects): one event when time and
+    /// position agree (their ``key(_:)``), and the last staged stays.
+    static let settleKeyless = """
+        DELETE FROM staging WHERE id = '' AND EXISTS (SELECT 1 FROM staging later WHERE later.key = staging.key AND later.ord > staging.ord)
+        """
+
+    /// The staged events' count, how many the filters admitted, and their newest `updated` (in both dialects).
+    static let tallyStaging = "SELECT count(*), coalesce(sum(CASE WHEN admitted THEN 1 ELSE 0 END), 0), max(updated_ms) FROM staging"
+
+    /// Who an ingest's data is from: what its plan credits first, then what the feed names.
+    static func credits(_ plan: IngestPlan, _ summary: FeedSummary) -> [String] {
+        plan.creditedFirst + summary.sources.filter { !plan.creditedFirst.contains($0) }
+    }
+
     /// The key of `event`: its id, else (no id in the layout) its time and position.
     package static func key(_ event: SeismicEvent) -> String {
         event.id.isEmpty ? "@\(milliseconds(event.time)),\(event.latitude),\(event.longitude)" : event.id

@@ -1,21 +1,64 @@
 import Foundation
 import QuakeKit
 
-/// What one ingest writes: the events of a feed, repeated ids settled
-/// (``RevisionPolicy``), in feed order.
-package struct IngestBatch: Sendable {
-    /// The settled events, in feed order, and whether each passed the ingest's
-    /// filters: one that did not is never added, but still revises the event
-    /// of its id when the catalogue holds it, so no stale version stays behind.
-    package var events: [(event: SeismicEvent, admitted: Bool)] = []
+/// What one ingest writes beside the feed's events.
+package struct IngestPlan: Sendable {
     /// `--keep`: events older than this go, in the same transaction.
     package var keepSince: Date?
-    /// `--sync`: the query whose newest `updated` is remembered, and that time.
-    package var syncMark: (query: String, newestUpdated: Date)?
-    /// Who the feed's data is from (its ``FeedSummary/sources``): recorded, to be credited.
-    package var sources: [String] = []
+    /// `--sync`: the query whose newest `updated` is remembered (the newest of the feed's, never
+    /// older than `syncFloor`, the time the query asked after).
+    package var syncQuery: String?
+    package var syncFloor: Date?
+    /// Who the data is from, credited before what the feed names (the FDSN service asked).
+    package var creditedFirst: [String] = []
+
+    package init(keepSince: Date? = nil) {
+        self.keepSince = keepSince
+    }
+}
+
+/// An ingest's feed as it is read: `stage` is handed each event, in feed order, and whether the
+/// ingest's filters pass it. One that does not is never added, but still revises the event of its
+/// id when the catalogue holds it, so no stale version stays behind.
+package typealias IngestRows = @Sendable (_ stage: (_ event: SeismicEvent, _ admitted: Bool) throws -> Void) throws -> StagedFeed
+
+/// What reading an ingest's feed found.
+package struct StagedFeed: Sendable {
+    /// The reader's counts and credits.
+    package var summary: FeedSummary
+    /// The events (by their number among those staged, from 0) another version of their id
+    /// replaces (``RevisionPolicy``, over the whole feed), in ascending order.
+    package var replaced: [Int]
+    /// How many rows repeated an id met before.
+    package var duplicates: Int
+
+    package init(summary: FeedSummary, replaced: [Int], duplicates: Int) {
+        self.summary = summary
+        self.replaced = replaced
+        self.duplicates = duplicates
+    }
+}
+
+/// What an ingest read and changed.
+package struct IngestReport: Sendable {
+    package var counts = IngestCounts()
+    /// The reader's counts and credits.
+    package var summary = FeedSummary()
+    /// Rows that repeated an event of the feed (by id, or by time and position without one).
+    package var duplicates = 0
+    /// The feed's events once repeats are settled, and how many of them the filters passed.
+    package var events = 0
+    package var admitted = 0
+    /// The newest `updated` among them (for `--sync`).
+    package var newestUpdated: Date?
 
     package init() {}
+
+    /// Events the filters kept out, less those counted as updated or unchanged (they revised the
+    /// catalogue's own version).
+    package var outsideFilters: Int {
+        events - admitted - max(0, counts.updated + counts.unchanged + counts.new - admitted)
+    }
 }
 
 /// What an ingest changed.
@@ -41,6 +84,21 @@ package struct IngestCounts: Sendable, Hashable {
 package struct CatalogueCursor: Sendable, Hashable {
     package var timeMilliseconds: Int64
     package var seq: Int64
+
+    package init(timeMilliseconds: Int64, seq: Int64) {
+        self.timeMilliseconds = timeMilliseconds
+        self.seq = seq
+    }
+
+    /// The cursor as a link carries it (`TIME_SEQ`); clients treat it as opaque.
+    package var token: String { "\(timeMilliseconds)_\(seq)" }
+
+    /// The cursor of a ``token``; `nil` for any other text.
+    package init?(token: String) {
+        let parts = token.split(separator: "_", omittingEmptySubsequences: false)
+        guard parts.count == 2, let time = Int64(parts[0]), let seq = Int64(parts[1]), seq > 0 else { return nil }
+        self.init(timeMilliseconds: time, seq: seq)
+    }
 }
 
 /// Which state of its events a catalogue is in: what a server tags its answers with.
@@ -78,8 +136,9 @@ package struct CatalogueState: Sendable, Hashable {
 
 /// One database behind a catalogue: SQLite or PostgreSQL.
 package protocol CatalogueStore: Sendable {
-    /// Writes `batch` in one transaction; creates or migrates the schema first.
-    func ingest(_ batch: IngestBatch) async throws -> IngestCounts
+    /// Stages the events `rows` reads, settles their repeats, and writes them as `plan` says, in one
+    /// transaction; creates or migrates the schema first. A feed that fails leaves the catalogue as it was.
+    func ingest(_ plan: IngestPlan, rows: @escaping IngestRows) async throws -> IngestReport
     /// Up to `count` events `predicate` lets through, most recent first (equal
     /// times in feed order), after `cursor`.
     func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws

@@ -27,7 +27,8 @@ struct PackedRTree {
     }
 
     /// Loads `points` into the empty tree; `false` (and the tree left empty) when SQLite does not accept the result.
-    func load(_ points: [Point], _ db: Database) throws -> Bool {
+    /// `points` is emptied as it is read: a first ingest of millions holds one copy of its positions.
+    func load(_ points: inout [Point], _ db: Database) throws -> Bool {
         guard let nodeSize = try Int.fetchOne(db, sql: "SELECT length(data) FROM \(table)_node WHERE nodeno = 1"),
               try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)_rowid") == 0 else { return false }
         // 8 bytes of id and four 4-byte coordinates a cell, after a 4-byte header.
@@ -37,6 +38,7 @@ struct PackedRTree {
             Cell(id: point.id, minX: Self.down(point.longitude), maxX: Self.up(point.longitude),
                  minY: Self.down(point.latitude), maxY: Self.up(point.latitude))
         }
+        points = []
         let writeNode = try db.makeStatement(sql: "INSERT OR REPLACE INTO \(table)_node (nodeno, data) VALUES (?, ?)")
         let writeRowid = try db.makeStatement(sql: "INSERT INTO \(table)_rowid (rowid, nodeno) VALUES (?, ?)")
         let writeParent = try db.makeStatement(sql: "INSERT INTO \(table)_parent (nodeno, parentnode) VALUES (?, ?)")
@@ -44,10 +46,11 @@ struct PackedRTree {
         // Children of the level being built, and the node each was put in, for the parent table.
         var pendingParents: [(child: Int64, parent: Int64)] = []
         while true {
-            let groups = level.count <= capacity ? [level] : Self.tiles(level, capacity: capacity)
+            let groups = level.count <= capacity ? [level.indices] : Self.tile(&level, capacity: capacity)
             let isRoot = groups.count == 1
             var parents: [Cell] = []
-            for group in groups {
+            for range in groups {
+                let group = level[range]
                 let number: Int64 = isRoot ? 1 : nextNode
                 if !isRoot { nextNode += 1 }
                 writeNode.setUncheckedArguments([number, Self.blob(group, depth: isRoot ? depth : 0, size: nodeSize)])
@@ -81,29 +84,31 @@ struct PackedRTree {
     }
 
     /// Sort-Tile-Recursive: vertical slices by longitude, each sorted by latitude, cut into nodes.
-    private static func tiles(_ cells: [Cell], capacity: Int) -> [[Cell]] {
+    /// Sorts `cells` in place and returns each node's range of them.
+    private static func tile(_ cells: inout [Cell], capacity: Int) -> [Range<Int>] {
         let nodes = (cells.count + capacity - 1) / capacity
         let slices = Int(Double(nodes).squareRoot().rounded(.up))
         let perSlice = slices * capacity
-        let byX = cells.sorted { $0.centerX < $1.centerX }
-        var groups: [[Cell]] = []
+        cells.sort { $0.centerX < $1.centerX }
+        var groups: [Range<Int>] = []
         groups.reserveCapacity(nodes)
         var start = 0
-        while start < byX.count {
-            let slice = byX[start..<min(start + perSlice, byX.count)].sorted { $0.centerY < $1.centerY }
-            var from = slice.startIndex
-            while from < slice.endIndex {
-                groups.append(Array(slice[from..<min(from + capacity, slice.endIndex)]))
+        while start < cells.count {
+            let end = min(start + perSlice, cells.count)
+            cells[start..<end].sort { $0.centerY < $1.centerY }
+            var from = start
+            while from < end {
+                groups.append(from..<min(from + capacity, end))
                 from += capacity
             }
-            start += perSlice
+            start = end
         }
         return groups
     }
 
     /// A node as the `rtree` module stores it: the tree's depth (read from the root only), the
     /// number of cells, then each cell's id and coordinates, all big-endian, padded to the node size.
-    private static func blob(_ cells: [Cell], depth: Int, size: Int) -> Data {
+    private static func blob(_ cells: ArraySlice<Cell>, depth: Int, size: Int) -> Data {
         var bytes = [UInt8](repeating: 0, count: size)
         func put16(_ value: Int, at offset: Int) {
             bytes[offset] = UInt8(value >> 8 & 0xFF)

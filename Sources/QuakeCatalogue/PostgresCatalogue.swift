@@ -7,7 +7,7 @@ import PostgresNIO
 import QuakeKit
 
 /// A catalogue in PostgreSQL + PostGIS, through PostgresNIO. An ingest is one
-/// transaction: the batch is copied (`COPY`) into a temporary table and merged
+/// transaction: the feed is copied (`COPY`) into a temporary table as it is read and merged
 /// by one upsert whose condition is ``RevisionPolicy``'s own SQL. Ingests
 /// take turns on a transaction-scoped advisory lock, so two at once lose
 /// nothing and create the schema once; readers never wait for them.
@@ -232,22 +232,23 @@ package final class PostgresCatalogue: CatalogueStore {
         }
     }
 
-    package func ingest(_ batch: IngestBatch) async throws -> IngestCounts {
+    package func ingest(_ plan: IngestPlan, rows: @escaping IngestRows) async throws -> IngestReport {
         // A transaction is one connection's: a pool would spread its statements over several.
         guard case .single = connection else { preconditionFailure("an ingest needs one connection, not a pool") }
         _ = try await run("BEGIN")
         do {
-            let counts = try await write(batch)
+            let report = try await write(plan, rows)
             _ = try await run("COMMIT")
-            return counts
+            return report
         } catch {
             _ = try? await run("ROLLBACK")
-            // Also what the server said while rows streamed back.
-            throw (error as? CatalogueError) ?? Self.mapped(error, location: location, connecting: false)
+            // The feed's own errors as they are; also what the server said while rows streamed back.
+            if error is CatalogueError || error is FeedError { throw error }
+            throw Self.mapped(error, location: location, connecting: false)
         }
     }
 
-    private func write(_ batch: IngestBatch) async throws -> IngestCounts {
+    private func write(_ plan: IngestPlan, _ rows: @escaping IngestRows) async throws -> IngestReport {
         _ = try await run("SELECT pg_advisory_xact_lock(?)", [.integer(Self.ingestLock)])
         try await checkSchema(migrating: true)
         let columns = CatalogueSchema.columns
@@ -256,29 +257,59 @@ package final class PostgresCatalogue: CatalogueStore {
             CREATE TEMPORARY TABLE staging (ord bigint, admitted boolean,
                 \(zip(columns, CatalogueSchema.postgresTypes).map { "\($0) \($1)" }.joined(separator: ", "))) ON COMMIT DROP
             """)
+        var report = IngestReport()
+        // The feed is read on a thread of its own, a MiB of COPY text at a time, while the server takes the last.
+        let handOff = ChunkHandOff<ByteBuffer, (StagedFeed, keyless: Int)> { send in
+            var buffer = ByteBuffer()
+            var typeKeys = TypeKeys()
+            var ordinal = 0, keyless = 0
+            let staged = try rows { event, admitted in
+                buffer.writeString("\(ordinal)\t\(admitted ? "t" : "f")")
+                event.forEachCatalogueValue(typeKey: typeKeys.key(event.eventType)) { value in
+                    buffer.writeInteger(UInt8(ascii: "\t"))
+                    Self.appendCopyField(value, to: &buffer)
+                }
+                buffer.writeInteger(UInt8(ascii: "\n"))
+                ordinal += 1
+                if event.id.isEmpty { keyless += 1 }
+                if buffer.readableBytes >= 1 << 20 {
+                    try send(buffer)
+                    buffer = ByteBuffer()
+                }
+            }
+            if buffer.readableBytes > 0 { try send(buffer) }
+            return (staged, keyless)
+        }
+        let keyless: Int
         do {
             guard case .single(let connection) = connection else { preconditionFailure("an ingest needs one connection, not a pool") }
             try await connection.copyFrom(table: "staging", columns: ["ord", "admitted"] + columns, logger: logger) { writer in
-                var buffer = ByteBuffer()
-                var typeKeys = TypeKeys()
-                for (ordinal, (event, admitted)) in batch.events.enumerated() {
-                    buffer.writeString("\(ordinal)\t\(admitted ? "t" : "f")")
-                    event.forEachCatalogueValue(typeKey: typeKeys.key(event.eventType)) { value in
-                        buffer.writeInteger(UInt8(ascii: "\t"))
-                        Self.appendCopyField(value, to: &buffer)
-                    }
-                    buffer.writeInteger(UInt8(ascii: "\n"))
-                    if buffer.readableBytes >= 1 << 20 {
-                        try await writer.write(buffer)
-                        buffer.clear()
-                    }
+                for try await chunk in handOff.chunks {
+                    try await writer.write(chunk)
+                    handOff.consumed()
                 }
-                if buffer.readableBytes > 0 { try await writer.write(buffer) }
             }
-        } catch let error as CatalogueError {
-            throw error
+            let staged: StagedFeed
+            (staged, keyless) = try await handOff.outcome
+            report.summary = staged.summary
+            report.duplicates = staged.duplicates
+            if !staged.replaced.isEmpty {
+                _ = try await run("DELETE FROM staging WHERE ord = ANY(string_to_array(?, ',')::bigint[])",
+                                  [.text(staged.replaced.map(String.init).joined(separator: ","))])
+            }
         } catch {
+            await handOff.stop()
+            if error is CatalogueError || error is FeedError { throw error }
             throw Self.mapped(error, location: location, connecting: false)
+        }
+        if keyless > 1 {
+            report.duplicates += Int(try await firstInt("WITH gone AS (\(CatalogueSchema.settleKeyless) RETURNING 1) SELECT count(*) FROM gone") ?? 0)
+        }
+        for try await row in try await run(CatalogueSchema.tallyStaging) {
+            let (events, admitted, newest) = try row.decode((Int64, Int64, Int64?).self)
+            report.events = Int(events)
+            report.admitted = Int(admitted)
+            report.newestUpdated = newest.map(CatalogueSchema.date(milliseconds:))
         }
         let rule = RevisionPolicy.sqlIsNewer("excluded.updated_ms", than: "e.updated_ms")
         let assignments = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -288,7 +319,7 @@ package final class PostgresCatalogue: CatalogueStore {
         let existingBefore = try await firstInt("SELECT count(*) FROM staging s WHERE EXISTS (SELECT 1 FROM events e WHERE e.key = s.key)") ?? 0
         // Into an empty catalogue, the indexes (but the key's) are built once after the rows, rather than row by row.
         var indexes: [(name: String, definition: String)] = []
-        if batch.events.count > 10_000, try await firstInt("SELECT count(*) FROM (SELECT 1 FROM events LIMIT 1) AS one") == 0 {
+        if report.events > 10_000, try await firstInt("SELECT count(*) FROM (SELECT 1 FROM events LIMIT 1) AS one") == 0 {
             for try await row in try await run("""
                 SELECT indexname, indexdef FROM pg_indexes
                 WHERE schemaname = current_schema() AND tablename = 'events' AND indexname <> 'events_pkey'
@@ -324,7 +355,7 @@ package final class PostgresCatalogue: CatalogueStore {
             """) ?? 0
         counts.updated += Int(revised)
         counts.unchanged = Int(existingBefore) - counts.updated
-        if let since = batch.keepSince {
+        if let since = plan.keepSince {
             counts.pruned = Int(try await firstInt("WITH gone AS (DELETE FROM events WHERE time_ms < ? RETURNING 1) SELECT count(*) FROM gone",
                                                    [.integer(CataloguePredicate.milliseconds(since, rounding: .up))]) ?? 0)
         }
@@ -334,17 +365,18 @@ package final class PostgresCatalogue: CatalogueStore {
             _ = try await run("SELECT pg_notify(?, instance || '-' || version) FROM catalogue_state",
                               [.text(CatalogueSchema.changeChannel)])
         }
-        for source in batch.sources {
+        for source in CatalogueSchema.credits(plan, report.summary) {
             _ = try await run(CatalogueSchema.recordSources(postgres: true),
                               [.text(source), .integer(CatalogueSchema.milliseconds(Date()))])
         }
-        if let mark = batch.syncMark {
+        if let query = plan.syncQuery, let newest = report.newestUpdated {
             _ = try await run("""
                 INSERT INTO sync_marks (query, newest_updated_ms) VALUES (?, ?)
                 ON CONFLICT (query) DO UPDATE SET newest_updated_ms = greatest(sync_marks.newest_updated_ms, excluded.newest_updated_ms)
-                """, [.text(mark.query), .integer(CatalogueSchema.milliseconds(mark.newestUpdated))])
+                """, [.text(query), .integer(CatalogueSchema.milliseconds(max(newest, plan.syncFloor ?? newest)))])
         }
-        return counts
+        report.counts = counts
+        return report
     }
 
     /// One field of `COPY … FROM STDIN` text: `\N` for NULL, and backslash,

@@ -31,12 +31,12 @@ package final class SQLiteCatalogue: CatalogueStore {
         do {
             if writing {
                 configuration.prepareDatabase { db in
-                    // Statement journals (a statement that writes many rows keeps one) and the staging table
-                    // in memory, not in temporary files. The pages of a large ingest stay cached (up to
-                    // 256 MiB) rather than spilling to the write-ahead log again and again.
-                    try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -262144")
+                    // The staging table and statement journals in temporary files (a feed of millions is
+                    // staged, not held), with 16 MiB of their pages cached; 64 MiB of the catalogue's
+                    // pages cached, so that a large ingest does not spill to the write-ahead log again and again.
+                    try db.execute(sql: "PRAGMA temp_store = FILE; PRAGMA main.cache_size = -65536; PRAGMA temp.cache_size = -16384")
                 }
-                let pool = try DatabasePool(path: path, configuration: configuration)
+                let pool = try Self.whileBusy { try DatabasePool(path: path, configuration: configuration) }
                 writer = pool
                 reader = pool
             } else {
@@ -57,6 +57,19 @@ package final class SQLiteCatalogue: CatalogueStore {
             throw error
         } catch {
             throw Self.mapped(error, path: path)
+        }
+    }
+
+    /// `open` again while it fails busy, up to ``busyTimeout``: a new catalogue's switch to WAL mode
+    /// waits for no other process (SQLite calls no busy handler there), and two first ingests open at once.
+    private static func whileBusy<Opened>(_ open: () throws -> Opened) throws -> Opened {
+        let deadline = ContinuousClock.now + .seconds(busyTimeout)
+        while true {
+            do {
+                return try open()
+            } catch let error as DatabaseError where error.resultCode.primaryResultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
         }
     }
 
@@ -95,6 +108,8 @@ package final class SQLiteCatalogue: CatalogueStore {
     /// Adds the detail columns a catalogue of step 4 lacks (fields this quakemap knows and the one that
     /// ran the step did not), in the ingest's transaction; refuses columns of a newer quakemap's fields.
     private static func addDetailColumns(_ db: Database, path: String) throws {
+        // What the table holds now, inside this transaction: another ingest may have added them while this one waited.
+        db.clearSchemaCache()
         let present = try db.columns(in: "events").map(\.name)
         let unknown = CatalogueSchema.unknownColumns(present: present, postgres: false)
         if !unknown.isEmpty {
@@ -105,38 +120,51 @@ package final class SQLiteCatalogue: CatalogueStore {
         if !missing.isEmpty { try db.execute(sql: CatalogueSchema.addColumns(missing, postgres: false)) }
     }
 
-    package func ingest(_ batch: IngestBatch) async throws -> IngestCounts {
+    package func ingest(_ plan: IngestPlan, rows: @escaping IngestRows) async throws -> IngestReport {
         guard let writer else { preconditionFailure("opened to read") }
         let path = path
         do {
             try await writer.read { db in try Self.checkSchema(db, path: path, migrating: true) }
-            // Its own IMMEDIATE transaction: two first ingests at once create the tables once.
-            try CatalogueSchema.migrator.migrate(writer)
+            try Self.migrate(writer)
             return try await writer.writeWithoutTransaction { db in
-                var counts = IngestCounts()
+                var report = IngestReport()
                 try db.inTransaction(.immediate) {
                     try Self.addDetailColumns(db, path: path)
                     try Self.checkSchema(db, path: path, migrating: false)
-                    counts = try Self.write(batch, db)
+                    report = try Self.write(plan, rows, db)
                     return .commit
                 }
                 // The write-ahead log into the database, and emptied: a reader opening the catalogue would
                 // otherwise read the whole log first (a second after a million-event ingest). A reader
                 // still at work keeps it (busy): the next ingest tries again.
                 _ = try? db.checkpoint(.truncate)
-                return counts
+                return report
             }
-        } catch let error as CatalogueError {
-            throw error
         } catch {
+            if let error = error as? CatalogueError { throw error }
             throw Self.mapped(error, path: path)
         }
     }
 
-    /// Writes a batch as PostgreSQL does: the events into a temporary table, then set-wise (one join
-    /// against the key index rather than a lookup a row, the repeated-id rule in its SQL spelling).
-    private static func write(_ batch: IngestBatch, _ db: Database) throws -> IngestCounts {
-        var counts = IngestCounts()
+    /// Brings the schema up to date. GRDB's migrator reads which steps are applied before each
+    /// step's own transaction: two first ingests at once may both start a step, and the second
+    /// fails on the tables the first made. Once the first has committed, asking again finds them.
+    private static func migrate(_ writer: any DatabaseWriter) throws {
+        let migrator = CatalogueSchema.migrator
+        for attempt in 1... {
+            do {
+                return try migrator.migrate(writer)
+            } catch is DatabaseError where attempt < 10 {
+                if try writer.read({ try migrator.hasCompletedMigrations($0) }) { return }
+            }
+        }
+    }
+
+    /// Writes a feed as PostgreSQL does: the events into a temporary table as they are read, their
+    /// repeats settled there, then set-wise (one join against the key index rather than a lookup a
+    /// row, the repeated-id rule in its SQL spelling).
+    private static func write(_ plan: IngestPlan, _ rows: IngestRows, _ db: Database) throws -> IngestReport {
+        var report = IngestReport()
         let columns = CatalogueSchema.columns
         let list = columns.joined(separator: ", ")
         try db.execute(sql: """
@@ -150,8 +178,9 @@ package final class SQLiteCatalogue: CatalogueStore {
         // Bound through SQLite's own calls: GRDB's arguments cost five times as much a row.
         let handle = stage.sqliteStatement
         var typeKeys = TypeKeys()
-        for (ordinal, (event, admitted)) in batch.events.enumerated() {
-            sqlite3_bind_int64(handle, 1, Int64(ordinal))
+        var ordinal: Int64 = 0, keyless = 0
+        let staged = try rows { event, admitted in
+            sqlite3_bind_int64(handle, 1, ordinal)
             sqlite3_bind_int64(handle, 2, admitted ? 1 : 0)
             Self.bind(event, typeKey: typeKeys.key(event.eventType), handle)
             let code = sqlite3_step(handle)
@@ -159,7 +188,23 @@ package final class SQLiteCatalogue: CatalogueStore {
             guard code == SQLITE_DONE else {
                 throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
             }
+            ordinal += 1
+            if event.id.isEmpty { keyless += 1 }
         }
+        report.summary = staged.summary
+        let remove = try db.makeStatement(sql: "DELETE FROM staging WHERE ord = ?")
+        for ord in staged.replaced {
+            remove.setUncheckedArguments([ord])
+            try remove.execute()
+        }
+        report.duplicates = staged.duplicates
+        if keyless > 1 {
+            try db.execute(sql: "CREATE INDEX temp.staging_key ON staging (key)")
+            try db.execute(sql: CatalogueSchema.settleKeyless)
+            report.duplicates += db.changesCount
+        }
+        try Self.tally(&report, db)
+        var counts = IngestCounts()
         let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM staging s WHERE EXISTS (SELECT 1 FROM events e WHERE e.key = s.key)") ?? 0
         // Revisions first (of admitted events and of those the filters refused alike), then what is new.
         let stored = "(" + columns.dropFirst().map { "events.\($0)" }.joined(separator: ", ") + ")"
@@ -189,7 +234,11 @@ package final class SQLiteCatalogue: CatalogueStore {
         counts.new = db.changesCount
         for index in indexes { try db.execute(sql: index) }
         // The R*Tree: packed when it is empty, else point by point in the order of the rows (for it, the fastest).
-        let packed = fresh ? try PackedRTree(table: "events_position").load(try Self.points(db), db) : false
+        var packed = false
+        if fresh {
+            var points = try Self.points(db)
+            packed = try PackedRTree(table: "events_position").load(&points, db)
+        }
         if !packed {
             try db.execute(sql: """
                 INSERT INTO events_position SELECT seq, longitude, longitude, latitude, latitude FROM events WHERE seq > ?
@@ -202,21 +251,21 @@ package final class SQLiteCatalogue: CatalogueStore {
             move.setUncheckedArguments([row[0] as Int64, row[1] as Double, row[2] as Double])
             try move.execute()
         }
-        if let since = batch.keepSince {
+        if let since = plan.keepSince {
             let cutoff = CataloguePredicate.milliseconds(since, rounding: .up)
             try db.execute(sql: "DELETE FROM events_position WHERE seq IN (SELECT seq FROM events WHERE time_ms < ?)", arguments: [cutoff])
             try db.execute(sql: "DELETE FROM events WHERE time_ms < ?", arguments: [cutoff])
             counts.pruned = db.changesCount
         }
-        for source in batch.sources {
+        for source in CatalogueSchema.credits(plan, report.summary) {
             try db.execute(sql: CatalogueSchema.recordSources(postgres: false),
                            arguments: [source, CatalogueSchema.milliseconds(Date())])
         }
-        if let mark = batch.syncMark {
+        if let query = plan.syncQuery, let newest = report.newestUpdated {
             try db.execute(sql: """
                 INSERT INTO sync_marks (query, newest_updated_ms) VALUES (?, ?)
                 ON CONFLICT (query) DO UPDATE SET newest_updated_ms = max(newest_updated_ms, excluded.newest_updated_ms)
-                """, arguments: [mark.query, CatalogueSchema.milliseconds(mark.newestUpdated)])
+                """, arguments: [query, CatalogueSchema.milliseconds(max(newest, plan.syncFloor ?? newest))])
         }
         // The planner's statistics, from a sample of each index (a few milliseconds): which of time,
         // magnitude and position narrows a read most.
@@ -224,7 +273,16 @@ package final class SQLiteCatalogue: CatalogueStore {
         if counts.new + counts.updated + counts.pruned > 0 {
             try db.execute(sql: CatalogueSchema.bumpState, arguments: [CatalogueSchema.milliseconds(Date())])
         }
-        return counts
+        report.counts = counts
+        return report
+    }
+
+    /// The staged events' count, those admitted and the newest `updated`.
+    private static func tally(_ report: inout IngestReport, _ db: Database) throws {
+        guard let row = try Row.fetchOne(db, sql: CatalogueSchema.tallyStaging) else { return }
+        report.events = row[0] ?? 0
+        report.admitted = row[1] ?? 0
+        report.newestUpdated = (row[2] as Int64?).map(CatalogueSchema.date(milliseconds:))
     }
 
     /// Binds `event`'s stored values (``SeismicEvent/forEachCatalogueValue(typeKey:_:)``) from the third parameter on.

@@ -93,7 +93,7 @@ package struct FeedLoader {
     /// a whole catalogue costs what a whole file does).
     package func load<Event>(
         ifChangedOutput: String? = nil,
-        reading: @escaping (FeedSource, FeedOptions, EventSelection) throws -> SelectedEvents<Event>,
+        reading: @escaping (FeedSource, FeedOptions, EventSelection) async throws -> SelectedEvents<Event>,
         fromCatalogue: (Catalogue, EventSelection) async throws -> SelectedEvents<Event>
     ) async throws -> Outcome<Event> {
         let feedOptions = feedOptions, selection = selection
@@ -106,9 +106,9 @@ package struct FeedLoader {
             loaded.catalogue = location.description
             return .loaded(loaded)
         }
-        let select = { (source: FeedSource) in try reading(source, feedOptions, selection) }
+        let select = { (source: FeedSource) in try await reading(source, feedOptions, selection) }
         if let source = try input.localSource() {
-            let selected = try select(source)
+            let selected = try await select(source)
             return .loaded(LoadedFeed(selection: selected))
         }
         if let fdsn = try input.fdsnFeed(selection: selection, filters: filters) {
@@ -128,7 +128,7 @@ package struct FeedLoader {
                cached.renderedOutput == Self.absolute(output), FileManager.default.fileExists(atPath: output) {
                 return nil
             }
-            return try select(.bytes(body, name: url))
+            return try await select(.bytes(body, name: url))
         }
         guard let selected = retrieved.parsed else { return .unchanged(url: url) }
         var loaded = LoadedFeed(selection: selected, lastModified: retrieved.lastModified)
@@ -145,7 +145,7 @@ package struct FeedLoader {
     /// `--fdsn`: every slice fetched into one body, cached and falling back
     /// like a `--url` feed under the whole query's key.
     private func loadFDSN<Event>(_ query: FDSNQuery, key: String, ifChangedOutput: String?,
-                                 select: (FeedSource) throws -> SelectedEvents<Event>) async throws -> Outcome<Event> {
+                                 select: (FeedSource) async throws -> SelectedEvents<Event>) async throws -> Outcome<Event> {
         let cached = fetch.cache?.entry(for: key)
         let client = FDSNClient(fetch: fetch.options)
         // Not among JSON log lines: a machine reads those.
@@ -170,12 +170,12 @@ package struct FeedLoader {
                cached.renderedOutput == Self.absolute(output), FileManager.default.fileExists(atPath: output) {
                 return nil
             }
-            return try select(.bytes(body, name: query.service.name ?? query.service.queryURL))
+            return try await select(.bytes(body, name: query.service.name ?? query.service.queryURL))
         }
         guard let selected = retrieved.parsed else { return .unchanged(url: key) }
         var loaded = LoadedFeed(selection: selected)
         // The service answered: it is credited first, before what its documents name.
-        let service = Credits.fdsnService(name: query.service.name, baseURL: query.service.baseURL)
+        let service = Self.credit(query)
         loaded.selection.summary.sources.removeAll { $0 == service }
         loaded.selection.summary.sources.insert(service, at: 0)
         switch retrieved.source {
@@ -187,6 +187,11 @@ package struct FeedLoader {
             loaded.staleFrom = cached.fetchedAt
         }
         return .loaded(loaded)
+    }
+
+    /// How an FDSN service asked is credited: first, before what its documents name.
+    package static func credit(_ query: FDSNQuery) -> String {
+        Credits.fdsnService(name: query.service.name, baseURL: query.service.baseURL)
     }
 
     private var retrieval: FeedRetrieval {

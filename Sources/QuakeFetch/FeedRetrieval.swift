@@ -86,7 +86,7 @@ package struct FeedRetrieval: Sendable {
         _ url: String,
         previous: CachedFeed? = nil,
         fallingBack: (_ cached: CachedFeed, _ because: any QuakeKitError) -> Void = { _, _ in },
-        parse: (_ body: Data, _ source: Source) throws -> Parsed
+        parse: (_ body: Data, _ source: Source) async throws -> Parsed
     ) async throws -> Retrieved<Parsed> {
         let options = fetch
         return try await retrieve(url, previous: previous, fetching: { known in
@@ -105,7 +105,7 @@ package struct FeedRetrieval: Sendable {
         previous: CachedFeed? = nil,
         fetching: (_ known: CachedFeed?) async throws -> FetchedFeed,
         fallingBack: (_ cached: CachedFeed, _ because: any QuakeKitError) -> Void = { _, _ in },
-        parse: (_ body: Data, _ source: Source) throws -> Parsed
+        parse: (_ body: Data, _ source: Source) async throws -> Parsed
     ) async throws -> Retrieved<Parsed> {
         let known = previous ?? cache?.entry(for: key)
         let fetched: FetchedFeed
@@ -114,30 +114,30 @@ package struct FeedRetrieval: Sendable {
         } catch let error as FetchError {
             if case .invalidURL = error { throw error }
             guard staleOk, let known else { throw error }
-            return try stale(known, because: error, response: nil, fallingBack: fallingBack, parse: parse)
+            return try await stale(known, because: error, response: nil, fallingBack: fallingBack, parse: parse)
         } catch let error as FDSNError {
             if case .unknownService = error { throw error }
             guard staleOk, let known else { throw error }
-            return try stale(known, because: error, response: nil, fallingBack: fallingBack, parse: parse)
+            return try await stale(known, because: error, response: nil, fallingBack: fallingBack, parse: parse)
         }
         let source: Source = fetched.fromCache ? .notModified(fetched) : .fresh(fetched)
         do {
-            return Retrieved(parsed: try parse(fetched.body, source), source: source, lastModified: fetched.lastModifiedDate)
+            return Retrieved(parsed: try await parse(fetched.body, source), source: source, lastModified: fetched.lastModifiedDate)
         } catch let error as FeedError {
             // A fetched body that does not parse is as bad as a failed fetch; the
             // same bytes from the cache would fail the same way.
             guard staleOk, let known, known.body != fetched.body else { throw error }
-            return try stale(known, because: error, response: fetched, fallingBack: fallingBack, parse: parse)
+            return try await stale(known, because: error, response: fetched, fallingBack: fallingBack, parse: parse)
         }
     }
 
     private func stale<Parsed>(
         _ cached: CachedFeed, because error: any QuakeKitError, response: FetchedFeed?,
-        fallingBack: (CachedFeed, any QuakeKitError) -> Void, parse: (Data, Source) throws -> Parsed
-    ) throws -> Retrieved<Parsed> {
+        fallingBack: (CachedFeed, any QuakeKitError) -> Void, parse: (Data, Source) async throws -> Parsed
+    ) async throws -> Retrieved<Parsed> {
         fallingBack(cached, error)
         let source = Source.stale(cached, because: error, response: response)
-        return Retrieved(parsed: try parse(cached.body, source), source: source, lastModified: cached.lastModifiedDate)
+        return Retrieved(parsed: try await parse(cached.body, source), source: source, lastModified: cached.lastModifiedDate)
     }
 
     /// What a cache entry records as last drawn from its body, for `--if-changed`.

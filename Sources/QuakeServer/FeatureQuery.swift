@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCatalogue
 import QuakeKit
 
 /// The query of an items, tile or map request, checked: which events it asks
@@ -18,6 +19,8 @@ struct FeatureQuery: Sendable {
     var limit: Int
     /// Matching events skipped before the page.
     var offset = 0
+    /// Where the page begins: after the event of a `next` link's cursor (a catalogue's pages).
+    var cursor: CatalogueCursor?
     /// The parameters as given, for the `next` link and cache keys (in request order).
     var parameters: [(name: String, value: String)]
 
@@ -56,6 +59,11 @@ struct FeatureQuery: Sendable {
                     throw Problem.badParameter(name, "'\(value)' is not a whole number of at least 0")
                 }
                 offset = number
+            case "cursor":
+                guard let cursor = CatalogueCursor(token: value) else {
+                    throw Problem.badParameter(name, "'\(value)' is not a cursor of this server: follow a next link as it is")
+                }
+                self.cursor = cursor
             case "filter": filterText = value
             case "filter-lang": language = value
             case "f":
@@ -114,9 +122,10 @@ struct FeatureQuery: Sendable {
         return (span.lowerBound, span.upperBound)
     }
 
-    /// The parameters again, with `offset` replaced: the link to another page.
-    func query(offset: Int) -> String {
-        var items = parameters.filter { $0.name != "offset" }
+    /// The parameters again, with `offset` and `cursor` replaced: the link to another page.
+    func query(offset: Int, cursor: CatalogueCursor? = nil) -> String {
+        var items = parameters.filter { $0.name != "offset" && $0.name != "cursor" }
+        if let cursor { items.append(("cursor", cursor.token)) }
         if offset > 0 { items.append(("offset", String(offset))) }
         return items.map { "\(Self.escape($0.name))=\(Self.escape($0.value))" }.joined(separator: "&")
     }

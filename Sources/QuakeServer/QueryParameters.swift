@@ -32,6 +32,9 @@ enum QueryParameters {
                            defaultValue: .init(FeatureQuery.defaultLimit)) })
     static let offset = QueryParameter(name: "offset", description: "Matching events skipped before the page",
                                        schema: { .integer(minimum: (0, exclusive: false), defaultValue: 0) })
+    static let cursor = QueryParameter(
+        name: "cursor", description: "Where a catalogue's page begins, as its next link gives it (opaque); a feed's pages go by offset",
+        schema: { .string })
     static let filter = QueryParameter(name: "filter", description: "A CQL2 text expression over the queryables", schema: { .string })
     static let filterLanguage = QueryParameter(name: "filter-lang", description: "Only cql2-text",
                                                schema: { .string(allowedValues: "cql2-text") })
@@ -58,7 +61,7 @@ enum QueryParameters {
     static let landingFormat = QueryParameter(name: "f", description: "The format; without it, the Accept header decides",
                                               schema: { .string(allowedValues: "json", "html") })
 
-    static let items = [bbox, bboxCRS, datetime, limit, offset, filter, filterLanguage, filterCRS, featureFormat]
+    static let items = [bbox, bboxCRS, datetime, limit, offset, cursor, filter, filterLanguage, filterCRS, featureFormat]
     static let count = [bbox, bboxCRS, datetime, filter, filterLanguage, filterCRS, featureFormat, version]
     static let tile = [filter, filterLanguage, filterCRS, datetime, imageFormat, version]
     static let map = tile + [bbox, width, mapLimit, color, symbol, mechanism, basemap]

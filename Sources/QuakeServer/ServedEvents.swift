@@ -50,28 +50,46 @@ package enum ServedEvents: Sendable {
         }
     }
 
-    /// A page of what `filter` admits, newest first; `matched` when it is known
-    /// without counting every match in a database (a count could read millions of rows).
-    func page(_ filter: EventFilter, offset: Int, limit: Int) async throws -> (events: [SeismicEvent], matched: Int?, more: Bool) {
+    /// Where the page after one begins: further on by an offset (events in memory), or after the
+    /// last event's cursor (a database: a deep page reads only its own rows).
+    enum NextPage: Sendable, Hashable {
+        case offset(Int)
+        case cursor(CatalogueCursor)
+    }
+
+    /// A page of what `filter` admits, newest first (after `cursor`, then `offset` skipped);
+    /// `matched` when it is known without counting every match in a database (a count could read
+    /// millions of rows); where the next page begins, when there is one.
+    ///
+    /// - Throws: ``Problem`` (400) for a cursor given to events held in memory (they page by offset).
+    func page(_ filter: EventFilter, after cursor: CatalogueCursor?, offset: Int,
+              limit: Int) async throws -> (events: [SeismicEvent], matched: Int?, next: NextPage?) {
         switch self {
         case .memory(let snapshot):
+            guard cursor == nil else {
+                throw Problem.badParameter("cursor", "this server reads feeds, not a catalogue, and pages by offset: follow its next links")
+            }
             // Positions, not copies: copying twelve thousand events costs more than encoding a page;
             // without a filter, the page is a slice and nothing is collected.
             let events = snapshot.events
+            let page: [SeismicEvent], matched: Int
             if filter == EventFilter() {
-                let page = Array(events.dropFirst(offset).prefix(limit))
-                return (page, events.count, offset + page.count < events.count)
+                page = Array(events.dropFirst(offset).prefix(limit))
+                matched = events.count
+            } else {
+                let found = snapshot.index.page(matching: filter, offset: offset, limit: limit)
+                page = found.positions.map { events[$0] }
+                matched = found.matched
             }
-            let found = snapshot.index.page(matching: filter, offset: offset, limit: limit)
-            return (found.positions.map { events[$0] }, found.matched, offset + found.positions.count < found.matched)
+            return (page, matched, offset + page.count < matched ? .offset(offset + page.count) : nil)
         case .database(let catalogue, let state):
             // Past the last event nothing is read.
-            guard offset < state.events else { return ([], filter == EventFilter() ? state.events : nil, false) }
-            let found = try await catalogue.page(filter, offset: offset, limit: limit)
-            // Known without counting: the whole catalogue, or a last page.
-            let last = !found.more && (offset == 0 || !found.events.isEmpty)
-            let matched = filter == EventFilter() ? state.events : last ? offset + found.events.count : nil
-            return (found.events, matched, found.more)
+            guard offset < state.events else { return ([], filter == EventFilter() && cursor == nil ? state.events : nil, nil) }
+            let found = try await catalogue.page(filter, after: cursor, offset: offset, limit: limit)
+            // Known without counting: the whole catalogue, or a last page reached by offset alone.
+            let last = found.next == nil && cursor == nil && (offset == 0 || !found.events.isEmpty)
+            let matched = filter == EventFilter() && cursor == nil ? state.events : last ? offset + found.events.count : nil
+            return (found.events, matched, found.next.map(NextPage.cursor))
         }
     }
 

@@ -61,32 +61,35 @@ extension Quakemap {
                 let now = try filterOptions.pinnedNow() ?? Date()
                 var loader = FeedLoader(input: input, fetch: fetch, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
-                var syncQuery: String?
-                if sync, let fdsn = try input.fdsnFeed(selection: selection, filters: filterOptions) {
-                    syncQuery = fdsn.cacheKey
-                    loader.updatedAfter = try await Self.syncMark(fdsn.cacheKey, in: location)
-                    if let after = loader.updatedAfter { log.debug("--sync: events updated after \(CivilTime.iso8601(after))") }
-                }
-                // The feed first: one that cannot be read leaves no new catalogue behind.
-                guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
-                    let (batch, summary, duplicates) = try Catalogue.batch(from: source, feed: feed, selection: selection)
-                    return SelectedEvents(events: [IngestInput(batch)], summary: summary, duplicates: duplicates)
-                }, fromCatalogue: { _, _ in throw ValidationError("ingest reads a feed, not a catalogue") }) else { return }
-                var batch = loaded.selection.events[0].batch
-                batch.sources = loaded.selection.summary.sources
-                if let keep { batch.keepSince = now.addingTimeInterval(-(TimeBound.age(keep) ?? 0)) }
-                if let syncQuery {
-                    if let newest = batch.events.compactMap(\.event.updated).max() {
-                        batch.syncMark = (syncQuery, max(newest, loader.updatedAfter ?? newest))
-                    } else if !batch.events.isEmpty {
-                        log.warning("--sync: the service's answer carries no update times (--fdsn-format text?); the next run asks for the whole window again")
+                var plan = IngestPlan()
+                if let keep { plan.keepSince = now.addingTimeInterval(-(TimeBound.age(keep) ?? 0)) }
+                if let fdsn = try input.fdsnFeed(selection: selection, filters: filterOptions) {
+                    plan.creditedFirst = [FeedLoader.credit(fdsn.query)]
+                    if sync {
+                        plan.syncQuery = fdsn.cacheKey
+                        loader.updatedAfter = try await Self.syncMark(fdsn.cacheKey, in: location)
+                        plan.syncFloor = loader.updatedAfter
+                        if let after = loader.updatedAfter { log.debug("--sync: events updated after \(CivilTime.iso8601(after))") }
                     }
                 }
-                let counts = try await Catalogue.using(location, writing: true) { [batch] in try await $0.ingest(batch) }
-                let filtered = batch.events.count(where: { !$0.admitted }) - Self.revisedOutside(counts, batch)
+                // The catalogue is opened once there is a feed that opens (a fetch or a file that fails
+                // leaves no new catalogue behind), and streamed into as the feed is read: one that fails
+                // part way changes nothing (a new catalogue stays empty).
+                guard case .loaded(let loaded) = try await loader.load(reading: { [plan] source, feed, selection in
+                    try source.checkOpens()
+                    let report = try await Catalogue.using(location, writing: true) {
+                        try await $0.ingest(source, feed: feed, selection: selection, plan: plan)
+                    }
+                    return SelectedEvents(events: [IngestInput(report)], summary: report.summary, duplicates: report.duplicates)
+                }, fromCatalogue: { _, _ in throw ValidationError("ingest reads a feed, not a catalogue") }) else { return }
+                let report = loaded.selection.events[0].report
+                let counts = report.counts
+                if plan.syncQuery != nil, report.newestUpdated == nil, report.events > 0 {
+                    log.warning("--sync: the service's answer carries no update times (--fdsn-format text?); the next run asks for the whole window again")
+                }
                 var done = "\(counts.new) new, \(counts.updated) updated, \(counts.unchanged) unchanged"
-                if filtered > 0 { done += ", \(filtered) outside the filters" }
-                if batch.keepSince != nil { done += ", \(counts.pruned) pruned" }
+                if report.outsideFilters > 0 { done += ", \(report.outsideFilters) outside the filters" }
+                if plan.keepSince != nil { done += ", \(counts.pruned) pruned" }
                 Reporting.finish(loaded, loader: loader, outcome: "ingested", done: "\(done) → \(location)",
                                  selected: counts.new + counts.updated, start: start, log: log,
                                  extra: ["catalogue": .string(location.description), "new": .stringConvertible(counts.new),
@@ -104,21 +107,14 @@ extension Quakemap {
                 return nil
             }
         }
-
-        /// Events outside the filters that were in the catalogue already are counted as updated or unchanged.
-        private static func revisedOutside(_ counts: IngestCounts, _ batch: IngestBatch) -> Int {
-            let admitted = batch.events.count(where: \.admitted)
-            return max(0, counts.updated + counts.unchanged + counts.new - admitted)
-        }
     }
 }
 
-/// A feed read for an ingest, handed through the loader.
-final class IngestInput: @unchecked Sendable, Hashable {
-    // @unchecked: made once, read once, on one task.
-    let batch: IngestBatch
+/// What an ingest read and changed, handed through the loader.
+final class IngestInput: Sendable, Hashable {
+    let report: IngestReport
 
-    init(_ batch: IngestBatch) { self.batch = batch }
+    init(_ report: IngestReport) { self.report = report }
 
     static func == (lhs: IngestInput, rhs: IngestInput) -> Bool { lhs === rhs }
     func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }

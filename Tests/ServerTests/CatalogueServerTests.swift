@@ -47,8 +47,9 @@ struct ServedCatalogue {
     /// Ingests the feed at `path` (as `quakemap ingest PATH` does).
     @discardableResult
     func ingest(_ path: String) async throws -> IngestCounts {
-        let batch = try QuakeCatalogue.Catalogue.batch(from: .file(path), feed: FeedOptions(), selection: EventSelection(limit: nil)).batch
-        return try await QuakeCatalogue.Catalogue.using(writer, writing: true) { try await $0.ingest(batch) }
+        try await QuakeCatalogue.Catalogue.using(writer, writing: true) {
+            try await $0.ingest(.file(path), feed: FeedOptions(), selection: EventSelection(limit: nil), plan: IngestPlan()).counts
+        }
     }
 
     func store(refresh: Duration = .seconds(60)) async throws -> DatabaseStore {
@@ -131,6 +132,21 @@ struct CatalogueServerTests {
         "filter=magnitude%20%3E%203", "bbox=10,10", "offset=-1", "limit=0",
     ]
 
+    /// The features of every page from `uri` on, following next links, and the links followed.
+    static func walk(_ client: some TestClientProtocol, _ uri: String) async throws -> (features: [String], links: [String]) {
+        var features: [String] = [], links = [uri], next: String? = uri
+        while let page = next {
+            let answer = try await client.answer(page)
+            #expect(answer.status == 200, "\(page): \(answer)")
+            features += answer.features ?? []
+            next = ((answer.json["links"] as? [[String: Any]]) ?? []).first { $0["rel"] as? String == "next" }
+                .flatMap { $0["href"] as? String }.flatMap { href in href.range(of: "/collections/").map { String(href[$0.lowerBound...]) } }
+            if let next { links.append(next) }
+            if links.count > 1_000 { break }
+        }
+        return (features, links)
+    }
+
     @Test("the same items, item, collection, tiles and maps as the feed in memory", arguments: ServedBackend.available)
     func sameAnswersAsTheFeed(_ backend: ServedBackend) async throws {
         for feed in Self.feeds {
@@ -167,6 +183,19 @@ struct CatalogueServerTests {
                             }
                         }
                     }
+                    // Every page by its next link: a catalogue's go by cursor, the feed's by offset, and they join
+                    // into the same events, each once, in the same order.
+                    for query in ["limit=97", "filter=mag%20%3E%3D%202.5&limit=40", "bbox=-130,30,-110,45&limit=25"] {
+                        let got = try await Self.walk(served, "/collections/quakes/items?\(query)")
+                        let expected = try await Self.walk(reference, "/collections/quakes/items?\(query)")
+                        #expect(got.features == expected.features && !got.features.isEmpty, "\(name) \(query): \(got.features.count) vs \(expected.features.count)")
+                        #expect(got.links.dropFirst().allSatisfy { $0.contains("cursor=") && !$0.contains("offset=") }, "\(name) \(got.links)")
+                        #expect(expected.links.dropFirst().allSatisfy { $0.contains("offset=") }, "\(name) \(expected.links)")
+                    }
+                    let cursor = try await served.answer("/collections/quakes/items?cursor=12_x")
+                    #expect(cursor.status == 400 && String(decoding: cursor.body, as: UTF8.self).contains("cursor"), "\(cursor)")
+                    let byOffset = try await reference.answer("/collections/quakes/items?cursor=1_1")
+                    #expect(byOffset.status == 400 && String(decoding: byOffset.body, as: UTF8.self).contains("pages by offset"), "\(byOffset)")
                     // Counts: exact, or (from a database, past the budget) "more than".
                     for query in ["", "filter=mag%20%3E%3D%204.5", "bbox=-130,30,-110,45&datetime=../2100-01-01", "filter=nonsense"] {
                         let got = try await served.answer("/count?\(query)"), expected = try await reference.answer("/count?\(query)")

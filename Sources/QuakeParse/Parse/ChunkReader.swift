@@ -192,7 +192,7 @@ package enum ChunkReader {
         }
     }
 
-    private static func openForReading(_ path: String) throws -> Int32 {
+    static func openForReading(_ path: String) throws -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FeedError.cannotOpen(path: path, errno: errno) }
         var info = stat()

@@ -22,6 +22,13 @@ public enum FeedSource: Sendable, Hashable {
         }
     }
 
+    /// Throws at once what reading would throw first when the source cannot be opened (a missing
+    /// file, a folder): a job that writes something before it reads, such as an ingest, asks first.
+    package func checkOpens() throws {
+        guard case .file(let path) = self else { return }
+        close(try ChunkReader.openForReading(path))
+    }
+
     /// The name that messages use for this source: the path, `<stdin>`, or the given name.
     package var displayName: String {
         switch self {
