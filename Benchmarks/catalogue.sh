@@ -4,8 +4,9 @@
 # magnitude, quoted places), with the release binary `make map` builds:
 #   ingest 1 M rows into a new SQLite catalogue, then the same file again (all unchanged);
 #   the same into PostgreSQL + PostGIS (a server of its own, fsync on: scripts/with_postgres.sh);
-#   a 5 M-event catalogue in each → the default map of the last 365 days (wall time, peak memory);
-#   and the plan of a typical filtered read on the 5 M catalogue.
+#   a 5 M-event catalogue ingested into each (peak memory), listed whole with every column (rows a
+#   second) and drawn whole beside the same map from the file (peak memory); the default map of the
+#   last 365 days (wall time, peak memory); and the plan of a typical filtered read on the 5 M catalogue.
 # RUNS (default 2) runs of each timed job; peak memory is the largest resident set, in MiB.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,9 +38,12 @@ timed() {
     /usr/bin/time -f "%M" -o "$WORK/time.txt" "$@" >/dev/null 2>"$WORK/stderr.txt" || status=$?
     local end=$EPOCHREALTIME
     if [ "$status" != 0 ]; then cat "$WORK/stderr.txt" >&2; echo "bench-catalogue: failed: $*" >&2; exit 1; fi
-    local counts
+    local counts seconds
     counts=$(grep -oE '[0-9]+ new, [0-9]+ updated, [0-9]+ unchanged' "$WORK/stderr.txt" || true)
-    printf '%-58s %8.2f s %7.1f MiB  %s\n' "$label" "$(awk -v a="$start" -v b="$end" 'BEGIN {print b - a}')" \
+    seconds=$(awk -v a="$start" -v b="$end" 'BEGIN {print b - a}')
+    # ROWS=N: also the rate, N rows over the wall time.
+    [ -n "${ROWS:-}" ] && counts="$(awk -v n="$ROWS" -v s="$seconds" 'BEGIN {printf "%.0f k rows/s", n / s / 1000}') $counts"
+    printf '%-58s %8.2f s %7.1f MiB  %s\n' "$label" "$seconds" \
         "$(awk '/^[0-9]+$/ {m = $1} END {print m / 1024}' "$WORK/time.txt")" "$counts"
 }
 
@@ -69,15 +73,26 @@ done
 
 echo
 echo "== a 5 M-event catalogue ($(du -m "$FIVE" | cut -f1) MB of CSV) =="
-if [ ! -f "$WORK/five.sqlite" ] || [ "$(cat "$WORK/five.sqlite.sum" 2>/dev/null)" != "$GENERATOR_SUM" ]; then
-    rm -f "$WORK/five.sqlite" "$WORK/five.sqlite-wal" "$WORK/five.sqlite-shm"
-    timed "SQLite, ingest 5 M" "$BIN" ingest "$FIVE" --catalogue "$WORK/five.sqlite"
-    echo "$GENERATOR_SUM" >"$WORK/five.sqlite.sum"
-fi
+rm -f "$WORK/five.sqlite" "$WORK/five.sqlite-wal" "$WORK/five.sqlite-shm"
+timed "SQLite, ingest 5 M (≤ 512 MiB)" "$BIN" ingest "$FIVE" --catalogue "$WORK/five.sqlite"
 new_database bench_five
-timed "PostgreSQL, ingest 5 M" "$BIN" ingest "$FIVE" --catalogue "$WRITER_URL/bench_five"
+timed "PostgreSQL, ingest 5 M (≤ 512 MiB)" "$BIN" ingest "$FIVE" --catalogue "$WRITER_URL/bench_five"
 psql_admin -d bench_five -c "VACUUM ANALYZE events"
 export PGPASSWORD=$QUAKEMAP_TEST_POSTGRES_READER_PASSWORD
+
+echo
+echo "== the whole 5 M catalogue, streamed =="
+for run in $(seq "$RUNS"); do
+    ROWS=5000000 timed "SQLite → list --limit 0 --format csv --columns all (≥ 500 k rows/s, ≤ 128 MiB)" \
+        "$BIN" list --catalogue "$WORK/five.sqlite" --limit 0 --format csv --columns all
+    ROWS=5000000 timed "PostgreSQL → the same (≥ 250 k rows/s, ≤ 128 MiB)" \
+        "$BIN" list --catalogue "$READER_URL/bench_five" --limit 0 --format csv --columns all
+    timed "the file → render --limit 0 (the reference's memory)" "$BIN" render "$FIVE" --limit 0 -o "$WORK/five-all-file.png"
+    timed "SQLite → render --limit 0 (≤ 1.25× the file's memory)" "$BIN" render --catalogue "$WORK/five.sqlite" --limit 0 \
+        -o "$WORK/five-all-sqlite.png"
+    timed "PostgreSQL → render --limit 0 (≤ 1.25× the file's memory)" "$BIN" render --catalogue "$READER_URL/bench_five" \
+        --limit 0 -o "$WORK/five-all-pg.png"
+done
 for run in $(seq "$RUNS"); do
     timed "SQLite → default map of the last 365 days (≤ 2 s, ≤ 128 MiB)" "$BIN" render --catalogue "$WORK/five.sqlite" \
         --now "$NOW" --since 365d -o "$WORK/five-sqlite.png"

@@ -155,19 +155,27 @@ package struct Catalogue: Sendable {
         // Pages of the limit itself: the filter rarely refuses what the database let through, and
         // every row read costs decoding (a server's page of 100 is most of its work).
         let pageSize = limit.map { min(max($0, 16), Self.largestPage) } ?? Self.largestPage
-        var cursor = start
+        let store = store
+        let fetch = { @Sendable (after: CatalogueCursor?) in try await store.events(predicate, after: after, count: pageSize) }
         var read = 0, admitted = 0
-        pages: while limit != 0 {
-            let page = try await store.events(predicate, after: cursor, count: pageSize)
+        // The next page is read while this one is handed over (the database on its own thread, the
+        // body on this one), whenever this one cannot meet the limit even if the filter admits all of it.
+        var next: Task<[(event: SeismicEvent, cursor: CatalogueCursor)], Error>? = limit == 0 ? nil : Task { try await fetch(start) }
+        defer { next?.cancel() }
+        pages: while let reading = next {
+            let page = try await reading.value
+            next = nil
+            if page.count == pageSize, let last = page.last?.cursor, limit.map({ admitted + page.count < $0 }) ?? true {
+                next = Task { try await fetch(last) }
+            }
             for (event, position) in page {
                 read += 1
-                cursor = position
                 guard selection.admits(event) else { continue }
                 try body(event, position)
                 admitted += 1
                 if let limit, admitted >= limit { break pages }
             }
-            if page.count < pageSize { break }
+            if page.count == pageSize, next == nil, let last = page.last?.cursor { next = Task { try await fetch(last) } }
         }
         var summary = FeedSummary(rows: read, events: read)
         // Who the data is from, as the ingests recorded it: a map of the catalogue credits them as one of the feed would.

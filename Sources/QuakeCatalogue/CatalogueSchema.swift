@@ -246,7 +246,9 @@ package enum CatalogueSchema {
                              sortingMatches: Bool = false) -> String {
         var conditions = conditions
         if let cursor {
-            conditions.append("(time_ms < ? OR (time_ms = ? AND seq > ?))")
+            // The first term is a range the time index starts from: with the OR alone, PostgreSQL walks the
+            // index from its newest event to the cursor on every page (each page slower than the last).
+            conditions.append("time_ms <= ? AND (time_ms < ? OR seq > ?)")
             values += [.integer(cursor.timeMilliseconds), .integer(cursor.timeMilliseconds), .integer(cursor.seq)]
         }
         return """

@@ -263,6 +263,42 @@ struct CatalogueCLITests {
         #expect(after < before)
     }
 
+    @Test("rows without an id are one event where time and position agree, the last staying; a repeated id keeps its newest",
+          arguments: CatalogueFixture.available)
+    func rowsWithoutIdsAreSettledByTimeAndPosition(_ backend: CatalogueBackend) throws {
+        let fixture = try CatalogueFixture(backend)
+        defer { fixture.finish() }
+        let feed = fixture.folder.appendingPathComponent("no-ids.csv")
+        try """
+            time,latitude,longitude,mag
+            2026-11-20T10:00:00.000Z,10,20,3.1
+            2026-11-20T11:00:00.000Z,11,21,4.0
+            2026-11-20T10:00:00.000Z,10,20,3.3
+            2026-11-20T10:00:00.000Z,10,20.5,2.0
+            2026-11-20T10:00:00.000Z,10,20,3.5
+            """.write(to: feed, atomically: true, encoding: .utf8)
+        let ingest = try fixture.ingest(feed.path)
+        #expect(ingest.status == 0 && ingest.stderr.contains("3 new, 0 updated, 0 unchanged"), "\(ingest.stderr)")
+        let listed = try fixture.read(["list", "--limit", "0", "--format", "csv", "--columns", "time,latitude,longitude,mag", "-q"])
+        #expect(listed.stdoutText == """
+            time,latitude,longitude,mag
+            2026-11-20T11:00:00.000Z,11,21,4
+            2026-11-20T10:00:00.000Z,10,20.5,2
+            2026-11-20T10:00:00.000Z,10,20,3.5
+
+            """, "\(listed.stdoutText)")
+        // With ids: the newest `updated` stays wherever it lies in the feed, and only it is stored.
+        let ids = fixture.folder.appendingPathComponent("ids.csv")
+        try Self.write([Self.row("x1", latitude: 1, longitude: 1, updated: "2026-11-21T00:00:00.000Z"),
+                        Self.row("x1", latitude: 2, longitude: 2, updated: "2026-11-23T00:00:00.000Z"),
+                        Self.row("x1", latitude: 3, longitude: 3, updated: "2026-11-22T00:00:00.000Z"),
+                        Self.row("x2", latitude: 4, longitude: 4, updated: "2026-11-21T00:00:00.000Z")], to: ids)
+        let second = try fixture.ingest(ids.path)
+        #expect(second.status == 0 && second.stderr.contains("2 new, 0 updated, 0 unchanged"), "\(second.stderr)")
+        let stored = try fixture.read(["list", "--where", "id = 'x1'", "--format", "csv", "--columns", "id,latitude", "-q"])
+        #expect(stored.stdoutText == "id,latitude\nx1,2\n", "\(stored.stdoutText)")
+    }
+
     @Test("a box is read alike through the R*Tree (few events in it) and as plain bounds (many), across 180° too",
           arguments: CatalogueFixture.available)
     func boxesReadBothWays(_ backend: CatalogueBackend) throws {
