@@ -415,16 +415,7 @@ package final class PostgresCatalogue: CatalogueStore {
         var events: [(event: SeismicEvent, cursor: CatalogueCursor)] = []
         do {
             for try await row in try await run(sql, values) {
-                let (seq, _, id, time, latitude, longitude, depth, magnitude, magnitudeType, place, type, network, updated, status,
-                     mechanism) =
-                    try row.decode((Int64, String, String, Int64, Double, Double, Double?, Double?, String?, String, String,
-                                    String?, Int64?, String?, String?).self)
-                let event = SeismicEvent(id: id, time: CatalogueSchema.date(milliseconds: time), latitude: latitude,
-                                         longitude: longitude, depth: depth, magnitude: magnitude, magnitudeType: magnitudeType,
-                                         place: place, eventType: type, network: network,
-                                         updated: updated.map(CatalogueSchema.date(milliseconds:)), status: status,
-                                         mechanism: CatalogueSchema.mechanism(mechanism), details: try Self.details(row))
-                events.append((event, CatalogueCursor(timeMilliseconds: time, seq: seq)))
+                events.append(try Self.event(row))
             }
         } catch let error as CatalogueError {
             throw error
@@ -434,23 +425,81 @@ package final class PostgresCatalogue: CatalogueStore {
         return events
     }
 
-    /// The details of a row that begins with `seq` and the read columns.
-    private static func details(_ row: PostgresRow) throws -> EventDetails {
+    /// The event of a row that begins with `seq` and the read columns, its cells read in one pass
+    /// from their binary form: a decoded tuple and a random-access row per row cost most of a read.
+    private static func event(_ row: PostgresRow) throws -> (event: SeismicEvent, cursor: CatalogueCursor) {
+        var seq: Int64 = 0, id = "", time: Int64 = 0, latitude = 0.0, longitude = 0.0, depth: Double?, magnitude: Double?
+        var magnitudeType: String?, place = "", type = "", network: String?, updated: Int64?, status: String?, mechanism: String?
         var details = EventDetails()
-        let cells = row.makeRandomAccess()
-        for (index, field) in CatalogueSchema.detailFields.enumerated() {
-            let cell = cells[1 + CatalogueSchema.firstDetailColumn + index]
-            guard cell.bytes != nil else { continue }
-            let stored: SQLValue?
-            switch field.kind {
-            case .text: stored = try cell.decode(String?.self).map(SQLValue.text)
-            case .number: stored = try cell.decode(Double?.self).map(SQLValue.real)
-            case .integer, .time: stored = try cell.decode(Int64?.self).map(SQLValue.integer)
+        let first = 1 + CatalogueSchema.firstDetailColumn
+        for (index, cell) in row.enumerated() {
+            switch index {
+            case 0: seq = try integer(cell) ?? 0
+            case 1: continue
+            case 2: id = try text(cell) ?? ""
+            case 3: time = try integer(cell) ?? 0
+            case 4: latitude = try real(cell) ?? 0
+            case 5: longitude = try real(cell) ?? 0
+            case 6: depth = try real(cell)
+            case 7: magnitude = try real(cell)
+            case 8: magnitudeType = try text(cell)
+            case 9: place = try text(cell) ?? ""
+            case 10: type = try text(cell) ?? ""
+            case 11: network = try text(cell)
+            case 12: updated = try integer(cell)
+            case 13: status = try text(cell)
+            case 14: mechanism = try text(cell)
+            default:
+                guard index >= first, index - first < CatalogueSchema.detailFields.count, let bytes = cell.bytes else { continue }
+                let field = CatalogueSchema.detailFields[index - first]
+                // In field order: each is appended, text straight from the row's bytes.
+                if field.kind == .text, cell.dataType == .text || cell.dataType == .varchar {
+                    bytes.withUnsafeReadableBytes { details.appendText(field, $0) }
+                    continue
+                }
+                let stored: SQLValue?
+                switch field.kind {
+                case .text: stored = try text(cell).map(SQLValue.text)
+                case .number: stored = try real(cell).map(SQLValue.real)
+                case .integer, .time: stored = try integer(cell).map(SQLValue.integer)
+                }
+                if let value = CatalogueSchema.value(stored, of: field) { details.append(field, value) }
             }
-            // In field order: each is appended.
-            if let value = CatalogueSchema.value(stored, of: field) { details.append(field, value) }
         }
-        return details
+        let event = SeismicEvent(id: id, time: CatalogueSchema.date(milliseconds: time), latitude: latitude, longitude: longitude,
+                                 depth: depth, magnitude: magnitude, magnitudeType: magnitudeType, place: place, eventType: type,
+                                 network: network, updated: updated.map(CatalogueSchema.date(milliseconds:)), status: status,
+                                 mechanism: CatalogueSchema.mechanism(mechanism), details: details)
+        return (event, CatalogueCursor(timeMilliseconds: time, seq: seq))
+    }
+
+    /// A whole-number cell: `bigint` or `integer` read from its binary bytes (big-endian); anything
+    /// else through PostgresNIO's decoding.
+    private static func integer(_ cell: PostgresCell) throws -> Int64? {
+        guard var bytes = cell.bytes else { return nil }
+        switch (cell.format, cell.dataType) {
+        case (.binary, .int8) where bytes.readableBytes == 8: return bytes.readInteger(as: Int64.self)
+        case (.binary, .int4) where bytes.readableBytes == 4: return bytes.readInteger(as: Int32.self).map(Int64.init)
+        default: return try cell.decode(Int64?.self)
+        }
+    }
+
+    /// A `double precision` cell read from its binary bytes; anything else through PostgresNIO's decoding.
+    private static func real(_ cell: PostgresCell) throws -> Double? {
+        guard var bytes = cell.bytes else { return nil }
+        switch (cell.format, cell.dataType) {
+        case (.binary, .float8) where bytes.readableBytes == 8: return bytes.readInteger(as: UInt64.self).map(Double.init(bitPattern:))
+        default: return try cell.decode(Double?.self)
+        }
+    }
+
+    /// A `text` cell (UTF-8 in either format); anything else through PostgresNIO's decoding.
+    private static func text(_ cell: PostgresCell) throws -> String? {
+        guard var bytes = cell.bytes else { return nil }
+        switch cell.dataType {
+        case .text, .varchar: return bytes.readString(length: bytes.readableBytes)
+        default: return try cell.decode(String?.self)
+        }
     }
 
     package func events(_ predicate: CataloguePredicate, after cursor: CatalogueCursor?, count: Int) async throws
