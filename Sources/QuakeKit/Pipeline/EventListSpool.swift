@@ -202,7 +202,7 @@ package struct EventSpool {
     /// Rows that repeated an event id; only the latest version of each is kept.
     package let duplicates: Int
     /// How many events there are.
-    public var count: Int { order.count }
+    public var count: Int { inOrder ?? order.count }
 
     private let storage: SpoolStorage
     /// Whether the spool went to a temporary file.
@@ -211,6 +211,9 @@ package struct EventSpool {
     private let offsets: [UInt64]
     /// The records to visit, in order.
     private let order: [UInt32]
+    /// Records spooled in their order (a catalogue's), each after its length: how many. They are
+    /// read back one after another, with neither offsets nor an order kept (no memory an event).
+    private let inOrder: Int?
 
     /// Reads `source` and spools a record, made by `record` (which appends
     /// to the bytes it is given; called on several threads at once), of
@@ -260,29 +263,35 @@ package struct EventSpool {
         RadixSort.sortIndices(&order, byKeys: keys)
         if let limit = selection.limit, limit < order.count { order.removeLast(order.count - limit) }
         self.order = order
+        inOrder = nil
     }
 
     /// Spools a record of each event `produce` hands over, kept in their order, and the summary it returns.
     package init(produce: ((SeismicEvent) throws -> Void) async throws -> FeedSummary,
                  record: @escaping (SeismicEvent, inout [UInt8]) -> Void) async throws {
         let storage = SpoolStorage()
-        var offsets: [UInt64] = [0], bytes: [UInt8] = []
+        var count = 0, bytes: [UInt8] = []
         summary = try await produce { event in
-            guard offsets.count < UInt32.max else { throw WriteError.writeFailed(path: "<spool>", errno: EFBIG) }
+            // Its length first, filled in once the record is made.
             bytes.removeAll(keepingCapacity: true)
+            bytes.append(contentsOf: [0, 0, 0, 0])
             record(event, &bytes)
+            guard let length = UInt32(exactly: bytes.count - 4) else { throw WriteError.writeFailed(path: "<spool>", errno: EFBIG) }
+            withUnsafeBytes(of: length.littleEndian) { bytes.replaceSubrange(0..<4, with: $0) }
             try bytes.withUnsafeBytes { try storage.append($0) }
-            offsets.append(storage.size)
+            count += 1
         }
         try storage.finish()
         self.storage = storage
-        self.offsets = offsets
+        offsets = []
+        order = []
+        inOrder = count
         duplicates = 0
-        order = Array(0..<UInt32(offsets.count - 1))
     }
 
     /// Calls `body` with each kept record (the bytes `record` made), in order.
     package func forEachRecord(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        if inOrder != nil { return try forEachRecordInOrder(body) }
         // Each fault maps a neighbourhood of the spool: a record in order finds
         // it mapped, one elsewhere maps another, so the mapping is given back
         // after a few jumps (or a few MiB in order).
@@ -298,6 +307,23 @@ package struct EventSpool {
             if jumps >= 32 || sinceRelease >= 16_384 {
                 storage.release()
                 jumps = 0
+                sinceRelease = 0
+            }
+        }
+        storage.release()
+    }
+
+    /// ``forEachRecord(_:)`` of records spooled in order, each after its length.
+    private func forEachRecordInOrder(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+        var start: UInt64 = 0, sinceRelease = 0
+        let end = storage.size
+        while start + 4 <= end {
+            let length = storage.withBytes(from: start, to: start + 4) { UInt64($0.loadUnaligned(as: UInt32.self).littleEndian) }
+            try storage.withBytes(from: start + 4, to: start + 4 + length) { try body($0) }
+            start += 4 + length
+            sinceRelease += 1
+            if sinceRelease >= 16_384 {
+                storage.release()
                 sinceRelease = 0
             }
         }
