@@ -84,11 +84,12 @@ package enum ServedEvents: Sendable {
             return (page, matched, offset + page.count < matched ? .offset(offset + page.count) : nil)
         case .database(let catalogue, let state):
             // Past the last event nothing is read.
-            guard offset < state.events else { return ([], filter == EventFilter() && cursor == nil ? state.events : nil, nil) }
+            guard offset < state.events else { return ([], filter == EventFilter() ? state.events : nil, nil) }
             let found = try await catalogue.page(filter, after: cursor, offset: offset, limit: limit)
-            // Known without counting: the whole catalogue, or a last page reached by offset alone.
+            // Known without counting: the whole catalogue, or a last page reached by offset alone (after a
+            // cursor, what came before is not counted).
             let last = found.next == nil && cursor == nil && (offset == 0 || !found.events.isEmpty)
-            let matched = filter == EventFilter() && cursor == nil ? state.events : last ? offset + found.events.count : nil
+            let matched = filter == EventFilter() ? state.events : last ? offset + found.events.count : nil
             return (found.events, matched, found.next.map(NextPage.cursor))
         }
     }
