@@ -144,12 +144,16 @@ package struct Catalogue: Sendable {
     /// a listing or a map of a whole catalogue streams as one of a file does. Returns the
     /// summary of what was read.
     package func forEach(_ selection: EventSelection, _ body: (SeismicEvent) throws -> Void) async throws -> FeedSummary {
-        try await forEach(selection, after: nil) { event, _ in try body(event) }
+        let read = try await forEach(selection, after: nil) { event, _ in try body(event) }
+        var summary = FeedSummary(rows: read, events: read)
+        // Who the data is from, as the ingests recorded it: a map of the catalogue credits them as one of the feed would.
+        summary.sources = try await store.state().sources
+        return summary
     }
 
-    /// ``forEach(_:_:)`` from after `start`, with each event's cursor.
+    /// ``forEach(_:_:)`` from after `start`, with each event's cursor; returns how many rows were read.
     private func forEach(_ selection: EventSelection, after start: CatalogueCursor?,
-                         _ body: (SeismicEvent, CatalogueCursor) throws -> Void) async throws -> FeedSummary {
+                         _ body: (SeismicEvent, CatalogueCursor) throws -> Void) async throws -> Int {
         let predicate = CataloguePredicate(selection)
         let limit = selection.limit
         // Pages of the limit itself: the filter rarely refuses what the database let through, and
@@ -177,10 +181,7 @@ package struct Catalogue: Sendable {
             }
             if page.count == pageSize, next == nil, let last = page.last?.cursor { next = Task { try await fetch(last) } }
         }
-        var summary = FeedSummary(rows: read, events: read)
-        // Who the data is from, as the ingests recorded it: a map of the catalogue credits them as one of the feed would.
-        summary.sources = try await store.state().sources
-        return summary
+        return read
     }
 
     /// The most events one read of the database asks for: 10,000 events are a few MiB.

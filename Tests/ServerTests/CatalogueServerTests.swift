@@ -188,6 +188,7 @@ struct CatalogueServerTests {
                     for query in ["limit=97", "filter=mag%20%3E%3D%202.5&limit=40", "bbox=-130,30,-110,45&limit=25"] {
                         let got = try await Self.walk(served, "/collections/quakes/items?\(query)")
                         let expected = try await Self.walk(reference, "/collections/quakes/items?\(query)")
+                        #expect(got.links.count > 2 && expected.links.count > 2, "\(name) \(query): more than two pages")
                         #expect(got.features == expected.features && !got.features.isEmpty, "\(name) \(query): \(got.features.count) vs \(expected.features.count)")
                         #expect(got.links.dropFirst().allSatisfy { $0.contains("cursor=") && !$0.contains("offset=") }, "\(name) \(got.links)")
                         #expect(expected.links.dropFirst().allSatisfy { $0.contains("offset=") }, "\(name) \(expected.links)")
