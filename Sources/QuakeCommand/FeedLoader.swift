@@ -231,6 +231,9 @@ extension MapEvent: CatalogueReadable {
     /// Each event reduced to what a map draws as it streams from the catalogue (a quarter of a
     /// whole event's memory, as from a file), with the places of the largest for labels.
     package static func fromCatalogue(_ catalogue: Catalogue, _ selection: EventSelection) async throws -> MapSelection {
-        try await MapSelection.collecting { try await catalogue.forEach(selection, $0) }
+        let stored = try await catalogue.state().events
+        return try await MapSelection.collecting(expected: min(selection.limit ?? stored, stored)) {
+            try await catalogue.forEach(selection, $0)
+        }
     }
 }

@@ -67,8 +67,10 @@ extension Endpoints {
         let served = await store.served()
         options.dataSources = served.sources
         let mapOptions = options
+        // The most events the map may hold, for the slots it takes in the render gate.
+        let events = min(query.limit, served.count)
         return try await image(request, key: "map \(width) \(name) \(symbol) \(drawingName) \(basemapName) \(query.query(offset: 0))", served: served,
-                                coloring: coloring, read: {
+                                coloring: coloring, events: events, read: {
             try await served.newest(query.filter, limit: query.limit)
         }) { selected in
             let scene = SceneBuilder(options: mapOptions).scene(for: selected.events, feedGenerated: served.generated,
@@ -88,9 +90,9 @@ extension Endpoints {
         }
     }
 
-    /// A PNG of the events `read` reads, from the cache or drawn through the gate, with
-    /// an ETag that changes with the catalogue; `304` when the client has it.
-    func image<Events: Sendable>(_ request: Request, key: String, served: ServedEvents, coloring: SymbolColoring,
+    /// A PNG of the events `read` reads (at most `events` of them), from the cache or drawn
+    /// through the gate, with an ETag that changes with the catalogue; `304` when the client has it.
+    func image<Events: Sendable>(_ request: Request, key: String, served: ServedEvents, coloring: SymbolColoring, events: Int = 1,
                                          read: @escaping @Sendable () async throws -> Events,
                                          draw: @escaping @Sendable (Events) throws -> Data) async throws -> Response {
         // What the picture depends on: the events, the request, the server's style,
@@ -100,11 +102,12 @@ extension Endpoints {
         identity.mix(styleKey)
         if case .age = coloring { identity.mix(served.generated.map(CivilTime.iso8601) ?? "") }
         return try await png(request, tag: "\"\(served.version)-\(identity.hex)\"", cacheControl: Self.eventsCacheControl,
-                             read: read, draw: draw)
+                             events: events, read: read, draw: draw)
     }
 
-    /// A PNG tagged `tag`, from the cache or drawn through the gate; `304` when the client has it.
-    func png<Events: Sendable>(_ request: Request, tag: String, cacheControl: String,
+    /// A PNG tagged `tag`, from the cache or drawn through the gate with the slots of `events`
+    /// (``RenderGate/slots(forEvents:)``); `304` when the client has it.
+    func png<Events: Sendable>(_ request: Request, tag: String, cacheControl: String, events: Int = 1,
                                        read: @escaping @Sendable () async throws -> Events,
                                        draw: @escaping @Sendable (Events) throws -> Data) async throws -> Response {
         var headers = HTTPFields()
@@ -120,7 +123,7 @@ extension Endpoints {
             do {
                 // Read inside the gate: as many reads at once as renders, so that requests for
                 // large maps wait for a slot before they hold their events, not after.
-                data = try await gate.run(reading: read, draw)
+                data = try await gate.run(events: events, reading: read, draw)
             } catch RenderGate.Refusal.busy {
                 throw Problem(.serviceUnavailable, "too many images are being drawn; try again shortly", retryAfter: 1)
             } catch RenderGate.Refusal.timedOut {

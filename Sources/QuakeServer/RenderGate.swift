@@ -3,10 +3,12 @@ import Foundation
 import QuakeKit
 
 /// Runs drawing off the server's threads, a few at a time: at most `width`
-/// renders run at once, at most `queueLimit` wait, and a caller stops waiting
-/// after `timeout` (the render, which cannot be interrupted, finishes in the
-/// background and still counts against the width). Requests that only read
-/// JSON never wait behind a render.
+/// slots are held at once, at most `queueLimit` renders wait (in arrival order), and a
+/// caller stops waiting after `timeout` (the render, which cannot be interrupted, finishes
+/// in the background and still holds its slots). A render holds one slot, and one more for
+/// each million events it may draw (``slots(forEvents:)``): its events and its scene take
+/// about 130 bytes each, so the width bounds memory as well as cores, and a map of a whole
+/// large catalogue is drawn alone. Requests that only read JSON never wait behind a render.
 final class RenderGate: Sendable {
     enum Refusal: Error, Equatable {
         /// Too many renders already waiting.
@@ -22,50 +24,65 @@ final class RenderGate: Sendable {
     private let timers = DispatchQueue(label: "quakemap.render-timeouts")
     private let timeout: Duration
     private let queueLimit: Int
-    // Free slots, and the renders waiting for one (in arrival order). Waiting
-    // costs no thread: a render is dispatched only when it holds a slot.
-    private let slots: Locked<(free: Int, waiting: [@Sendable () -> Void])>
+    private let width: Int
+    // Free slots, and the renders waiting for theirs (in arrival order) with how many they
+    // need. Waiting costs no thread: a render is dispatched only when it holds its slots.
+    private let slots: Locked<(free: Int, waiting: [(count: Int, admit: @Sendable () -> Void)])>
 
     init(width: Int, queueLimit: Int, timeout: Duration) {
-        slots = Locked((max(1, width), []))
+        self.width = max(1, width)
+        slots = Locked((self.width, []))
         self.timeout = timeout
         self.queueLimit = queueLimit
     }
 
-    /// `work` on what `read` reads, both within one slot: the read waits for the slot as a
-    /// render does (so no more requests hold their events at once than draw), then `work`
-    /// runs on the render queue. The slot is given back when `work` ends, or when `read` throws;
-    /// a caller that gives up waiting for `work` (the timeout) leaves it the slot until it ends.
-    func run<Events: Sendable, T: Sendable>(reading read: @Sendable () async throws -> Events,
+    /// The events one slot stands for.
+    static let eventsPerSlot = 1_000_000
+
+    /// The slots a render of at most `events` events holds: one, and one more for each
+    /// started million beyond the first, at most the whole width.
+    func slots(forEvents events: Int) -> Int {
+        min(width, 1 + max(0, events - 1) / Self.eventsPerSlot)
+    }
+
+    /// `work` on what `read` reads, both within `events`' slots (``slots(forEvents:)``): the
+    /// read waits for them as a render does (so no more requests hold their events at once than
+    /// draw), then `work` runs on the render queue. The slots are given back when `work` ends, or
+    /// when `read` throws; a caller that gives up waiting for `work` (the timeout) leaves it the
+    /// slots until it ends.
+    func run<Events: Sendable, T: Sendable>(events: Int = 1, reading read: @Sendable () async throws -> Events,
                                             _ work: @escaping @Sendable (Events) throws -> T) async throws -> T {
-        try await acquire()
+        let count = slots(forEvents: events)
+        try await acquire(count)
         let events: Events
         do {
             events = try await read()
         } catch {
-            release()
+            release(count)
             throw error
         }
-        return try await runHolding { try work(events) }
+        return try await runHolding(count) { try work(events) }
     }
 
-    /// `work`'s result, computed on the render queue.
+    /// `work`'s result, computed on the render queue with one slot.
     func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await acquire()
-        return try await runHolding(work)
+        try await acquire(1)
+        return try await runHolding(1, work)
     }
 
-    /// Waits for a free slot and takes it; refuses at once when too many wait already.
-    private func acquire() async throws {
+    /// Waits for `count` free slots and takes them; refuses at once when too many wait already.
+    /// Renders are admitted in arrival order: one waiting for the whole width is not passed by
+    /// smaller ones, so it is never starved.
+    private func acquire(_ count: Int) async throws {
         let waiter = Outcome<Void>()
         let admitted: Bool? = slots.withLock { slots in
-            if slots.free > 0 {
-                slots.free -= 1
+            if slots.waiting.isEmpty, slots.free >= count {
+                slots.free -= count
                 return true
             }
             guard slots.waiting.count < queueLimit else { return nil }
-            // A waiter that gave up (timed out) passes the slot on.
-            slots.waiting.append { [self] in if !waiter.settle(.success(())) { release() } }
+            // A waiter that gave up (timed out) passes its slots on.
+            slots.waiting.append((count, { [self] in if !waiter.settle(.success(())) { release(count) } }))
             return false
         }
         guard let admitted else { throw Refusal.busy }
@@ -78,14 +95,14 @@ final class RenderGate: Sendable {
         }
     }
 
-    /// Runs `work` on the render queue with the slot the caller holds, giving it back when
-    /// `work` ends; the caller stops waiting after the timeout.
-    private func runHolding<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    /// Runs `work` on the render queue with the `count` slots the caller holds, giving them back
+    /// when `work` ends; the caller stops waiting after the timeout.
+    private func runHolding<T: Sendable>(_ count: Int, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         let outcome = Outcome<T>()
         return try await withCheckedThrowingContinuation { continuation in
             outcome.install(continuation)
             queue.async { [self] in
-                defer { release() }
+                defer { release(count) }
                 guard !outcome.isSettled else { return }
                 outcome.settle(Result(catching: work))
             }
@@ -98,16 +115,19 @@ final class RenderGate: Sendable {
     /// Renders waiting for a slot now.
     var waiting: Int { slots.withLock { $0.waiting.count } }
 
-    /// Hands the slot to the first waiting render, or frees it.
-    private func release() {
-        let next: (@Sendable () -> Void)? = slots.withLock { slots in
-            guard !slots.waiting.isEmpty else {
-                slots.free += 1
-                return nil
+    /// Gives back `count` slots, and hands them on to the renders waiting first, as many
+    /// in a row as they are enough for.
+    private func release(_ count: Int) {
+        let admitted: [@Sendable () -> Void] = slots.withLock { slots in
+            slots.free += count
+            var admitted: [@Sendable () -> Void] = []
+            while let first = slots.waiting.first, first.count <= slots.free {
+                slots.free -= first.count
+                admitted.append(slots.waiting.removeFirst().admit)
             }
-            return slots.waiting.removeFirst()
+            return admitted
         }
-        next?()
+        for admit in admitted { admit() }
     }
 }
 

@@ -25,7 +25,6 @@ package enum ServedEvents: Sendable {
         }
     }
 
-    /// The events served (those with a magnitude).
     /// Who the data is from, for the footer and the web map: the feeds' sources, or those the
     /// catalogue's ingests recorded.
     var sources: [String] {
@@ -35,6 +34,7 @@ package enum ServedEvents: Sendable {
         }
     }
 
+    /// The events served (those with a magnitude).
     var count: Int {
         switch self {
         case .memory(let snapshot): return snapshot.events.count
@@ -123,7 +123,7 @@ package enum ServedEvents: Sendable {
     func newest(_ filter: EventFilter, limit: Int) async throws -> MapSelection {
         switch self {
         case .memory(let snapshot):
-            return try await MapSelection.collecting { append in
+            return try await MapSelection.collecting(expected: min(limit, count)) { append in
                 var taken = 0
                 for event in snapshot.events where limit > 0 && (filter == EventFilter() || filter.matches(event)) {
                     try append(event)
@@ -133,7 +133,9 @@ package enum ServedEvents: Sendable {
                 return FeedSummary(rows: taken, events: taken)
             }
         case .database(let catalogue, _):
-            return try await MapSelection.collecting { try await catalogue.forEach(EventSelection(limit: limit, filter: filter), $0) }
+            return try await MapSelection.collecting(expected: min(limit, count)) {
+                try await catalogue.forEach(EventSelection(limit: limit, filter: filter), $0)
+            }
         }
     }
 

@@ -49,6 +49,30 @@ struct PanelPlacementTests {
         #expect(rect.intersectsDisc(x: 20, y: 20, diameter: 1))
     }
 
+    /// The grid labels count with agrees with a pass over every circle: random circles of
+    /// every size and shape, some centred off the map (copies across the antimeridian), and
+    /// rectangles inside, across the edges and wholly outside it.
+    @Test func theGridCountsAsAPassOverEveryCircle() {
+        var random = SystemRandomNumberGenerator()
+        let shapes: [SymbolShape] = [.circle, .circle, .circle, .diamond]
+        let circles = CircleLayer((0..<3000).map { _ in
+            SceneCircle(center: PixelPoint(x: Double.random(in: -60...1060, using: &random), y: Double.random(in: -30...530, using: &random)),
+                        diameter: Double.random(in: 0.5...70, using: &random), fill: RGBA(hex: 0xFF0000), eventID: "e",
+                        shape: shapes.randomElement(using: &random)!)
+        })
+        let grid = CircleGrid(circles, width: 1000, height: 500)
+        var rects = (0..<300).map { _ in
+            PanelRect(x: Double.random(in: -400...1100, using: &random), y: Double.random(in: -200...600, using: &random),
+                      width: Double.random(in: 0...400, using: &random), height: Double.random(in: 0...60, using: &random))
+        }
+        rects += [PanelRect(x: 0, y: 0, width: 1000, height: 500), PanelRect(x: -500, y: -500, width: 10, height: 10),
+                  PanelRect(x: 2000, y: 900, width: 10, height: 10)]
+        let counts = PanelPlacement.coverage(of: rects, in: circles).map(Int.init)
+        #expect(counts.contains { $0 > 100 } && counts.contains(0), "some rectangles touch many circles, some none")
+        #expect(rects.map(grid.count(touching:)) == counts)
+        #expect(CircleGrid(CircleLayer(), width: 1000, height: 500).count(touching: rects[0]) == 0)
+    }
+
     // MARK: - Every event stays visible
 
     /// Events whose circle cannot be seen in `scene`'s image: at none of five

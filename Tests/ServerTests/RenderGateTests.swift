@@ -103,6 +103,35 @@ struct RenderGateTests {
         #expect(!started.withLock { $0 }.contains("never"), "a reader that gave up never reads")
     }
 
+    /// A map of many events holds a slot for each started million, up to the whole width, so
+    /// two maps of a large catalogue never hold their events at once; renders are admitted in
+    /// arrival order, so a small one does not pass a large one waiting for the whole width.
+    @Test func largeMapsHoldMoreSlotsAndKeepTheirTurn() async throws {
+        let gate = RenderGate(width: 2, queueLimit: 4, timeout: .seconds(60))
+        #expect([1, 1_000_000, 1_000_001, 5_000_000].map(gate.slots(forEvents:)) == [1, 1, 2, 2])
+        #expect(RenderGate(width: 8, queueLimit: 4, timeout: .seconds(60)).slots(forEvents: 5_000_000) == 5)
+        let started = Started()
+        let holdSmall = DispatchSemaphore(value: 0)
+        let small = Task {
+            try await gate.run(events: 300, reading: { "small" }) { name in started.withLock { $0.append(name) }; holdSmall.wait(); return name }
+        }
+        try await Self.eventually { started.withLock { $0 } == ["small"] }
+        let large = Task {
+            try await gate.run(events: 5_000_000, reading: { "large" }) { name in started.withLock { $0.append(name) }; return name }
+        }
+        try await Self.eventually { gate.waiting == 1 }
+        let next = Task {
+            try await gate.run(events: 300, reading: { "next" }) { name in started.withLock { $0.append(name) }; return name }
+        }
+        try await Self.eventually { gate.waiting == 2 }
+        #expect(started.withLock { $0 } == ["small"], "one slot is free, but the large map waits for two and came first")
+        holdSmall.signal()
+        #expect(try await small.value == "small")
+        #expect(try await large.value == "large")
+        #expect(try await next.value == "next")
+        #expect(started.withLock { $0 } == ["small", "large", "next"])
+    }
+
     /// The timeout fires on time while every thread of the cooperative pool is held: a render
     /// that stamps circles on all cores can hold them, and a timer that needs one of them woke
     /// only after the render was done, which then answered instead of the 503.

@@ -124,13 +124,20 @@ extension CircleLayer {
             ys.withUnsafeBufferPointer { ys in
                 diameters.withUnsafeBufferPointer { diameters in
                     for index in xs.indices {
-                        let diameter = diameters[index]
-                        body(xs[index], ys[index], shapes[index] == SymbolShape.circle.rawValue
-                             ? diameter : 2 * (SymbolShape(rawValue: shapes[index]) ?? .circle).reach(diameter: diameter))
+                        body(xs[index], ys[index], Self.disc(diameters[index], shape: shapes[index]))
                     }
                 }
             }
         }
+    }
+
+    /// Symbol `index`'s centre and the diameter of its disc, as ``forEachGeometry(_:)`` gives them.
+    package func disc(at index: Int) -> (x: Double, y: Double, diameter: Double) {
+        (xs[index], ys[index], Self.disc(diameters[index], shape: shapes[index]))
+    }
+
+    private static func disc(_ diameter: Double, shape: UInt8) -> Double {
+        shape == SymbolShape.circle.rawValue ? diameter : 2 * (SymbolShape(rawValue: shape) ?? .circle).reach(diameter: diameter)
     }
 
     /// The circles, in order, whose disc touches any of `rects`; only those

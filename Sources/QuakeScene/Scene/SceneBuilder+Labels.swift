@@ -89,18 +89,9 @@ extension SceneBuilder {
             return (text, measure.width(text, size: size) + 2 * padding)
         }
         let height = size * 1.3 + 2 * padding
-        // The circles near each label's spots, found in one pass over a map
-        // of any size; the spots' costs are counted among these alone.
-        let reaches = zip(anchors, texts).map { anchor, text in
-            let reach = Self.labelReach(radius: anchor.radius, width: text.width, height: height, gap: gap)
-            return PanelRect(x: anchor.center.x - reach, y: anchor.center.y - reach, width: 2 * reach, height: 2 * reach)
-        }
-        var nearby = [[(x: Double, y: Double, diameter: Double)]](repeating: [], count: chosen.count)
-        circles.forEachGeometry { x, y, diameter in
-            for label in reaches.indices where reaches[label].intersectsDisc(x: x, y: y, diameter: diameter) {
-                nearby[label].append((x, y, diameter))
-            }
-        }
+        // The spots' costs count only the circles binned near them: a label's spots span most
+        // of a small map, and a list of the circles near each held most of a big map's circles.
+        let grid = CircleGrid(circles, width: mapWidth, height: mapHeight)
 
         var overlay = SceneOverlay()
         var taken = occupied
@@ -116,9 +107,7 @@ extension SceneBuilder {
                 }
             // The nearest ring that has room; in it, the spot hiding fewest events.
             let nearest = spots.filter { $0.ring == spots.first?.ring }
-            let costs = nearest.map { spot in
-                nearby[label].reduce(0) { $0 + (spot.rect.intersectsDisc(x: $1.x, y: $1.y, diameter: $1.diameter) ? 1 : 0) }
-            }
+            let costs = nearest.map { grid.count(touching: $0.rect) }
             let spot = zip(nearest, costs).min { $0.1 < $1.1 }?.0
             guard let spot else { continue }
             let rect = spot.rect
@@ -155,11 +144,6 @@ extension SceneBuilder {
             }
         }
         return spots
-    }
-
-    /// How far from its circle's centre a label's spots reach (``labelSpots``).
-    package static func labelReach(radius: Double, width: Double, height: Double, gap: Double) -> Double {
-        radius + gap + Double(labelRings - 1) * height * 1.5 + width + height
     }
 
     /// The rings of ``labelSpots``: the nearest, then four further out.
