@@ -5,7 +5,8 @@
 #   ingest 1 M rows into a new SQLite catalogue, then the same file again (all unchanged);
 #   the same into PostgreSQL + PostGIS (a server of its own, fsync on: scripts/with_postgres.sh);
 #   a 5 M-event catalogue ingested into each (peak memory), listed whole with every column (rows a
-#   second) and drawn whole beside the same map from the file (peak memory); the default map of the
+#   second) and drawn whole beside the same map from the file (peak memory), and by a server asked
+#   for 16 such maps at once (its peak memory, the answers' statuses); the default map of the
 #   last 365 days (wall time, peak memory); and the plan of a typical filtered read on the 5 M catalogue.
 # RUNS (default 2) runs of each timed job; peak memory is the largest resident set, in MiB.
 set -euo pipefail
@@ -20,9 +21,12 @@ if [ -z "${QUAKEMAP_TEST_POSTGRES:-}" ]; then
 fi
 
 echo "building (release)…"
-swift build $(cat scripts/release-flags) --product quakemap \
-    >"$WORK/build.txt" 2>&1 || { cat "$WORK/build.txt" >&2; echo "bench-catalogue: the build failed" >&2; exit 1; }
+for product in quakemap quakemap-server; do
+    swift build $(cat scripts/release-flags) --product "$product" \
+        >"$WORK/build.txt" 2>&1 || { cat "$WORK/build.txt" >&2; echo "bench-catalogue: the build failed" >&2; exit 1; }
+done
 BIN=$PWD/.build/release/quakemap
+SERVER=$PWD/.build/release/quakemap-server
 
 . Benchmarks/realistic_feed.sh
 ONE=$(realistic_feed 1000000)
@@ -45,6 +49,31 @@ timed() {
     [ -n "${ROWS:-}" ] && counts="$(awk -v n="$ROWS" -v s="$seconds" 'BEGIN {printf "%.0f k rows/s", n / s / 1000}') $counts"
     printf '%-58s %8.2f s %7.1f MiB  %s\n' "$label" "$seconds" \
         "$(awk '/^[0-9]+$/ {m = $1} END {print m / 1024}' "$WORK/time.txt")" "$counts"
+}
+
+# maps_at_once LABEL CATALOGUE: quakemap-server on CATALOGUE, and 16 requests at once for a map of
+# every event (widths 1001…1016, so that none is answered from another's cached image): the
+# slowest answer, the server's peak memory, and how many got each status.
+maps_at_once() {
+    local label=$1 catalogue=$2 port pid pids=() start
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    "$SERVER" --catalogue "$catalogue" --port "$port" --refresh 1h >"$WORK/server.txt" 2>&1 &
+    pid=$!
+    for _ in $(seq 300); do curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.1; done
+    : >"$WORK/statuses.txt"
+    start=$EPOCHREALTIME
+    for i in $(seq 16); do
+        curl -s -o /dev/null -w '%{http_code}\n' "http://127.0.0.1:$port/map.png?limit=100000000&width=$((1000 + i))" \
+            >>"$WORK/statuses.txt" &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    local seconds peak
+    seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {print b - a}')
+    peak=$(awk '/VmHWM/ {print $2 / 1024}' "/proc/$pid/status")
+    kill "$pid"; wait "$pid" || true
+    printf '%-58s %8.2f s %7.1f MiB  %s\n' "$label" "$seconds" "$peak" \
+        "$(sort "$WORK/statuses.txt" | uniq -c | awk '{printf "%s%s× %s", (NR > 1 ? ", " : ""), $1, $2}')"
 }
 
 PG_ADMIN_DIR=${QUAKEMAP_TEST_POSTGRES_ADMIN%:*}
@@ -92,6 +121,10 @@ for run in $(seq "$RUNS"); do
         -o "$WORK/five-all-sqlite.png"
     timed "PostgreSQL → render --limit 0 (≤ 1.25× the file's memory)" "$BIN" render --catalogue "$READER_URL/bench_five" \
         --limit 0 -o "$WORK/five-all-pg.png"
+done
+for run in $(seq "$RUNS"); do
+    maps_at_once "SQLite → 16 × /map.png of every event at once (≤ 1 GiB, 503s)" "$WORK/five.sqlite"
+    maps_at_once "PostgreSQL → the same (≤ 1 GiB, 503s)" "$READER_URL/bench_five"
 done
 for run in $(seq "$RUNS"); do
     timed "SQLite → default map of the last 365 days (≤ 2 s, ≤ 128 MiB)" "$BIN" render --catalogue "$WORK/five.sqlite" \
