@@ -133,7 +133,24 @@ package struct EventDetails: Sendable, Hashable {
 
         /// Calls `body` with the UTF-8 bytes of a text ``Stored/text(_:)`` names.
         package func withText<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-            try details.bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            try details.withText(range, body)
+        }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of a text ``Cursor/Stored/text(_:)`` of these details names.
+    package func withText<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Every detail as it is kept, at its field's number (`table[Int(field.rawValue)]`), in one
+    /// pass: for writers that go through the fields in another order than the schema's (a JSON
+    /// object's keys sort by name), where a lookup each would decode the entries before it again.
+    /// `table` holds a slot for every field; slots of absent fields are left as they are.
+    package func locate(into table: UnsafeMutableBufferPointer<Cursor.Stored?>) {
+        var index = 0
+        while index < bytes.count {
+            let field = Self.field(bytes[index])
+            table[Int(field.rawValue)] = stored(at: &index)
         }
     }
 

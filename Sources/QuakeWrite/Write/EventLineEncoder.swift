@@ -290,18 +290,34 @@ package struct EventLineEncoder: Sendable {
                                       to out: inout [UInt8]) {
         var first = true
         var mechanismWritten = event.mechanism == nil
-        for key in keys {
-            let value = event[key.field]
-            guard value != nil || key.always else { continue }
-            if !mechanismWritten, key.afterMechanism {
-                appendMechanism(event.mechanism, first: first, to: &out)
-                mechanismWritten = true
+        // The details located once: keys sort by name, not in the schema's order.
+        withUnsafeTemporaryAllocation(of: EventDetails.Cursor.Stored?.self, capacity: EventField.allCases.count) { details in
+            details.initialize(repeating: nil)
+            event.details.locate(into: details)
+            for key in keys {
+                let core = key.field.isCore ? event[key.field] : nil
+                let stored = key.field.isCore ? nil : details[Int(key.field.rawValue)]
+                guard core != nil || stored != nil || key.always else { continue }
+                if !mechanismWritten, key.afterMechanism {
+                    appendMechanism(event.mechanism, first: first, to: &out)
+                    mechanismWritten = true
+                    first = false
+                }
+                if !first { out.append(UInt8(ascii: ",")) }
                 first = false
+                out.append(contentsOf: key.bytes)
+                // As appendJSONValue writes the value, without making it.
+                switch stored {
+                case nil: appendJSONValue(core, timesAsMilliseconds: timesAsMilliseconds, to: &out)
+                case .text(let range)?: event.details.withText(range) { appendJSONString(bytes: $0, to: &out) }
+                case .decimal(let decimal)?: appendJSONNumber(decimal.value, to: &out)
+                case .number(let number)?: appendJSONNumber(number, to: &out)
+                case .integer(let integer)?: appendInteger(integer, to: &out)
+                case .time(let seconds)?:
+                    appendJSONValue(.time(Date(timeIntervalSince1970: seconds)), timesAsMilliseconds: timesAsMilliseconds, to: &out)
+                }
             }
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            out.append(contentsOf: key.bytes)
-            appendJSONValue(value, timesAsMilliseconds: timesAsMilliseconds, to: &out)
+            details.deinitialize()
         }
         if !mechanismWritten { appendMechanism(event.mechanism, first: first, to: &out) }
     }
@@ -448,26 +464,29 @@ package struct EventLineEncoder: Sendable {
     /// `nil` as `null`. Text with no byte to escape is copied as it is.
     package static func appendJSONString(_ text: String?, to out: inout [UInt8]) {
         guard var text else { return out.append(contentsOf: "null".utf8) }
-        text.withUTF8 { bytes in
-            out.append(UInt8(ascii: "\""))
-            for byte in bytes {
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-                case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-                case 0x08: out.append(contentsOf: #"\b"#.utf8)
-                case 0x0C: out.append(contentsOf: #"\f"#.utf8)
-                case ASCII.lf: out.append(contentsOf: #"\n"#.utf8)
-                case ASCII.cr: out.append(contentsOf: #"\r"#.utf8)
-                case ASCII.tab: out.append(contentsOf: #"\t"#.utf8)
-                case ..<0x20:
-                    out.append(contentsOf: #"\u00"#.utf8)
-                    out.append(hexDigit(byte >> 4))
-                    out.append(hexDigit(byte & 0xF))
-                default: out.append(byte)
-                }
+        text.withUTF8 { appendJSONString(bytes: UnsafeRawBufferPointer($0), to: &out) }
+    }
+
+    /// A JSON string of UTF-8 `bytes`, escaped as ``appendJSONString(_:to:)`` escapes a string.
+    package static func appendJSONString(bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case ASCII.lf: out.append(contentsOf: #"\n"#.utf8)
+            case ASCII.cr: out.append(contentsOf: #"\r"#.utf8)
+            case ASCII.tab: out.append(contentsOf: #"\t"#.utf8)
+            case ..<0x20:
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0xF))
+            default: out.append(byte)
             }
-            out.append(UInt8(ascii: "\""))
         }
+        out.append(UInt8(ascii: "\""))
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {
