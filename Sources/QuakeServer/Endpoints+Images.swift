@@ -73,7 +73,7 @@ extension Endpoints {
                                 coloring: coloring, events: events, read: {
             try await served.newest(query.filter, limit: query.limit)
         }) { selected in
-            let scene = SceneBuilder(options: mapOptions).scene(for: selected.events, feedGenerated: served.generated,
+            let scene = SceneBuilder(drawing: mapOptions).scene(for: selected.events, feedGenerated: served.generated,
                                                                 places: selected.places)
             return try MapRenderer().pngData(for: scene)
         }

@@ -80,7 +80,7 @@ extension Quakemap {
                 let events = loaded.selection.events
                 loaded.selection.events = []
                 let drawn = events.count
-                let scene = SceneBuilder(options: map.crediting(loaded.selection.summary))
+                let scene = SceneBuilder(drawing: map.crediting(loaded.selection.summary))
                     .scene(for: consume events, feedGenerated: loaded.generated,
                                                              feedTitle: loaded.selection.summary.title,
                                                              places: loaded.selection.places)

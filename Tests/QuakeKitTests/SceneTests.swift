@@ -45,6 +45,35 @@ struct SceneTests {
         #expect(scene.polygons.isEmpty)
     }
 
+    /// A scene built only to be drawn keeps no event ids, and is otherwise the same scene: the
+    /// same circles in the same order (copies across the antimeridian, in parts on both cores,
+    /// appended after), the same overlay, the same pixels.
+    @Test func aSceneOnlyDrawnIsTheSameWithoutIDs() throws {
+        let events: [SeismicEvent] = (0..<60_000).map { (index: Int) -> SeismicEvent in
+            let latitude = Double(index % 170) - 85, longitude = Double(index % 359) - 179.5
+            return Fixtures.event("e\(index)", latitude: latitude, longitude: longitude, magnitude: Double(index % 70) / 10)
+        }
+        let options = MapOptions(width: 720, height: 360)
+        let kept = SceneBuilder(options: options).scene(for: events), drawn = SceneBuilder(drawing: options).scene(for: events)
+        #expect(kept.circles.count == drawn.circles.count && kept.circles.count > events.count, "copies across 180° included")
+        #expect(Set(kept.circles.map { (circle: SceneCircle) in circle.eventID }).count == events.count)
+        #expect(drawn.circles.allSatisfy { $0.eventID.isEmpty })
+        let geometry = { (circle: SceneCircle) in [circle.center.x, circle.center.y, circle.diameter] }
+        #expect(kept.circles.map(geometry) == drawn.circles.map(geometry))
+        #expect(kept.circles.map(\.fill) == drawn.circles.map(\.fill) && kept.circles.map(\.shape) == drawn.circles.map(\.shape))
+        var overlay = kept.overlay
+        overlay.eventCircles = overlay.eventCircles.map { circle in
+            var circle = circle
+            circle.eventID = ""
+            return circle
+        }
+        #expect(overlay == drawn.overlay && !overlay.eventCircles.isEmpty, "the circles under the panels too")
+        var layer = drawn.circles
+        layer.append(SceneCircle(center: PixelPoint(x: 1, y: 2), diameter: 3, fill: RGBA(hex: 0xFF0000), eventID: "late"))
+        #expect(layer.last?.eventID == "" && layer.last?.center == PixelPoint(x: 1, y: 2), "a layer without ids stays without")
+        #expect(try MapRenderer().image(for: kept) == MapRenderer().image(for: drawn), "the same pixels")
+    }
+
     @Test func largestFirstThenMostRecent() {
         let events = [
             Fixtures.event("small", time: "2026-11-21T05:00:00.000Z", magnitude: 2),

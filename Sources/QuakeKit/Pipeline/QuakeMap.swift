@@ -124,7 +124,7 @@ public enum QuakeMap {
 
     /// Draws `events` as a PNG map.
     package static func pngData(for events: [SeismicEvent], options: MapOptions = MapOptions()) throws -> Data {
-        try MapRenderer().data(for: SceneBuilder(options: options).scene(for: events), format: .png)
+        try MapRenderer().data(for: SceneBuilder(drawing: options).scene(for: events), format: .png)
     }
 
     /// Draws a selection as a map in `format`; the feed's generation time goes
@@ -136,7 +136,7 @@ public enum QuakeMap {
     public static func render(_ selection: FeedSelection, options: MapOptions = MapOptions(),
                               format: ImageFormat = .png) throws -> Data {
         try options.validate()
-        let scene = SceneBuilder(options: options.crediting(selection.summary))
+        let scene = SceneBuilder(drawing: options.crediting(selection.summary))
             .scene(for: selection.events, feedGenerated: selection.summary.generated, feedTitle: selection.summary.title)
         return try MapRenderer().data(for: scene, format: format)
     }
@@ -146,7 +146,7 @@ public enum QuakeMap {
     public static func render(_ selection: MapSelection, options: MapOptions = MapOptions(),
                               format: ImageFormat = .png) throws -> Data {
         try options.validate()
-        let scene = SceneBuilder(options: options.crediting(selection.summary))
+        let scene = SceneBuilder(drawing: options.crediting(selection.summary))
             .scene(for: selection.events, feedGenerated: selection.summary.generated, feedTitle: selection.summary.title,
                    places: selection.places)
         return try MapRenderer().data(for: scene, format: format)

@@ -8,3 +8,12 @@ extension SceneBuilder {
         self.init(options: options, textMetrics: { TextMeasurer() })
     }
 }
+
+extension SceneBuilder {
+    /// A builder for a scene that is only drawn: its circles keep no event ids
+    /// (``keepsEventIDs``), 16 bytes a circle that nothing would read.
+    package init(drawing options: MapOptions) {
+        self.init(options: options)
+        keepsEventIDs = false
+    }
+}

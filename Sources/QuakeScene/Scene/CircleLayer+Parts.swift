@@ -10,8 +10,8 @@ extension CircleLayer {
     /// `counts[p]` circles to its writer, and the parts follow each other
     /// in order. Each part writes only its own stretch of the columns, so
     /// a million circles cost each core half the cache misses and page
-    /// faults of making them on one.
-    package init(parts counts: [Int], _ body: (_ part: Int, inout CircleLayerPart) -> Void) {
+    /// faults of making them on one. Without `keepingIDs`, the circles' ids are dropped.
+    package init(parts counts: [Int], keepingIDs: Bool = true, _ body: (_ part: Int, inout CircleLayerPart) -> Void) {
         let total = counts.reduce(0, +)
         let starts = counts.indices.map { counts[..<$0].reduce(0, +) }
         var palettes: [FillPalette] = []
@@ -23,12 +23,12 @@ extension CircleLayer {
             ys = [Double](unsafeUninitializedCapacity: total) { ys, ysCount in
                 diameters = [Double](unsafeUninitializedCapacity: total) { diameters, diametersCount in
                     fillIndices = [UInt32](unsafeUninitializedCapacity: total) { fills, fillsCount in
-                        ids = [String](unsafeUninitializedCapacity: total) { ids, idsCount in
+                        ids = [String](unsafeUninitializedCapacity: keepingIDs ? total : 0) { ids, idsCount in
                             shapes = [UInt8](unsafeUninitializedCapacity: total) { shapes, shapesCount in
                                 let columns = CircleLayerPart.Columns(xs: xs.baseAddress, ys: ys.baseAddress,
                                                                       diameters: diameters.baseAddress,
                                                                       fills: fills.baseAddress, shapes: shapes.baseAddress,
-                                                                      ids: ids.baseAddress)
+                                                                      ids: keepingIDs ? ids.baseAddress : nil)
                                 palettes = ParallelParts.map(parts: counts.count) { part in
                                     var writer = CircleLayerPart(columns: columns, start: starts[part],
                                                                  end: starts[part] + counts[part])
@@ -38,7 +38,7 @@ extension CircleLayer {
                                 }
                                 shapesCount = total
                             }
-                            idsCount = total
+                            idsCount = keepingIDs ? total : 0
                         }
                         fillsCount = total
                     }
@@ -91,7 +91,7 @@ package struct CircleLayerPart {
         columns.diameters.unsafelyUnwrapped[next] = circle.diameter
         columns.fills.unsafelyUnwrapped[next] = palette.index(of: circle.fill)
         columns.shapes.unsafelyUnwrapped[next] = circle.shape.rawValue
-        (columns.ids.unsafelyUnwrapped + next).initialize(to: circle.eventID)
+        if let ids = columns.ids { (ids + next).initialize(to: circle.eventID) }
         next += 1
     }
 }

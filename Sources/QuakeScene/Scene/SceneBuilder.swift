@@ -10,6 +10,9 @@ public struct SceneBuilder: Sendable {
     /// Makes what measures the overlay's labels, once for each scene: a
     /// measurer may hold drawing state, which one thread at a time may use.
     package let textMetrics: @Sendable () -> any TextMetrics
+    /// Whether the circles keep their events' ids (``SceneCircle/eventID``): what reads a scene
+    /// needs them (animations, tests), a map only drawn does not (16 bytes a circle).
+    package var keepsEventIDs = true
 
     /// A builder whose labels are measured by what `textMetrics` makes (the
     /// renderer stage's `init(options:)` passes Cairo's).
@@ -173,7 +176,7 @@ public struct SceneBuilder: Sendable {
                 return count + 1 + Int(flags & 1) + Int(flags >> 1)
             }
         }
-        return CircleLayer(parts: counts) { part, layer in
+        return CircleLayer(parts: counts, keepingIDs: keepsEventIDs) { part, layer in
             for position in bounds[part]..<bounds[part + 1] {
                 let index = Int(order[position]), event = events[index]
                 var circle = resolver.circle(event, at: Self.pixel(of: event, geometry: geometry))
