@@ -168,10 +168,10 @@ package struct Catalogue: Sendable {
         defer { next?.cancel() }
         pages: while let reading = next {
             let page = try await reading.value
+            // Where the next page starts, when there is one.
+            let more = page.count == pageSize ? page.last?.cursor : nil
             next = nil
-            if page.count == pageSize, let last = page.last?.cursor, limit.map({ admitted + page.count < $0 }) ?? true {
-                next = Task { try await fetch(last) }
-            }
+            if let more, limit.map({ admitted + page.count < $0 }) ?? true { next = Task { try await fetch(more) } }
             for (event, position) in page {
                 read += 1
                 guard selection.admits(event) else { continue }
@@ -179,7 +179,7 @@ package struct Catalogue: Sendable {
                 admitted += 1
                 if let limit, admitted >= limit { break pages }
             }
-            if page.count == pageSize, next == nil, let last = page.last?.cursor { next = Task { try await fetch(last) } }
+            if let more, next == nil { next = Task { try await fetch(more) } }
         }
         return read
     }

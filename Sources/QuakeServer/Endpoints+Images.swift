@@ -67,10 +67,8 @@ extension Endpoints {
         let served = await store.served()
         options.dataSources = served.sources
         let mapOptions = options
-        // The most events the map may hold, for the slots it takes in the render gate.
-        let events = min(query.limit, served.count)
         return try await image(request, key: "map \(width) \(name) \(symbol) \(drawingName) \(basemapName) \(query.query(offset: 0))", served: served,
-                                coloring: coloring, events: events, read: {
+                                coloring: coloring, events: served.mapEvents(limit: query.limit), read: {
             try await served.newest(query.filter, limit: query.limit)
         }) { selected in
             let scene = SceneBuilder(drawing: mapOptions).scene(for: selected.events, feedGenerated: served.generated,

@@ -7,7 +7,7 @@ import QuakeKit
 /// caller stops waiting after `timeout` (the render, which cannot be interrupted, finishes
 /// in the background and still holds its slots). A render holds one slot, and one more for
 /// each million events it may draw (``slots(forEvents:)``): its events and its scene take
-/// about 130 bytes each, so the width bounds memory as well as cores, and a map of a whole
+/// about 110 bytes each, so the width bounds memory as well as cores, and a map of a whole
 /// large catalogue is drawn alone. Requests that only read JSON never wait behind a render.
 final class RenderGate: Sendable {
     enum Refusal: Error, Equatable {

@@ -117,13 +117,17 @@ package enum ServedEvents: Sendable {
         }
     }
 
+    /// The most events a map of at most `limit` may hold: what its render is weighed by
+    /// (``RenderGate/slots(forEvents:)``) and its collector sized for, before anything is read.
+    func mapEvents(limit: Int) -> Int { min(limit, count) }
+
     /// The `limit` most recent events `filter` admits, newest first, as a map draws them (with
     /// the places of the largest, for labels): streamed from a database, so that a map of a
     /// whole catalogue holds a map event per event, never a whole one.
     func newest(_ filter: EventFilter, limit: Int) async throws -> MapSelection {
         switch self {
         case .memory(let snapshot):
-            return try await MapSelection.collecting(expected: min(limit, count)) { append in
+            return try await MapSelection.collecting(expected: mapEvents(limit: limit)) { append in
                 var taken = 0
                 for event in snapshot.events where limit > 0 && (filter == EventFilter() || filter.matches(event)) {
                     try append(event)
@@ -133,7 +137,7 @@ package enum ServedEvents: Sendable {
                 return FeedSummary(rows: taken, events: taken)
             }
         case .database(let catalogue, _):
-            return try await MapSelection.collecting(expected: min(limit, count)) {
+            return try await MapSelection.collecting(expected: mapEvents(limit: limit)) {
                 try await catalogue.forEach(EventSelection(limit: limit, filter: filter), $0)
             }
         }

@@ -53,7 +53,7 @@ struct PanelPlacementTests {
     /// every size and shape, some centred off the map (copies across the antimeridian), and
     /// rectangles inside, across the edges and wholly outside it.
     @Test func theGridCountsAsAPassOverEveryCircle() {
-        var random = SystemRandomNumberGenerator()
+        var random = SplitMix64(state: 20261129)
         let shapes: [SymbolShape] = [.circle, .circle, .circle, .diamond]
         let circles = CircleLayer((0..<3000).map { _ in
             SceneCircle(center: PixelPoint(x: Double.random(in: -60...1060, using: &random), y: Double.random(in: -30...530, using: &random)),

@@ -294,6 +294,10 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
         }
     }
 
+    /// How many fields the schema has: a table by field number needs this many slots
+    /// (`allCases` makes an array each time it is asked).
+    package static let count = allCases.count
+
     /// The fields every event has as a stored property of ``SeismicEvent``; the others are its ``SeismicEvent/details``.
     @inlinable package var isCore: Bool {
         switch self {

@@ -429,7 +429,7 @@ struct GeoJSONFeatureReader {
         /// The first detail field's number.
         static let firstDetail = core.count
         /// How many fields there are (the length of ``Feature/details``).
-        static let fieldCount = EventField.allCases.count
+        static let fieldCount = EventField.count
         private static let width = 4, slotCount = 128, row = 32
 
         /// Each property's field (`.time` for the core ones, which have their own members).

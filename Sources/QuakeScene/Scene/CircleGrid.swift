@@ -20,9 +20,7 @@ package struct CircleGrid {
         let columns = max(1, Int((width / cell).rounded(.up))), rows = max(1, Int((height / cell).rounded(.up)))
         (self.columns, self.rows) = (columns, rows)
         func square(_ x: Double, _ y: Double) -> Int {
-            let column = x.isNaN ? 0 : min(max(Int((x / cell).rounded(.down).clamped(to: -1...Double(columns))), 0), columns - 1)
-            let row = y.isNaN ? 0 : min(max(Int((y / cell).rounded(.down).clamped(to: -1...Double(rows))), 0), rows - 1)
-            return row * columns + column
+            Self.square(y, cell: cell, count: rows) * columns + Self.square(x, cell: cell, count: columns)
         }
         var starts = [Int](repeating: 0, count: columns * rows + 1), reach = 0.0
         layer.forEachGeometry { x, y, diameter in
@@ -48,9 +46,7 @@ package struct CircleGrid {
         // The squares whose circles can reach `low…high`; past the map's edge, the edge's, where
         // the centres beyond it are binned.
         func span(_ low: Double, _ high: Double, _ squares: Int) -> ClosedRange<Int> {
-            let first = Int(((low - reach) / cell).rounded(.down).clamped(to: -1...Double(squares)))
-            let last = Int(((high + reach) / cell).rounded(.down).clamped(to: -1...Double(squares)))
-            return min(max(first, 0), squares - 1)...max(min(last, squares - 1), 0)
+            Self.square(low - reach, cell: cell, count: squares)...Self.square(high + reach, cell: cell, count: squares)
         }
         let columnSpan = span(rect.x, rect.maxX, columns), rowSpan = span(rect.y, rect.maxY, rows)
         var found = 0
@@ -64,8 +60,11 @@ package struct CircleGrid {
         }
         return found
     }
-}
 
-extension Double {
-    fileprivate func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+    /// The square along one side (`count` of them, `cell` pixels each) that holds `position`:
+    /// the first or last beyond the map's edges, the first for NaN.
+    private static func square(_ position: Double, cell: Double, count: Int) -> Int {
+        let square = (position / cell).rounded(.down)
+        return square >= 0 ? Int(min(square, Double(count - 1))) : 0
+    }
 }

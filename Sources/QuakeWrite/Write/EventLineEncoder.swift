@@ -291,7 +291,7 @@ package struct EventLineEncoder: Sendable {
         var first = true
         var mechanismWritten = event.mechanism == nil
         // The details located once: keys sort by name, not in the schema's order.
-        withUnsafeTemporaryAllocation(of: EventDetails.Cursor.Stored?.self, capacity: EventField.allCases.count) { details in
+        withUnsafeTemporaryAllocation(of: EventDetails.Cursor.Stored?.self, capacity: EventField.count) { details in
             details.initialize(repeating: nil)
             event.details.locate(into: details)
             for key in keys {
