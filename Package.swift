@@ -38,6 +38,12 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // zlib's gzip streams, for vector tiles and their containers (QuakeWrite's `Gzip`).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // A small PNG writer over zlib: faster settings than Cairo's PNG writer allows,
         // and stripes deflated on every core.
         .target(
@@ -70,7 +76,7 @@ let package = Package(
         // Cairo: scenes into pixels and pages.
         .target(name: "QuakeRender", dependencies: ["QuakeScene", "CCairo", "CReliefData"]),
         // PNG, APNG, PDF, SVG and list formats; atomic, staged output.
-        .target(name: "QuakeWrite", dependencies: ["QuakeRender", "CPNGEncoder"]),
+        .target(name: "QuakeWrite", dependencies: ["QuakeRender", "CPNGEncoder", "CZlib"]),
         .target(name: "QuakeKit", dependencies: ["QuakeWrite"]),
         // Networking lives apart, so that embedding QuakeKit pulls in no HTTP stack. HTTP goes
         // through AsyncHTTPClient (SwiftNIO) rather than URLSession, whose libcurl and its dozens

@@ -31,7 +31,7 @@ package struct SymbolOptions: ParsableArguments {
 
 /// `--tile-limit`: how full a tile may get; shared by `tiles` and the server.
 package struct TileLimitOption: ParsableArguments {
-    @Option(help: ArgumentHelp("At most this many events whose centre is in a tile, largest magnitudes kept; 0 keeps all.",
+    @Option(help: ArgumentHelp("At most this many events whose centre is in a PNG tile, largest magnitudes kept; in a vector tile, at most this many features before nearby events become clusters (none left out). 0: no limit.",
                                valueName: "n"))
     package var tileLimit = TileOptions.defaultTileLimit
 

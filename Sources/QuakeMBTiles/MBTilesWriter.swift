@@ -12,20 +12,24 @@ import QuakeKit
 /// as the specification says. The database is built in a temporary file
 /// beside the target (a `StagedOutput`) and renamed over it once complete, so
 /// a failed or interrupted run leaves the previous file as it was. Tiles may
-/// be written from several threads.
+/// be written from several threads. Vector tiles are stored gzip-compressed, with the
+/// `json` metadata that lists their layer, as MBTiles 1.3 says for `pbf`.
 public final class MBTilesWriter: TileSink {
     /// The MBTiles file.
     package let path: String
+    /// What the tiles hold.
+    private let encoding: TileEncoding
     private let staged: StagedOutput
     private let queue: DatabaseQueue
     /// Tiles not yet in the database, and their bytes.
     private let pending = Locked<(tiles: [(TileID, Data)], bytes: Int)>(([], 0))
 
-    /// Prepares to write `path`, creating its folder.
+    /// Prepares to write `path`, creating its folder, for tiles of `encoding`.
     ///
     /// - Throws: `WriteError` when the folder or the temporary database cannot be made.
-    public init(path: String) throws {
+    public init(path: String, encoding: TileEncoding = .png) throws {
         self.path = path
+        self.encoding = encoding
         var isFolder: ObjCBool = false
         // Refused before drawing, not at the final rename.
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -61,6 +65,7 @@ public final class MBTilesWriter: TileSink {
 
     /// Adds one tile (written to the database in batches, one transaction each).
     public func write(_ data: Data, for tile: TileID) throws {
+        let data = encoding == .mvt && !Gzip.isCompressed(data) ? Gzip.compress(data) : data
         let batch = pending.withLock { pending -> [(TileID, Data)] in
             pending.tiles.append((tile, data))
             pending.bytes += data.count
@@ -78,18 +83,20 @@ public final class MBTilesWriter: TileSink {
             return pending.tiles
         })
         let bounds = metadata.bounds.map { String(format: "%.6f", $0) }.joined(separator: ",")
-        let rows: [(String, String)] = [
+        var rows: [(String, String)] = [
             ("name", metadata.name),
             ("description", metadata.description),
-            ("format", "png"),
+            ("format", metadata.encoding == .mvt ? "pbf" : "png"),
             ("type", "overlay"),
             ("version", "1.0.0"),
             ("minzoom", String(metadata.zooms.lowerBound)),
             ("maxzoom", String(metadata.zooms.upperBound)),
             ("bounds", bounds),
             ("center", "0,0,\(metadata.zooms.lowerBound)"),
-            ("tileSize", String(metadata.tileSize)),
         ]
+        if metadata.encoding == .png { rows.append(("tileSize", String(metadata.tileSize))) }
+        if metadata.encoding == .mvt { rows.append(("json", String(decoding: metadata.vectorLayersJSON, as: UTF8.self))) }
+        if let attribution = metadata.attribution { rows.append(("attribution", attribution)) }
         do {
             try queue.write { db in
                 for (name, value) in rows {

@@ -91,6 +91,7 @@ extension Endpoints {
     /// A PNG of the events `read` reads (at most `events` of them), from the cache or drawn
     /// through the gate, with an ETag that changes with the catalogue; `304` when the client has it.
     func image<Events: Sendable>(_ request: Request, key: String, served: ServedEvents, coloring: SymbolColoring, events: Int = 1,
+                                         type: TileEncoding = .png,
                                          read: @escaping @Sendable () async throws -> Events,
                                          draw: @escaping @Sendable (Events) throws -> Data) async throws -> Response {
         // What the picture depends on: the events, the request, the server's style,
@@ -100,22 +101,28 @@ extension Endpoints {
         identity.mix(styleKey)
         if case .age = coloring { identity.mix(served.generated.map(CivilTime.iso8601) ?? "") }
         return try await png(request, tag: "\"\(served.version)-\(identity.hex)\"", cacheControl: Self.eventsCacheControl,
-                             events: events, read: read, draw: draw)
+                             events: events, type: type, read: read, draw: draw)
     }
 
-    /// A PNG tagged `tag`, from the cache or drawn through the gate with the slots of `events`
-    /// (``RenderGate/slots(forEvents:)``); `304` when the client has it.
-    func png<Events: Sendable>(_ request: Request, tag: String, cacheControl: String, events: Int = 1,
+    /// A PNG (or a vector tile) tagged `tag`, from the cache or drawn through the gate with the
+    /// slots of `events` (``RenderGate/slots(forEvents:)``); `304` when the client has it. A vector
+    /// tile goes gzip-compressed to a client that accepts it.
+    func png<Events: Sendable>(_ request: Request, tag: String, cacheControl: String, events: Int = 1, type: TileEncoding = .png,
                                        read: @escaping @Sendable () async throws -> Events,
                                        draw: @escaping @Sendable (Events) throws -> Data) async throws -> Response {
         var headers = HTTPFields()
+        let compressed = type == .mvt && Self.acceptsGzip(request)
+        // A tag of its own for the compressed bytes, as for any other representation.
+        let key = tag
+        let tag = compressed ? String(tag.dropLast()) + "-gzip\"" : tag
         headers[.eTag] = tag
         headers[.cacheControl] = cacheControl
+        if type == .mvt { headers[.vary] = "Accept-Encoding" }
         if let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, tag) {
             return Response(status: .notModified, headers: headers)
         }
         let data: Data
-        if let cached = cache.value(for: tag) {
+        if let cached = cache.value(for: key) {
             data = cached
         } else {
             do {
@@ -128,9 +135,25 @@ extension Endpoints {
                 throw Problem(.serviceUnavailable, "drawing took longer than \(options.renderTimeout); try again shortly",
                               retryAfter: 5)
             }
-            cache.store(data, for: tag)
+            cache.store(data, for: key)
         }
-        headers[.contentType] = "image/png"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        headers[.contentType] = type.mediaType
+        var body = data
+        if compressed {
+            body = Gzip.compress(data)
+            headers[.contentEncoding] = "gzip"
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Whether `Accept-Encoding` names gzip (or `*`) with a quality above 0.
+    static func acceptsGzip(_ request: Request) -> Bool {
+        guard let accepted = request.headers[.acceptEncoding] else { return false }
+        return accepted.split(separator: ",").contains { item in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            guard let coding = parts.first, coding == "gzip" || coding == "x-gzip" || coding == "*" else { return false }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return quality > 0
+        }
     }
 }

@@ -113,6 +113,7 @@ struct Endpoints: Sendable {
                           request, served)
         }
         route("/tiles/:z/:x/:y") { request, context in try await tile(request, context) }
+        registerVectorTiles(route)
         route("/map.png") { request, _ in try await map(request) }
         route("/version") { request, _ in
             // What a page polls to learn of a new catalogue: cheap, and cacheable for a moment, so a

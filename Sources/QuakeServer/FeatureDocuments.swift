@@ -19,6 +19,13 @@ enum FeatureDocuments {
         "http://www.opengis.net/spec/cql2/1.0/conf/case-insensitive-comparison",
         "http://www.opengis.net/spec/cql2/1.0/conf/accent-insensitive-comparison",
         "http://www.opengis.net/spec/cql2/1.0/conf/basic-spatial-functions",
+        "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/core",
+        "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tileset",
+        "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/tilesets-list",
+        "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/geodata-tilesets",
+        "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/mvt",
+        "http://www.opengis.net/spec/ogcapi-tiles-1/1.0/conf/oas30",
+        "http://www.opengis.net/spec/tms/2.0/conf/json-tilematrixset",
     ]
 }
 
@@ -28,6 +35,8 @@ struct Link: Codable, Sendable {
     var rel: String
     var type: String
     var title: String?
+    /// `true` for a URI template (`{tileMatrix}`…), as OGC API – Tiles marks them.
+    var templated: Bool?
 }
 
 /// Feature pages written straight into bytes (``JSONBytes``'s numbers,

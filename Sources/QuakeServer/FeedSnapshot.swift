@@ -22,6 +22,8 @@ package struct FeedSnapshot: Sendable {
     private let positions: [String: Int]
     /// Which events a box and a time window hold, without a scan.
     let index: EventIndex
+    /// What vector tiles are cut from, made when first asked.
+    let vectorTiles = VectorTileIndexes()
 
     /// A snapshot of `events`, which may hold repeated ids (the latest update wins).
     package init(events: [SeismicEvent], generated: Date?, sources: [String] = [], loadedAt: Date = Date()) {
@@ -67,5 +69,40 @@ package struct FeedSnapshot: Sendable {
             if let mechanism = event.mechanism { hash.mix(CatalogueSchema.text(mechanism)) }
         }
         return hash.hex
+    }
+}
+
+/// The cluster indexes of a snapshot's events for vector tiles: made when a tile first asks for
+/// a filter, and kept for the few filters asked last (a page's filter asks for many tiles).
+final class VectorTileIndexes: Sendable {
+    /// An index, and for each of its events the position in the snapshot's events.
+    struct Entry: Sendable {
+        let filter: EventFilter
+        let index: ClusterIndex
+        let positions: [Int]
+    }
+
+    private let entries = Locked<[Entry]>([])
+    /// Filters kept besides the unfiltered index: each costs 24 bytes an event it admits, plus 8.
+    private static let kept = 4
+
+    /// The index of the events of `events` (those with a magnitude) that `filter` admits.
+    func entry(for filter: EventFilter, events: [SeismicEvent], budget: Int) -> Entry {
+        if let found = entries.withLock({ $0.first { $0.filter == filter } }) { return found }
+        var positions: [Int] = []
+        for (position, event) in events.enumerated() where event.magnitude != nil && (filter == EventFilter() || filter.matches(event)) {
+            positions.append(position)
+        }
+        let entry = Entry(filter: filter, index: ClusterIndex(positions.lazy.map { TilePoint(events[$0]) }, budget: budget),
+                          positions: positions)
+        entries.withLock { entries in
+            guard !entries.contains(where: { $0.filter == filter }) else { return }
+            // The unfiltered index stays; filtered ones go oldest first.
+            if entries.count > Self.kept, let oldest = entries.firstIndex(where: { $0.filter != EventFilter() }) {
+                entries.remove(at: oldest)
+            }
+            entries.append(entry)
+        }
+        return entry
     }
 }

@@ -10,7 +10,7 @@ enum OpenAPIDocument {
     static func document(base: String) -> OpenAPI.Document {
         OpenAPI.Document(
             openAPIVersion: .v3_0_3,
-            info: .init(title: "quakemap", description: "Earthquakes: OGC API – Features (Part 1 core, Part 3 CQL2 text), XYZ tiles and maps.",
+            info: .init(title: "quakemap", description: "Earthquakes: OGC API – Features (Part 1 core, Part 3 CQL2 text), OGC API – Tiles (vector tiles), XYZ tiles and maps.",
                         version: QuakeMap.version),
             servers: URL(string: base).map { [.init(url: $0)] } ?? [],
             paths: paths,
@@ -27,9 +27,11 @@ enum OpenAPIDocument {
     private static let schemaJSON = OpenAPI.ContentType(rawValue: "application/schema+json")!
     private static let openAPIJSON = OpenAPI.ContentType(rawValue: "application/vnd.oai.openapi+json;version=3.0")!
     private static let problemJSON = OpenAPI.ContentType(rawValue: "application/problem+json")!
+    private static let mvt = OpenAPI.ContentType(rawValue: "application/vnd.mapbox-vector-tile")!
 
     private static var paths: OpenAPI.PathItem.Map {
         let collection = path("collectionId", "The one collection", .string(allowedValues: .init(FeatureDocuments.collectionID)))
+        let tileMatrixSet = path("tileMatrixSetId", "The tile matrix set", .string(allowedValues: .init(Endpoints.tileMatrixSet)))
         let tile = [path("z", "Zoom", .integer(maximum: (Endpoints.maximumZoom, exclusive: false), minimum: (0, exclusive: false))),
                     path("x", "Column from 180° W", .integer(minimum: (0, exclusive: false))),
                     path("y", "Row from the north, with .png", .string)]
@@ -62,6 +64,26 @@ enum OpenAPIDocument {
             "/tiles/land/{z}/{x}/{y}.png": get("An XYZ tile (Web Mercator) of Natural Earth land and sea: the web map's base layer", image,
                                                tagged: true, parameters: tile + QueryParameters.landTile.map(\.openAPI),
                                                notFound: true, busy: true),
+            "/tileMatrixSets": get("The tile matrix sets", ok([.json: .init(schema: .object)])),
+            "/tileMatrixSets/{tileMatrixSetId}": get("A tile matrix set (OGC 2D TMS 2.0)", ok([.json: .init(schema: .object)]),
+                                                     parameters: tileMatrixSet, notFound: true),
+            "/collections/{collectionId}/tiles": get("The collection's tilesets", ok([.json: .init(schema: .object)]),
+                                                     parameters: collection, notFound: true),
+            "/collections/{collectionId}/tiles/{tileMatrixSetId}": get("The vector tileset: its layer, properties and tile template",
+                                                                       ok([.json: .init(schema: .object)]),
+                                                                       parameters: collection, tileMatrixSet, notFound: true),
+            "/collections/{collectionId}/tiles/{tileMatrixSetId}/tilejson.json": get("The vector tileset as TileJSON 3.0",
+                                                                                     ok([.json: .init(schema: .object)]), tagged: true,
+                                                                                     parameters: collection, tileMatrixSet, notFound: true),
+            "/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}": get(
+                "A Mapbox Vector Tile of the events (layer quakes): every event a point, or counted in one cluster; gzip when accepted",
+                ok([mvt: .init(schema: .string(format: .binary))]), tagged: true,
+                parameters: [collection, tileMatrixSet,
+                             path("tileMatrix", "Zoom", .integer(maximum: (Endpoints.maximumVectorZoom, exclusive: false), minimum: (0, exclusive: false))),
+                             path("tileRow", "Row from the north", .integer(minimum: (0, exclusive: false))),
+                             path("tileCol", "Column from 180° W", .integer(minimum: (0, exclusive: false)))]
+                    + QueryParameters.vectorTile.map(\.openAPI),
+                badRequest: true, notFound: true, busy: true),
             "/map.png": get("A plate carrée map", image, tagged: true, parameters: QueryParameters.map.map(\.openAPI),
                             badRequest: true, busy: true),
             "/healthz": get("This server's own state: where its events come from, their version, its refreshes",

@@ -41,6 +41,8 @@ enum QueryParameters {
     static let filterCRS = QueryParameter(name: "filter-crs", description: "Only CRS84", schema: { .string })
     static let featureFormat = QueryParameter(name: "f", description: "The format", schema: { .string(allowedValues: "json", "geojson") })
     static let imageFormat = QueryParameter(name: "f", description: "The format", schema: { .string(allowedValues: "png") })
+    static let vectorFormat = QueryParameter(name: "f", description: "The format: Mapbox Vector Tile",
+                                             schema: { .string(allowedValues: "mvt") })
     static let version = QueryParameter(
         name: "v", description: "Any value, ignored: a page sends the catalogue version it saw, so that a cache never answers for another",
         schema: { .string })
@@ -66,6 +68,7 @@ enum QueryParameters {
     static let tile = [filter, filterLanguage, filterCRS, datetime, imageFormat, version]
     static let map = tile + [bbox, width, mapLimit, color, symbol, mechanism, basemap]
     static let landTile = [imageFormat]
+    static let vectorTile = [filter, filterLanguage, filterCRS, datetime, vectorFormat, version]
 
     /// The names a route takes.
     static func names(_ parameters: [QueryParameter]) -> Set<String> { Set(parameters.map(\.name)) }

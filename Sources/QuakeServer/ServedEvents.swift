@@ -173,6 +173,36 @@ package enum ServedEvents: Sendable {
         }
     }
 
+    /// The vector tile of `tile`: the events `filter` admits, each a point or counted in one cluster
+    /// (``ClusterIndex``), and within the buffer its neighbours' features. In memory, cut from an
+    /// index of the snapshot kept per filter; from a database, from the events of the tile and its
+    /// eight neighbours, read for the request.
+    func vectorTile(_ filter: EventFilter, for tile: TileID, budget: Int) async throws -> Data {
+        switch self {
+        case .memory(let snapshot):
+            let entry = snapshot.vectorTiles.entry(for: filter, events: snapshot.events, budget: budget)
+            let features = entry.index.features(for: tile, buffer: TilePyramid.vectorBuffer)
+            return VectorTileEncoder.tile(features) { snapshot.events[entry.positions[$0]] }
+        case .database(let catalogue, _):
+            var near = filter
+            near.bbox = Self.neighbourhood(of: tile)
+            var events: [SeismicEvent] = []
+            _ = try await catalogue.forEach(EventSelection(limit: nil, filter: near)) { events.append($0) }
+            let index = ClusterIndex(events.lazy.map(TilePoint.init), budget: budget)
+            return VectorTileEncoder.tile(index.features(for: tile, buffer: TilePyramid.vectorBuffer)) { events[$0] }
+        }
+    }
+
+    /// The box of a tile and the eight around it; the whole band of longitudes where they cross the antimeridian.
+    static func neighbourhood(of tile: TileID) -> GeoBox {
+        let side = 1 << tile.zoom
+        let north = box(zoom: tile.zoom, x: 0, y: max(0, tile.y - 1)).north
+        let south = box(zoom: tile.zoom, x: 0, y: min(side - 1, tile.y + 1)).south
+        guard tile.x > 0, tile.x + 1 < side else { return GeoBox(uncheckedWest: -180, south: south, east: 180, north: north) }
+        return GeoBox(uncheckedWest: box(zoom: tile.zoom, x: tile.x - 1, y: 0).west, south: south,
+                      east: box(zoom: tile.zoom, x: tile.x + 1, y: 0).east, north: north)
+    }
+
     /// A Web Mercator tile's bounds in degrees; the first and last rows reach the poles, where
     /// the projection puts every event beyond its ±85.05°.
     static func box(zoom: Int, x: Int, y: Int) -> GeoBox {

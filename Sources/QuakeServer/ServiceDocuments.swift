@@ -5,7 +5,7 @@ import QuakeKit
 /// `/`: the OGC API landing page, for clients that ask for JSON.
 struct LandingDocument: Codable {
     var title = "quakemap"
-    var description = "Earthquakes: OGC API – Features, XYZ tiles and maps."
+    var description = "Earthquakes: OGC API – Features and Tiles, XYZ tiles and maps."
     var links: [Link]
 
     init(base: String) {
@@ -16,6 +16,8 @@ struct LandingDocument: Codable {
             Link(href: "\(base)/conformance", rel: "conformance", type: "application/json", title: "Conformance classes"),
             Link(href: "\(base)/collections", rel: "data", type: "application/json", title: "Collections"),
             Link(href: "\(base)/tiles/{z}/{x}/{y}.png", rel: "tiles", type: "image/png", title: "XYZ tiles (Web Mercator)"),
+            Link(href: "\(base)/tileMatrixSets", rel: "http://www.opengis.net/def/rel/OGC/1.0/tiling-schemes", type: "application/json",
+                 title: "Tile matrix sets"),
             Link(href: "\(base)/map.png", rel: "preview", type: "image/png", title: "A plate carrée map"),
         ]
     }
@@ -73,6 +75,8 @@ struct CollectionDocument: Codable {
             Link(href: "\(path)/items", rel: "items", type: "application/geo+json", title: "The events"),
             Link(href: "\(path)/queryables", rel: "http://www.opengis.net/def/rel/ogc/1.0/queryables", type: "application/schema+json",
                  title: "What filters may name"),
+            Link(href: "\(path)/tiles", rel: "http://www.opengis.net/def/rel/OGC/1.0/tilesets-vector", type: "application/json",
+                 title: "Vector tiles"),
         ]
     }
 }

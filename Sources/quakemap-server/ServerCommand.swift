@@ -13,7 +13,7 @@ import UnixSignals
 struct ServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "quakemap-server",
-        abstract: "Serve earthquake feeds or a catalogue to map clients: OGC API – Features, XYZ tiles and maps.",
+        abstract: "Serve earthquake feeds or a catalogue to map clients: OGC API – Features and Tiles, XYZ tiles and maps.",
         discussion: """
             Endpoints (all GET):
               /                         a browser gets the interactive map; other
@@ -28,6 +28,12 @@ struct ServerCommand: AsyncParsableCommand {
               /tiles/{z}/{x}/{y}.png    Web Mercator XYZ tiles: filter, datetime
               /tiles/land/{z}/{x}/{y}.png
                                         Natural Earth land and sea, z 0…8
+              /collections/quakes/tiles/WebMercatorQuad/{z}/{y}/{x}
+                                        vector tiles (MVT, layer quakes): every
+                                        event a point or in a cluster; filter,
+                                        datetime; gzip when accepted
+              /collections/quakes/tiles/WebMercatorQuad/tilejson.json,
+              /tileMatrixSets           TileJSON 3.0; OGC API – Tiles documents
               /map.png                  plate carrée map: bbox, width, limit
                                         (default 300), color, filter, datetime
               /count                    how many events a filter admits

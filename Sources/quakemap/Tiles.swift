@@ -9,31 +9,49 @@ import QuakeMBTiles
 import Glibc
 #endif
 
-/// `--format` of `tiles`.
-enum TileFormat: String, CaseIterable, ExpressibleByArgument {
-    /// A folder of `z/x/y.png` with a `tilejson.json`.
-    case png
+/// `--container` of `tiles`: where the tiles go, whatever they hold.
+enum TileContainer: String, CaseIterable, ExpressibleByArgument {
+    /// A folder of `z/x/y.png` or `.pbf` with a `tilejson.json`.
+    case folder
     /// One MBTiles 1.3 (SQLite) file.
     case mbtiles
+    /// One PMTiles v3 archive, for static hosting with range requests.
+    case pmtiles
+
+    /// The container an output's name asks for: `.mbtiles`, `.pmtiles`, else a folder.
+    init(path: String) {
+        let lowered = path.lowercased()
+        self = lowered.hasSuffix(".mbtiles") ? .mbtiles : lowered.hasSuffix(".pmtiles") ? .pmtiles : .folder
+    }
 }
+
+/// The retired `--format` of `tiles`, which named an encoding and a container at once.
+enum LegacyTileFormat: String, CaseIterable, ExpressibleByArgument {
+    case png
+    case mbtiles
+}
+
+extension TileEncoding: ExpressibleByArgument {}
 
 extension Quakemap {
     struct Tiles: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Draw the selected events as Web Mercator XYZ tiles (a PNG folder or an MBTiles file).",
+            abstract: "Make Web Mercator XYZ tiles of the selected events: PNG or vector tiles, in a folder, MBTiles or PMTiles.",
             discussion: """
-                Tiles are a transparent overlay (circles only) for a map client's base map, \
-                in the XYZ scheme: DIR/z/x/y.png, y counted from the north, plus DIR/tilejson.json. \
-                Tiles without a circle are not written (clients show nothing where a tile is missing), \
-                so no events give a pyramid of no tiles, only its metadata. \
-                Every event belongs to the tile its centre lies in; a tile keeps at most --tile-limit \
-                of its events, the largest magnitudes first (then the most recent), like a paging \
-                layer's feature limit. A kept circle is drawn whole on every tile it touches.
-                By default every event is drawn (--limit 0); the output replaces the previous \
-                pyramid only once complete.
+                What a tile holds (--encoding) and where the tiles go (--container) are chosen apart. \
+                PNG tiles are a transparent overlay of circles for a map client's base map; a tile keeps \
+                at most --tile-limit of its events, the largest first. Vector tiles (mvt, Mapbox Vector \
+                Tile 2.1, layer 'quakes') hold every event as a point with its properties, for the client \
+                to style and filter; where a tile would hold more than --tile-limit features, nearby events \
+                become clusters with their count, largest magnitude and latest time, and none is left out.
+                The container follows the output's name: a folder (DIR/z/x/y.png or .pbf, y from the north, \
+                plus DIR/tilejson.json), an .mbtiles file, or a .pmtiles archive for static hosting. \
+                Tiles with nothing on them are not written. By default every event is tiled (--limit 0); \
+                the output replaces the previous pyramid only once complete.
 
                 Examples:
                   quakemap tiles all_month.csv --zoom 0-6 -o Output/tiles
+                  quakemap tiles all_month.csv --encoding mvt --zoom 0-10 -o Output/quakes.pmtiles
                   quakemap tiles all_month.csv --zoom 0-8 --tile-size 512 -o Output/quakes.mbtiles
                 """
         )
@@ -51,12 +69,19 @@ extension Quakemap {
         var zoom = "0-6"
 
         @Option(name: .shortAndLong, help: ArgumentHelp(
-            "The tile folder, or the .mbtiles file. It replaces a previous pyramid; a folder of other files is refused.",
+            "The tile folder, or the .mbtiles or .pmtiles file. It replaces a previous pyramid; a folder of other files is refused.",
             valueName: "path"))
         var output: String
 
-        @Option(help: "png (a z/x/y.png folder) or mbtiles (default: mbtiles when the output ends in .mbtiles).")
-        var format: TileFormat?
+        @Option(help: "What a tile holds: png (drawn circles) or mvt (vector tiles: the events and clusters with their properties).")
+        var encoding: TileEncoding = .png
+
+        @Option(help: "Where tiles go: folder, mbtiles or pmtiles (default: from the output's name).")
+        var container: TileContainer?
+
+        // Before the encoding and the container were apart: `png` a folder, `mbtiles` a file.
+        @Option(help: .hidden)
+        var format: LegacyTileFormat?
 
         @Option(help: "Tile side in pixels: 256, or 512 for high-density screens (same ground, twice the pixels).")
         var tileSize = 256
@@ -70,6 +95,10 @@ extension Quakemap {
 
         func validate() throws {
             try SelectionOptions.check(limit: limit)
+            if encoding == .mvt, try zooms().upperBound > ClusterIndex.maximumZoom {
+                throw ValidationError("--zoom: vector tiles go to zoom \(ClusterIndex.maximumZoom) (clients draw deeper zooms from them)")
+            }
+            if format != nil, container != nil { throw ValidationError("--format is the older spelling of --container: give one") }
             _ = try zooms()
             _ = try tileOptions()
         }
@@ -89,39 +118,75 @@ extension Quakemap {
             }
         }
 
-        private var outputFormat: TileFormat {
-            format ?? (output.lowercased().hasSuffix(".mbtiles") ? .mbtiles : .png)
+        private var outputContainer: TileContainer {
+            switch format {
+            case .png: return .folder
+            case .mbtiles: return .mbtiles
+            case nil: return container ?? TileContainer(path: output)
+            }
         }
 
         func run() async throws {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
+            if format != nil {
+                log.warning("--format is retired: say --encoding png and --container folder or mbtiles (the output's name chooses the container)")
+            }
             try await reportingErrors(log) {
                 let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log,
-                                            readsDetails: symbolOptions.color.readsDetails)
-                guard case .loaded(let loaded) = try await loader.load(as: MapEvent.self) else { return }
+                                            readsDetails: encoding == .mvt || symbolOptions.color.readsDetails)
                 let zooms = try zooms()
-                // Opened before drawing, so a refused output fails at once.
-                let sink: any TileSink = outputFormat == .mbtiles
-                    ? try MBTilesWriter(path: output) : try TileDirectoryWriter(path: output)
                 var bar = ProgressBar(forced: progress, zooms: zooms)
                 let pyramid = TilePyramid(zooms: zooms, options: try tileOptions())
-                let summary = try pyramid.render(loaded.selection.events, feedGenerated: loaded.generated,
-                                                 progress: { bar.show($0) }, write: { try sink.write($1, for: $0) })
-                bar.finish()
-                try sink.commit(TileSetMetadata(
-                    name: "quakemap", description: "Earthquakes: \(loaded.selection.events.count) events, circles coloured by \(symbolOptions.color.name)",
-                    zooms: zooms, tileSize: tileSize))
-                let count = loaded.selection.events.count
-                let dropped = summary.droppedByLimit > 0 ? ", up to \(summary.droppedByLimit) events over --tile-limit left out" : ""
-                Reporting.finish(loaded, loader: loader, outcome: "tiled",
-                                 done: "drew \(count) events as \(summary.tiles) tiles (zoom \(zooms.lowerBound)–\(zooms.upperBound), "
-                                     + "\(summary.bytes / 1000) kB\(dropped)) → \(output)",
-                                 selected: count, start: start, log: log,
-                                 extra: ["output": .string(output), "tiles": .stringConvertible(summary.tiles),
-                                         "bytes": .stringConvertible(summary.bytes),
-                                         "droppedByLimit": .stringConvertible(summary.droppedByLimit)])
+                // Reported alike whatever the tiles hold.
+                func finish<Event>(_ feed: LoadedFeed<Event>, _ summary: TilePyramid.Summary) {
+                    let count = feed.selection.events.count
+                    let dropped = summary.droppedByLimit > 0 ? ", up to \(summary.droppedByLimit) events over --tile-limit left out" : ""
+                    Reporting.finish(feed, loader: loader, outcome: "tiled",
+                                     done: "tiled \(count) events as \(summary.tiles) \(encoding.rawValue.uppercased()) tiles (zoom \(zooms.lowerBound)–\(zooms.upperBound), "
+                                         + "\(summary.bytes / 1000) kB, the largest \(summary.largestTile / 1000) kB\(dropped)) → \(output)",
+                                     selected: count, start: start, log: log,
+                                     extra: ["output": .string(output), "tiles": .stringConvertible(summary.tiles),
+                                             "bytes": .stringConvertible(summary.bytes),
+                                             "droppedByLimit": .stringConvertible(summary.droppedByLimit),
+                                             "largestTile": .stringConvertible(summary.largestTile)])
+                }
+                switch encoding {
+                case .png:
+                    guard case .loaded(let feed) = try await loader.load(as: MapEvent.self) else { return }
+                    let sink = try sink()
+                    let summary = try pyramid.render(feed.selection.events, feedGenerated: feed.generated,
+                                                     progress: { bar.show($0) }, write: { try sink.write($1, for: $0) })
+                    try commit(sink, description: "Earthquakes: \(feed.selection.events.count) events, circles coloured by \(symbolOptions.color.name)",
+                               zooms: zooms, sources: feed.selection.summary.sources, bar: &bar)
+                    finish(feed, summary)
+                case .mvt:
+                    guard case .loaded(let feed) = try await loader.load(as: SeismicEvent.self) else { return }
+                    let sink = try sink()
+                    let budget = tileLimitOption.limit ?? Int.max
+                    let summary = try pyramid.renderVectors(feed.selection.events, budget: budget,
+                                                            progress: { bar.show($0) }, write: { try sink.write($1, for: $0) })
+                    try commit(sink, description: "Earthquakes: \(feed.selection.events.count) events, clustered where a tile would hold over \(budget)",
+                               zooms: zooms, sources: feed.selection.summary.sources, bar: &bar)
+                    finish(feed, summary)
+                }
             }
+        }
+
+        /// Opened before drawing, so that a refused output fails at once.
+        private func sink() throws -> any TileSink {
+            switch outputContainer {
+            case .folder: return try TileDirectoryWriter(path: output, encoding: encoding)
+            case .mbtiles: return try MBTilesWriter(path: output, encoding: encoding)
+            case .pmtiles: return try PMTilesWriter(path: output, encoding: encoding)
+            }
+        }
+
+        private func commit(_ sink: any TileSink, description: String, zooms: ClosedRange<Int>, sources: [String],
+                            bar: inout ProgressBar) throws {
+            bar.finish()
+            try sink.commit(TileSetMetadata(name: "quakemap", description: description, zooms: zooms, tileSize: tileSize,
+                                            encoding: encoding, attribution: Credits.data(sources)))
         }
     }
 }

@@ -28,9 +28,15 @@ public struct TilePyramid: Sendable {
         public var tiles: Int
         /// Bytes of PNG written.
         public var bytes: Int
-        /// The most events any zoom left out under the per-tile limit.
+        /// The most events any zoom left out under the per-tile limit (PNG tiles; vector tiles leave none out).
         public var droppedByLimit: Int
+        /// The bytes of the largest tile.
+        public var largestTile: Int = 0
     }
+
+    /// Units of a vector tile's 4,096 drawn around it from its neighbours: 32 pixels of a 512-pixel
+    /// tile, the radius of a magnitude 9.2's circle, so that no symbol is cut at a tile's edge.
+    package static let vectorBuffer: Int32 = 256
 
     /// Creates a pyramid description.
     public init(zooms: ClosedRange<Int>, options: TileOptions) {
@@ -82,6 +88,52 @@ public struct TilePyramid: Sendable {
                         try write(tile, data)
                         summary.tiles += 1
                         summary.bytes += data.count
+                        summary.largestTile = max(summary.largestTile, data.count)
+                    }
+                }
+                progress(Progress(zoom: zoom, done: min(start + batch, tiles.count), total: tiles.count))
+            }
+        }
+        return summary
+    }
+
+    /// Encodes `events` as Mapbox Vector Tiles, one layer `quakes`: every event as a point with
+    /// its properties, or, where a tile would hold more than `budget` features, counted in a
+    /// cluster of its cell (``ClusterIndex``). None is left out. Each tile with a feature, its
+    /// own or a neighbour's in its buffer, is handed to `write`, uncompressed, in ``TileID`` order.
+    ///
+    /// - Parameters:
+    ///   - events: the events, in any order.
+    ///   - budget: the most features a tile holds before its events are clustered.
+    ///   - progress: called after each batch of tiles, on the calling thread.
+    ///   - write: receives each tile's bytes; what it throws ends the run.
+    public func renderVectors(
+        _ events: [SeismicEvent], budget: Int = ClusterIndex.defaultBudget,
+        progress: (Progress) -> Void = { _ in },
+        write: (TileID, Data) throws -> Void
+    ) throws -> Summary {
+        precondition(zooms.upperBound <= ClusterIndex.maximumZoom, "vector tiles to zoom \(ClusterIndex.maximumZoom)")
+        var summary = Summary(tiles: 0, bytes: 0, droppedByLimit: 0)
+        let index = ClusterIndex(events.lazy.map(TilePoint.init), budget: budget)
+        for zoom in zooms {
+            let tiles = index.tilesWithFeatures(zoom: zoom, buffer: Self.vectorBuffer)
+            progress(Progress(zoom: zoom, done: 0, total: tiles.count))
+            let batch = ParallelParts.cores * 64
+            for start in stride(from: 0, to: tiles.count, by: batch) {
+                let slice = tiles[start..<min(start + batch, tiles.count)]
+                let parts = min(ParallelParts.cores, slice.count)
+                let encoded = ParallelParts.map(parts: parts) { part in
+                    let range = (slice.startIndex + slice.count * part / parts)..<(slice.startIndex + slice.count * (part + 1) / parts)
+                    return tiles[range].map { tile in
+                        (tile, VectorTileEncoder.tile(index.features(for: tile, buffer: Self.vectorBuffer)) { events[$0] })
+                    }
+                }
+                for part in encoded {
+                    for (tile, data) in part where !data.isEmpty {
+                        try write(tile, data)
+                        summary.tiles += 1
+                        summary.bytes += data.count
+                        summary.largestTile = max(summary.largestTile, data.count)
                     }
                 }
                 progress(Progress(zoom: zoom, done: min(start + batch, tiles.count), total: tiles.count))

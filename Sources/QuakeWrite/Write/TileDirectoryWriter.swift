@@ -7,7 +7,8 @@ import Foundation
 import QuakeModel
 import QuakeScene
 
-/// Writes a tile pyramid as `DIR/z/x/y.png` plus `DIR/tilejson.json`, all or
+/// Writes a tile pyramid as `DIR/z/x/y.png` (or `.pbf`, uncompressed, with the `metadata.json`
+/// that GDAL and tile servers read beside vector tile folders) plus `DIR/tilejson.json`, all or
 /// nothing: tiles go to a temporary folder beside `DIR`, which replaces `DIR`
 /// only once every tile is written, so a failed or interrupted run leaves the
 /// previous pyramid as it was.
@@ -18,19 +19,24 @@ import QuakeScene
 package final class TileDirectoryWriter: TileSink {
     /// The pyramid's folder.
     package let path: String
+    /// What the tiles hold.
+    private let encoding: TileEncoding
     private let staged: StagedOutput
     /// The `z/x` folders made so far.
     private let folders = Locked<Set<String>>([])
 
     /// The name of the TileJSON file written beside the tiles; its presence marks a folder as a pyramid.
     private static let tileJSONName = "tilejson.json"
+    /// The metadata of a vector tile folder, as tippecanoe writes it.
+    private static let metadataName = "metadata.json"
 
     /// Prepares to write a pyramid at `path`, creating its parent folders.
     ///
     /// - Throws: ``WriteError``, e.g. ``WriteError/refusingToReplace(path:reason:)``
     ///   for a folder of other files.
-    package init(path: String) throws {
+    package init(path: String, encoding: TileEncoding = .png) throws {
         self.path = path
+        self.encoding = encoding
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
             guard isFolder.boolValue else {
@@ -38,10 +44,10 @@ package final class TileDirectoryWriter: TileSink {
             }
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             let pyramid = entries.contains(Self.tileJSONName)
-                && entries.allSatisfy { $0 == Self.tileJSONName || (!$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber }) }
+                && entries.allSatisfy { $0 == Self.tileJSONName || $0 == Self.metadataName || (!$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber }) }
             guard entries.isEmpty || pyramid else {
                 throw WriteError.refusingToReplace(
-                    path: path, reason: "the folder holds other files than a tile pyramid quakemap wrote (\(Self.tileJSONName) and zoom folders)")
+                    path: path, reason: "the folder holds other files than a tile pyramid quakemap wrote (\(Self.tileJSONName), \(Self.metadataName) and zoom folders)")
             }
         }
         staged = try StagedOutput(target: path, kind: .folder)
@@ -59,12 +65,23 @@ package final class TileDirectoryWriter: TileSink {
             }
             folders.insert(folder)
         }
-        try writeFile(data, at: "\(folder)/\(tile.y).png", shownAs: "\(path)/\(tile).png")
+        let name = "\(tile.y).\(encoding.fileExtension)"
+        // Uncompressed in a folder: a static host serves the files as they are.
+        let bytes = encoding == .mvt && Gzip.isCompressed(data) ? Gzip.decompress(data) ?? data : data
+        try writeFile(bytes, at: "\(folder)/\(name)", shownAs: "\(path)/\(tile.zoom)/\(tile.x)/\(name)")
     }
 
     /// Writes the TileJSON and puts the new pyramid in place of the old.
     package func commit(_ metadata: TileSetMetadata) throws {
         try writeFile(metadata.tileJSON(), at: "\(staged.stagingPath)/\(Self.tileJSONName)", shownAs: "\(path)/\(Self.tileJSONName)")
+        if encoding == .mvt {
+            var object: [String: Any] = ["name": metadata.name, "description": metadata.description, "format": "pbf",
+                                         "minzoom": String(metadata.zooms.lowerBound), "maxzoom": String(metadata.zooms.upperBound),
+                                         "bounds": metadata.bounds.map { String($0) }.joined(separator: ","),
+                                         "json": String(decoding: metadata.vectorLayersJSON, as: UTF8.self)]
+            object["attribution"] = metadata.attribution
+            try writeFile(TileSetMetadata.json(object), at: "\(staged.stagingPath)/\(Self.metadataName)", shownAs: "\(path)/\(Self.metadataName)")
+        }
         try staged.commit()
     }
 
