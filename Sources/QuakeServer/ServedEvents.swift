@@ -182,14 +182,14 @@ package enum ServedEvents: Sendable {
         case .memory(let snapshot):
             let entry = snapshot.vectorTiles.entry(for: filter, events: snapshot.events, budget: budget)
             let features = entry.index.features(for: tile, buffer: TilePyramid.vectorBuffer)
-            return VectorTileEncoder.tile(features) { snapshot.events[entry.positions[$0]] }
+            return VectorTileEncoder.tile(features, events: { snapshot.events[entry.positions[$0]] })
         case .database(let catalogue, _):
             var near = filter
             near.bbox = Self.neighbourhood(of: tile)
             var events: [SeismicEvent] = []
             _ = try await catalogue.forEach(EventSelection(limit: nil, filter: near)) { events.append($0) }
             let index = ClusterIndex(events.lazy.map(TilePoint.init), budget: budget)
-            return VectorTileEncoder.tile(index.features(for: tile, buffer: TilePyramid.vectorBuffer)) { events[$0] }
+            return VectorTileEncoder.tile(index.features(for: tile, buffer: TilePyramid.vectorBuffer), events: { events[$0] })
         }
     }
 

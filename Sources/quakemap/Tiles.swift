@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import QuakeCatalogue
 import QuakeCommand
 import QuakeKit
 import QuakeMBTiles
@@ -139,8 +140,7 @@ extension Quakemap {
                 var bar = ProgressBar(forced: progress, zooms: zooms)
                 let pyramid = TilePyramid(zooms: zooms, options: try tileOptions())
                 // Reported alike whatever the tiles hold.
-                func finish<Event>(_ feed: LoadedFeed<Event>, _ summary: TilePyramid.Summary) {
-                    let count = feed.selection.events.count
+                func finish<Event>(_ feed: LoadedFeed<Event>, _ summary: TilePyramid.Summary, count: Int) {
                     let dropped = summary.droppedByLimit > 0 ? ", up to \(summary.droppedByLimit) events over --tile-limit left out" : ""
                     Reporting.finish(feed, loader: loader, outcome: "tiled",
                                      done: "tiled \(count) events as \(summary.tiles) \(encoding.rawValue.uppercased()) tiles (zoom \(zooms.lowerBound)–\(zooms.upperBound), "
@@ -159,16 +159,22 @@ extension Quakemap {
                                                      progress: { bar.show($0) }, write: { try sink.write($1, for: $0) })
                     try commit(sink, description: "Earthquakes: \(feed.selection.events.count) events, circles coloured by \(symbolOptions.color.name)",
                                zooms: zooms, sources: feed.selection.summary.sources, bar: &bar)
-                    finish(feed, summary)
+                    finish(feed, summary, count: feed.selection.events.count)
                 case .mvt:
-                    guard case .loaded(let feed) = try await loader.load(as: SeismicEvent.self) else { return }
-                    let sink = try sink()
                     let budget = tileLimitOption.limit ?? Int.max
-                    let summary = try pyramid.renderVectors(feed.selection.events, budget: budget,
+                    guard case .loaded(let feed) = try await loader.load(reading: { source, feed, selection in
+                        try QuakeMap.vectorTileEvents(from: source, feed: feed, selection: selection, budget: budget)
+                    }, fromCatalogue: { catalogue, selection in
+                        // Streamed page by page into the spool: a whole catalogue never sits in memory.
+                        try await QuakeMap.vectorTileEvents(budget: budget) { append in try await catalogue.forEach(selection, append) }
+                    }) else { return }
+                    let events = feed.selection.events[0]
+                    let sink = try sink()
+                    let summary = try pyramid.renderVectors(events, compressed: outputContainer != .folder,
                                                             progress: { bar.show($0) }, write: { try sink.write($1, for: $0) })
-                    try commit(sink, description: "Earthquakes: \(feed.selection.events.count) events, clustered where a tile would hold over \(budget)",
+                    try commit(sink, description: "Earthquakes: \(events.count) events, clustered where a tile would hold over \(budget)",
                                zooms: zooms, sources: feed.selection.summary.sources, bar: &bar)
-                    finish(feed, summary)
+                    finish(feed, summary, count: events.count)
                 }
             }
         }

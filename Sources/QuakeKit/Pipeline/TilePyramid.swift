@@ -26,7 +26,7 @@ public struct TilePyramid: Sendable {
     public struct Summary: Sendable, Hashable {
         /// Tiles written (empty tiles are not).
         public var tiles: Int
-        /// Bytes of PNG written.
+        /// Bytes of tiles written (before any compression).
         public var bytes: Int
         /// The most events any zoom left out under the per-tile limit (PNG tiles; vector tiles leave none out).
         public var droppedByLimit: Int
@@ -112,11 +112,21 @@ public struct TilePyramid: Sendable {
         progress: (Progress) -> Void = { _ in },
         write: (TileID, Data) throws -> Void
     ) throws -> Summary {
+        try renderVectors(VectorTileEvents(events, budget: budget), progress: progress, write: write)
+    }
+
+    /// ``renderVectors(_:budget:progress:write:)`` of events prepared for it (read through a
+    /// spool); `compressed`: each tile gzip-compressed on the cores that encode it, as MBTiles
+    /// and PMTiles store them.
+    package func renderVectors(
+        _ events: VectorTileEvents, compressed: Bool = false,
+        progress: (Progress) -> Void = { _ in },
+        write: (TileID, Data) throws -> Void
+    ) throws -> Summary {
         precondition(zooms.upperBound <= ClusterIndex.maximumZoom, "vector tiles to zoom \(ClusterIndex.maximumZoom)")
         var summary = Summary(tiles: 0, bytes: 0, droppedByLimit: 0)
-        let index = ClusterIndex(events.lazy.map(TilePoint.init), budget: budget)
         for zoom in zooms {
-            let tiles = index.tilesWithFeatures(zoom: zoom, buffer: Self.vectorBuffer)
+            let tiles = events.index.tilesWithFeatures(zoom: zoom, buffer: Self.vectorBuffer)
             progress(Progress(zoom: zoom, done: 0, total: tiles.count))
             let batch = ParallelParts.cores * 64
             for start in stride(from: 0, to: tiles.count, by: batch) {
@@ -125,15 +135,16 @@ public struct TilePyramid: Sendable {
                 let encoded = ParallelParts.map(parts: parts) { part in
                     let range = (slice.startIndex + slice.count * part / parts)..<(slice.startIndex + slice.count * (part + 1) / parts)
                     return tiles[range].map { tile in
-                        (tile, VectorTileEncoder.tile(index.features(for: tile, buffer: Self.vectorBuffer)) { events[$0] })
+                        let data = events.tile(tile, buffer: Self.vectorBuffer)
+                        return (tile, data.count, compressed && !data.isEmpty ? Gzip.compress(data) : data)
                     }
                 }
                 for part in encoded {
-                    for (tile, data) in part where !data.isEmpty {
+                    for (tile, size, data) in part where size > 0 {
                         try write(tile, data)
                         summary.tiles += 1
-                        summary.bytes += data.count
-                        summary.largestTile = max(summary.largestTile, data.count)
+                        summary.bytes += size
+                        summary.largestTile = max(summary.largestTile, size)
                     }
                 }
                 progress(Progress(zoom: zoom, done: min(start + batch, tiles.count), total: tiles.count))

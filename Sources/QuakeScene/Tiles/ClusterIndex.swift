@@ -54,7 +54,7 @@ package struct TileFeature: Sendable, Hashable {
 /// No event is dropped: each lies in exactly one tile at each zoom, and is drawn there as itself
 /// or counted in exactly one cluster; clusters never span tiles.
 ///
-/// Memory: 24 bytes an event (its code, its position among the events, magnitude and time), plus
+/// Memory: 28 bytes an event (its code, its position among the events, magnitude and time), plus
 /// 12 bytes a block of 64, plus one entry per crowded tile.
 public struct ClusterIndex: Sendable {
     /// Tile units along a side (MVT's default).
@@ -74,7 +74,7 @@ public struct ClusterIndex: Sendable {
     /// For each code, the event's position in the input.
     private let order: [UInt32]
     /// Magnitudes (NaN when none) and times (seconds since 1970), in code order.
-    private let magnitudes: [Float]
+    private let magnitudes: [Double]
     private let times: [Double]
     /// For each block of 64 codes: the slot of its largest event, and its latest time.
     private let blockLargest: [UInt32]
@@ -90,13 +90,13 @@ public struct ClusterIndex: Sendable {
         self.budget = budget
         var keys = [UInt64]()
         keys.reserveCapacity(points.count)
-        var unsortedMagnitudes = [Float]()
+        var unsortedMagnitudes = [Double]()
         unsortedMagnitudes.reserveCapacity(points.count)
         var unsortedTimes = [Double]()
         unsortedTimes.reserveCapacity(points.count)
         for point in points {
             keys.append(Self.code(latitude: point.latitude, longitude: point.longitude))
-            unsortedMagnitudes.append(point.magnitude.map(Float.init) ?? .nan)
+            unsortedMagnitudes.append(point.magnitude ?? .nan)
             unsortedTimes.append(point.time.timeIntervalSince1970)
         }
         var order = (0..<UInt32(keys.count)).map { $0 }
@@ -231,7 +231,7 @@ public struct ClusterIndex: Sendable {
         slots(level: tile.zoom, cell: Self.cell(of: tile), in: 0..<codes.count).map { Int(order[$0]) }
     }
 
-    private static func larger(_ magnitude: Float, _ time: Double, than other: Float, _ otherTime: Double) -> Bool {
+    private static func larger(_ magnitude: Double, _ time: Double, than other: Double, _ otherTime: Double) -> Bool {
         if magnitude.isNaN != other.isNaN { return other.isNaN }
         if magnitude != other, !magnitude.isNaN { return magnitude > other }
         return time > otherTime
@@ -363,7 +363,7 @@ public struct ClusterIndex: Sendable {
     /// A feature and what it is ranked by.
     private struct Ranked {
         var feature: TileFeature
-        var magnitude: Float
+        var magnitude: Double
         var time: Double
     }
 
@@ -403,7 +403,7 @@ public struct ClusterIndex: Sendable {
             }
             let (largest, latest) = summary(cellRange)
             let magnitude = magnitudes[largest]
-            add(largest, .cluster(count: cellRange.count, maximumMagnitude: magnitude.isNaN ? .nan : Double(magnitude),
+            add(largest, .cluster(count: cellRange.count, maximumMagnitude: magnitude,
                                   latest: Date(timeIntervalSince1970: latest), largest: Int(order[largest]),
                                   splitZoom: splitZoom(cellRange, after: tile.zoom)), latest: latest)
         }

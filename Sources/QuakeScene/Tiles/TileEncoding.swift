@@ -20,31 +20,42 @@ package enum QuakeVectorLayer {
     /// The layer's name.
     package static let name = "quakes"
 
-    /// Every property, its type (`String`, `Number`, `Boolean`) and what it is.
-    package static let fields: [(name: String, type: String, description: String)] = [
-        ("id", "String", "event id"),
-        ("mag", "Number", "magnitude"),
-        ("magType", "String", "magnitude type"),
-        ("time", "Number", "origin time, milliseconds since 1970 (UTC)"),
-        ("updated", "Number", "last update, milliseconds since 1970 (UTC)"),
-        ("depth", "Number", "depth, km"),
-        ("place", "String", "named place"),
-        ("type", "String", "event type"),
-        ("status", "String", "review status"),
-        ("net", "String", "contributing network"),
-        ("alert", "String", "PAGER alert level"),
-        ("tsunami", "Number", "1 when a tsunami message was issued"),
-        ("url", "String", "web page of the event"),
-        ("strike", "Number", "strike of the preferred nodal plane, degrees"),
-        ("dip", "Number", "dip of the preferred nodal plane, degrees"),
-        ("rake", "Number", "rake of the preferred nodal plane, degrees"),
-        ("cluster", "Boolean", "true for a cluster of events"),
-        ("point_count", "Number", "events in the cluster"),
-        ("point_count_abbreviated", "String", "the count for a label (12.3k)"),
-        ("max_mag", "Number", "largest magnitude in the cluster"),
-        ("latest_time", "Number", "latest origin time in the cluster, milliseconds since 1970"),
-        ("expansion_zoom", "Number", "the zoom at which the cluster's events are first shown apart"),
-    ]
+    /// The properties a feature may carry; a property's key in a tile is its place here.
+    package enum Key: UInt8, CaseIterable {
+        case id, mag, magType, time, updated, depth, place, type, status, net, alert, tsunami, url, strike, dip, rake
+        case cluster, pointCount, pointCountAbbreviated, maximumMagnitude, latestTime, expansionZoom
+
+        /// The property's name, its type (`String`, `Number`, `Boolean`) and what it is.
+        package var field: (name: String, type: String, description: String) {
+            switch self {
+            case .id: ("id", "String", "event id")
+            case .mag: ("mag", "Number", "magnitude")
+            case .magType: ("magType", "String", "magnitude type")
+            case .time: ("time", "Number", "origin time, milliseconds since 1970 (UTC)")
+            case .updated: ("updated", "Number", "last update, milliseconds since 1970 (UTC)")
+            case .depth: ("depth", "Number", "depth, km")
+            case .place: ("place", "String", "named place")
+            case .type: ("type", "String", "event type")
+            case .status: ("status", "String", "review status")
+            case .net: ("net", "String", "contributing network")
+            case .alert: ("alert", "String", "PAGER alert level")
+            case .tsunami: ("tsunami", "Number", "1 when a tsunami message was issued")
+            case .url: ("url", "String", "web page of the event")
+            case .strike: ("strike", "Number", "strike of the preferred nodal plane, degrees")
+            case .dip: ("dip", "Number", "dip of the preferred nodal plane, degrees")
+            case .rake: ("rake", "Number", "rake of the preferred nodal plane, degrees")
+            case .cluster: ("cluster", "Boolean", "true for a cluster of events")
+            case .pointCount: ("point_count", "Number", "events in the cluster")
+            case .pointCountAbbreviated: ("point_count_abbreviated", "String", "the count for a label (12.3k)")
+            case .maximumMagnitude: ("max_mag", "Number", "largest magnitude in the cluster")
+            case .latestTime: ("latest_time", "Number", "latest origin time in the cluster, milliseconds since 1970")
+            case .expansionZoom: ("expansion_zoom", "Number", "the zoom at which the cluster's events are first shown apart")
+            }
+        }
+    }
+
+    /// Every property, in key order.
+    package static let fields = Key.allCases.map(\.field)
 
     /// TileJSON's `vector_layers` entry for zooms `zooms`.
     package static func description(zooms: ClosedRange<Int>) -> [String: Any] {
