@@ -85,6 +85,28 @@ package struct Catalogue: Sendable {
         return Array(found.prefix(count))
     }
 
+    /// The key and position of every event with a magnitude, as vector tiles index them.
+    package func tilePositions() async throws -> (keys: [String], points: [TilePoint]) {
+        var keys: [String] = [], points: [TilePoint] = []
+        try await store.forEachPosition { key, point in
+            keys.append(key)
+            points.append(point)
+        }
+        return (keys, points)
+    }
+
+    /// The events with these keys that are there, by key.
+    package func events(keys: [String]) async throws -> [String: SeismicEvent] {
+        var found: [String: SeismicEvent] = [:]
+        // Within what either database binds in one statement.
+        for start in stride(from: 0, to: keys.count, by: 4096) {
+            for event in try await store.events(keys: Array(keys[start..<min(start + 4096, keys.count)])) {
+                found[CatalogueSchema.key(event)] = event
+            }
+        }
+        return found
+    }
+
     /// Gives the connection back.
     package func close() async { await store.close() }
 

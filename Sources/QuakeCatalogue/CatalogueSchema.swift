@@ -268,6 +268,14 @@ package enum CatalogueSchema {
 
     /// The events `conditions` pass, largest magnitude first (then newest, then in feed
     /// order): what a tile keeps when more events reach it than it draws. The count is the last `?`.
+    /// Every event with a magnitude, as vector tiles' index reads them.
+    package static let positions = "SELECT key, latitude, longitude, magnitude, time_ms FROM events WHERE magnitude IS NOT NULL"
+
+    /// The events with `count` keys, bound in order.
+    package static func events(keys count: Int) -> String {
+        "SELECT seq, \(readColumns.joined(separator: ", ")) FROM events WHERE key IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+    }
+
     package static func largest(where conditions: [String]) -> String {
         """
         SELECT seq, \(readColumns.joined(separator: ", ")) FROM events

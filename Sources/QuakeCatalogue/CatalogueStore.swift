@@ -145,6 +145,11 @@ package protocol CatalogueStore: Sendable {
         -> [(event: SeismicEvent, cursor: CatalogueCursor)]
     /// Up to `count` events `predicate` lets through, largest magnitude first (then newest).
     func largest(_ predicate: CataloguePredicate, count: Int) async throws -> [SeismicEvent]
+    /// Hands `body` the key, position, magnitude and time of every event with a magnitude, in
+    /// one read (what vector tiles' cluster index is built from: no whole event is decoded).
+    func forEachPosition(_ body: (String, TilePoint) throws -> Void) async throws
+    /// The events with these keys that are there.
+    func events(keys: [String]) async throws -> [SeismicEvent]
     /// Which state the events are in.
     func state() async throws -> CatalogueState
     /// Calls `changed` with each new state another process's ingest announces, until

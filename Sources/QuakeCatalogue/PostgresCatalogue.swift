@@ -519,6 +519,26 @@ package final class PostgresCatalogue: CatalogueStore {
         return try await read(CatalogueSchema.largest(where: conditions), values + [.integer(Int64(count))]).map(\.event)
     }
 
+    package func forEachPosition(_ body: (String, TilePoint) throws -> Void) async throws {
+        do {
+            // One query, streamed: the rows arrive as they are read.
+            for try await row in try await run(CatalogueSchema.positions) {
+                let (key, latitude, longitude, magnitude, time) = try row.decode((String, Double, Double, Double, Int64).self)
+                try body(key, TilePoint(latitude: latitude, longitude: longitude, magnitude: magnitude,
+                                        time: CatalogueSchema.date(milliseconds: time)))
+            }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, location: location, connecting: false)
+        }
+    }
+
+    package func events(keys: [String]) async throws -> [SeismicEvent] {
+        guard !keys.isEmpty else { return [] }
+        return try await read(CatalogueSchema.events(keys: keys.count), keys.map { .text($0) }).map(\.event)
+    }
+
     package func state() async throws -> CatalogueState {
         do {
             for try await row in try await run(CatalogueSchema.readState(postgres: true)) {

@@ -389,6 +389,41 @@ package final class SQLiteCatalogue: CatalogueStore {
         }
     }
 
+    package func forEachPosition(_ body: (String, TilePoint) throws -> Void) async throws {
+        guard let reader else { return }
+        do {
+            // One read transaction: one state of the catalogue, row by row.
+            let rows = try await reader.read { db in
+                var rows: [(String, TilePoint)] = []
+                try Self.forEachRow(db, CatalogueSchema.positions, StatementArguments()) { handle in
+                    rows.append((Self.text(handle, 0), TilePoint(
+                        latitude: sqlite3_column_double(handle, 1), longitude: sqlite3_column_double(handle, 2),
+                        magnitude: sqlite3_column_double(handle, 3),
+                        time: CatalogueSchema.date(milliseconds: sqlite3_column_int64(handle, 4)))))
+                }
+                return rows
+            }
+            for (key, point) in rows { try body(key, point) }
+        } catch {
+            throw Self.mapped(error, path: path)
+        }
+    }
+
+    package func events(keys: [String]) async throws -> [SeismicEvent] {
+        guard let reader, !keys.isEmpty else { return [] }
+        do {
+            let sql = CatalogueSchema.events(keys: keys.count)
+            let arguments = StatementArguments(keys.map(\.databaseValue))
+            return try await reader.read { db in
+                var events: [SeismicEvent] = []
+                try Self.forEachRow(db, sql, arguments) { events.append(Self.event($0, offset: 1)) }
+                return events
+            }
+        } catch {
+            throw Self.mapped(error, path: path)
+        }
+    }
+
     package func state() async throws -> CatalogueState {
         guard let reader else { throw CatalogueError.database(path, reason: "closed") }
         do {

@@ -64,9 +64,10 @@ extension Endpoints {
         let served = await store.served()
         let budget = options.tileLimit ?? Int.max
         let filter = query.filter
+        let catalogueTiles = catalogueTiles
         return try await image(request, key: "mvt \(id) \(query.query(offset: 0))", served: served, coloring: .magnitude,
                                type: .mvt, read: {
-            try await served.vectorTile(filter, for: id, budget: budget)
+            try await served.vectorTile(filter, for: id, budget: budget, catalogueIndex: catalogueTiles)
         }) { $0 }
     }
 }

@@ -19,6 +19,8 @@ struct Endpoints: Sendable {
     let web: WebAssets
     /// The land and sea under the web map's event tiles.
     let land = BasemapTiles()
+    /// A catalogue's cluster index for vector tiles.
+    let catalogueTiles: CatalogueTileIndex
 
     /// Parameters every tile and map request may carry: which events are drawn.
     /// `v` is any value and changes nothing: a page sends the catalogue version
@@ -43,6 +45,7 @@ struct Endpoints: Sendable {
         self.web = web
         gate = RenderGate(width: options.concurrentRenders, queueLimit: options.queuedRenders, timeout: options.renderTimeout)
         cache = ResponseCache(budget: options.cacheBytes)
+        catalogueTiles = CatalogueTileIndex(budget: options.tileLimit ?? Int.max)
         styleKey = "\(options.symbols.sizes.symbolScale) \(options.symbols.sizes.minimumDiameter) \(options.symbols.coloring) \(options.tileLimit ?? 0)"
         tiles = Result {
             let tileOptions = try TileOptions(tileLimit: options.tileLimit, style: options.symbols.sizes, coloring: options.symbols.coloring)

@@ -88,7 +88,11 @@ package enum QuakeServer {
             server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "quakemap",
                                  availableConnectionsDelegate: ConnectionCap(options.maximumConnections, logger: logger)),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? options.port) },
+            onServerRunning: { channel in
+                // A catalogue's vector tile index is read once the server listens, rather than by the first tile.
+                if case .database(let catalogue, let state) = await store.served() { _ = endpoints.catalogueTiles.index(catalogue, at: state) }
+                await onRunning(channel.localAddress?.port ?? options.port)
+            },
             logger: frameworkLogger
         )
     }

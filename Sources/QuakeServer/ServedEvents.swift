@@ -176,14 +176,26 @@ package enum ServedEvents: Sendable {
     /// The vector tile of `tile`: the events `filter` admits, each a point or counted in one cluster
     /// (``ClusterIndex``), and within the buffer its neighbours' features. In memory, cut from an
     /// index of the snapshot kept per filter; from a database, from the events of the tile and its
-    /// eight neighbours, read for the request.
-    func vectorTile(_ filter: EventFilter, for tile: TileID, budget: Int) async throws -> Data {
+    /// eight neighbours, read for the request, or cut from the catalogue's index once built
+    /// (``CatalogueTileIndex``).
+    func vectorTile(_ filter: EventFilter, for tile: TileID, budget: Int, catalogueIndex: CatalogueTileIndex) async throws -> Data {
         switch self {
         case .memory(let snapshot):
             let entry = snapshot.vectorTiles.entry(for: filter, events: snapshot.events, budget: budget)
             let features = entry.index.features(for: tile, buffer: TilePyramid.vectorBuffer)
             return VectorTileEncoder.tile(features, events: { snapshot.events[entry.positions[$0]] })
-        case .database(let catalogue, _):
+        case .database(let catalogue, let state):
+            if filter == EventFilter(), let built = catalogueIndex.index(catalogue, at: state) {
+                // Clusters from the index; the single events' properties read by key, in one query.
+                let features = built.index.features(for: tile, buffer: TilePyramid.vectorBuffer)
+                var keys: [String] = []
+                for case .event(let index) in features.map(\.kind) { keys.append(built.keys[index]) }
+                let found = try await catalogue.events(keys: keys)
+                // An event gone since the index was read: the tile is cut from what is there now.
+                if found.count == Set(keys).count {
+                    return VectorTileEncoder.tile(features, events: { found[built.keys[$0]]! })
+                }
+            }
             var near = filter
             near.bbox = Self.neighbourhood(of: tile)
             var events: [SeismicEvent] = []
