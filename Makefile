@@ -19,7 +19,7 @@ RELEASE := $(shell cat scripts/release-flags)
 # The fuzzers' seed corpora, written afresh for the corpus replay test (FuzzCorpusReplayTests).
 FUZZ_SEEDS := $(CURDIR)/.build/fuzz-seeds
 
-.PHONY: map test test-run test-all outside bench-catalogue bench-servers test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample install uninstall basemap relief plates bench bench-readers load interop api-fuzz examples fuzz
+.PHONY: map test test-run test-all outside bench-catalogue bench-servers bench-tiles test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample install uninstall basemap relief plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -98,7 +98,7 @@ deps:
 ## headless Chromium and its WebDriver are clients of the server; xmllint checks QuakeML against its schema; PostgreSQL and PostGIS hold the
 ## catalogue tests' databases; man-db and binutils (man, readelf) check `make install`; GDAL (gdal-bin) reads vector tiles
 ## and MBTiles; and a Python virtual environment
-## (under ~/.cache/quakemap) with the client libraries of Tests/Interop/requirements.txt from PyPI
+## (under ~/.cache/quakemap) with the client libraries of Tests/Interop/requirements*.txt from PyPI
 TEST_DEBIAN_PACKAGES := poppler-utils curl chromium chromium-driver postgresql postgis nginx man-db binutils libxml2-utils gdal-bin
 # Outside the checkout and named by the requirements' hash, so a new clone (CI's) reuses the
 # packages a previous run installed, and a change of requirements makes a new one.
@@ -117,6 +117,12 @@ test-deps: deps
 		rm -rf $(VENV) && python3 -m venv $(VENV) && \
 		$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/Interop/requirements.txt && \
 		cp Tests/Interop/requirements.txt $(VENV)/requirements.txt; \
+	fi
+	@# Clients added later go on top of the same environment (a few seconds), not into a new one (minutes).
+	@if ! cmp -s Tests/Interop/requirements-tiles.txt $(VENV)/requirements-tiles.txt; then \
+		echo "Installing Tests/Interop/requirements-tiles.txt (PyPI) into $(VENV)…"; \
+		$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/Interop/requirements-tiles.txt && \
+		cp Tests/Interop/requirements-tiles.txt $(VENV)/requirements-tiles.txt; \
 	fi
 
 ## sample: regenerate the synthetic sample feed (deterministic)
@@ -202,6 +208,11 @@ bench-catalogue: deps test-deps
 ## on the same database (six items queries under wrk), replicas behind nginx, kill -9 and an ingest under load
 bench-servers: deps test-deps
 	Benchmarks/servers.sh
+
+## bench-tiles: vector tiles: a z0–z10 PMTiles pyramid of 1 M events, the server's CPU a tile, and a 5 M-event
+## PostGIS catalogue served by quakemap-server against tipg on the same database (scripts/with_postgres.sh)
+bench-tiles: deps test-deps
+	Benchmarks/tiles.sh
 
 ## bench-readers: each reader (CSV, GeoJSON, FDSN text, QuakeML) against xmllint and ObsPy
 ## (BIG_BYTES sets the QuakeML file's size; long: a 1 GB QuakeML file)

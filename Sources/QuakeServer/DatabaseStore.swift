@@ -134,6 +134,8 @@ package struct Health: Codable, Sendable {
     package var notified: Bool?
     package var failedRefreshes: Int
     package var lastFailure: Failure?
+    /// A catalogue's vector tile index: `ready` for the version served, else `building`.
+    package var tileIndex: String?
 }
 
 /// What the endpoints read: feeds in memory or a catalogue in a database.

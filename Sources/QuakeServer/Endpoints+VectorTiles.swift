@@ -37,6 +37,13 @@ extension Endpoints {
             let tiles = "\(base(request))/collections/\(FeatureDocuments.collectionID)/tiles/\(Self.tileMatrixSet)/{z}/{y}/{x}?f=mvt"
             return tagged(response(metadata.tileJSON(tiles: tiles), type: "application/json"), request, served)
         }
+        route("/tiles/basemap/tilejson.json") { request, _ in
+            let tiles = "\(base(request))/tiles/basemap/{z}/{x}/{y}.mvt"
+            var response = response(Self.basemapTileJSON(tiles: tiles), type: "application/json")
+            response.headers[.cacheControl] = "public, max-age=86400"
+            return response
+        }
+        route("/tiles/basemap/:z/:x/:y") { request, context in try await basemapTile(request, context) }
         route("/collections/:collection/tiles/:tileMatrixSetId/:tileMatrix/:tileRow/:tileCol") { request, context in
             try collection(context)
             try Self.tileMatrixSet(context)
@@ -48,6 +55,35 @@ extension Endpoints {
         let name = context.parameters.get("tileMatrixSetId") ?? ""
         guard name == tileMatrixSet else {
             throw Problem(.notFound, "no tile matrix set '\(name)': this server tiles in \(tileMatrixSet)")
+        }
+    }
+
+    /// TileJSON 3.0 of the land and plate boundaries as vector tiles.
+    static func basemapTileJSON(tiles: String) -> Data {
+        TileSetMetadata.json([
+            "tilejson": "3.0.0", "name": "quakemap basemap", "scheme": "xyz", "tiles": [tiles],
+            "minzoom": 0, "maxzoom": BasemapVectorTiles.maximumZoom,
+            "attribution": "\(Credits.naturalEarth) · \(Credits.plates)",
+            "vector_layers": [
+                ["id": "land", "description": "Natural Earth land", "fields": [String: String]()],
+                ["id": "plates", "description": "Plate boundaries (Bird 2003, PB2002)",
+                 "fields": ["name": "String", "subduction": "Boolean", "overriding": "String"]],
+            ],
+        ])
+    }
+
+    /// The land and plate boundaries of a tile, the same for every catalogue: cached by clients for a day.
+    func basemapTile(_ request: Request, _ context: some RequestContext) async throws -> Response {
+        let z = context.parameters.get("z") ?? "", x = context.parameters.get("x") ?? "", file = context.parameters.get("y") ?? ""
+        guard file.hasSuffix(".mvt"), let zoom = Int(z), let column = Int(x), let row = Int(file.dropLast(4)),
+              zoom <= BasemapVectorTiles.maximumZoom, let id = try? TileID(zoom: zoom, x: column, y: row) else {
+            throw Problem(.notFound, "no tile \(z)/\(x)/\(file): tiles are /tiles/basemap/{z}/{x}/{y}.mvt with z 0…\(BasemapVectorTiles.maximumZoom), "
+                          + "x and y 0…2^z−1")
+        }
+        _ = try FeatureQuery(FormQuery.parameters(of: request), allowed: QueryParameters.names(QueryParameters.basemapTile), formats: ["mvt"])
+        return try await png(request, tag: "\"basemap-\(id.zoom)-\(id.x)-\(id.y)\"", cacheControl: "public, max-age=86400", type: .mvt,
+                             read: {}) {
+            VectorTileEncoder.basemapTile(id, from: .shared)
         }
     }
 
@@ -65,8 +101,14 @@ extension Endpoints {
         let budget = options.tileLimit ?? Int.max
         let filter = query.filter
         let catalogueTiles = catalogueTiles
+        // A tile read from a catalogue holds the keys and positions of its neighbourhood (about 120 bytes
+        // an event while it is cut): weighed like a map of that many events. From memory or an index, one slot.
+        var events = 1
+        if case .database(let catalogue, let state) = served, filter != EventFilter() || catalogueTiles.index(catalogue, at: state) == nil {
+            events = min(served.count, served.count * 9 >> min(62, 2 * id.zoom))
+        }
         return try await image(request, key: "mvt \(id) \(query.query(offset: 0))", served: served, coloring: .magnitude,
-                               type: .mvt, read: {
+                               events: events, type: .mvt, read: {
             try await served.vectorTile(filter, for: id, budget: budget, catalogueIndex: catalogueTiles)
         }) { $0 }
     }

@@ -137,7 +137,11 @@ struct Endpoints: Sendable {
                           request, served)
         }
         route("/healthz") { _, _ in
-            var response = try encoded(await store.health())
+            var health = await store.health()
+            if case .database(let catalogue, let state) = await store.served() {
+                health.tileIndex = catalogueTiles.index(catalogue, at: state) == nil ? "building" : "ready"
+            }
+            var response = try encoded(health)
             response.headers[.cacheControl] = "no-store"
             return response
         }

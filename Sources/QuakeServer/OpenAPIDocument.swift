@@ -84,6 +84,14 @@ enum OpenAPIDocument {
                              path("tileCol", "Column from 180° W", .integer(minimum: (0, exclusive: false)))]
                     + QueryParameters.vectorTile.map(\.openAPI),
                 badRequest: true, notFound: true, busy: true),
+            "/tiles/basemap/{z}/{x}/{y}.mvt": get(
+                "A vector tile (Web Mercator, z 0…\(BasemapVectorTiles.maximumZoom)) of Natural Earth land (layer land) and Bird's plate boundaries (layer plates)",
+                ok([mvt: .init(schema: .string(format: .binary))]), tagged: true,
+                parameters: [path("z", "Zoom", .integer(maximum: (BasemapVectorTiles.maximumZoom, exclusive: false), minimum: (0, exclusive: false))),
+                             path("x", "Column from 180° W", .integer(minimum: (0, exclusive: false))),
+                             path("y", "Row from the north, with .mvt", .string)] + QueryParameters.basemapTile.map(\.openAPI),
+                notFound: true, busy: true),
+            "/tiles/basemap/tilejson.json": get("The land and plate boundaries' vector tiles as TileJSON 3.0", ok([.json: .init(schema: .object)])),
             "/map.png": get("A plate carrée map", image, tagged: true, parameters: QueryParameters.map.map(\.openAPI),
                             badRequest: true, busy: true),
             "/healthz": get("This server's own state: where its events come from, their version, its refreshes",

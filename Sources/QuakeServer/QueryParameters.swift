@@ -69,6 +69,7 @@ enum QueryParameters {
     static let map = tile + [bbox, width, mapLimit, color, symbol, mechanism, basemap]
     static let landTile = [imageFormat]
     static let vectorTile = [filter, filterLanguage, filterCRS, datetime, vectorFormat, version]
+    static let basemapTile = [vectorFormat]
 
     /// The names a route takes.
     static func names(_ parameters: [QueryParameter]) -> Set<String> { Set(parameters.map(\.name)) }

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import QuakeCatalogue
 import QuakeKit
 
@@ -183,7 +184,7 @@ package enum ServedEvents: Sendable {
         case .memory(let snapshot):
             let entry = snapshot.vectorTiles.entry(for: filter, events: snapshot.events, budget: budget)
             let features = entry.index.features(for: tile, buffer: TilePyramid.vectorBuffer)
-            return VectorTileEncoder.tile(features, events: { snapshot.events[entry.positions[$0]] })
+            return VectorTileEncoder.tile(features, events: snapshot.events, positions: entry.positions)
         case .database(let catalogue, let state):
             if filter == EventFilter(), let built = catalogueIndex.index(catalogue, at: state) {
                 // Clusters from the index; the single events' properties read by key, in one query.
@@ -196,12 +197,23 @@ package enum ServedEvents: Sendable {
                     return VectorTileEncoder.tile(features, events: { found[built.keys[$0]]! })
                 }
             }
+            // Of each event streamed past, its key and position alone (a low zoom's read is most of the
+            // catalogue); the single events' properties are read again by key.
             var near = filter
             near.bbox = Self.neighbourhood(of: tile)
-            var events: [SeismicEvent] = []
-            _ = try await catalogue.forEach(EventSelection(limit: nil, filter: near)) { events.append($0) }
-            let index = ClusterIndex(events.lazy.map(TilePoint.init), budget: budget)
-            return VectorTileEncoder.tile(index.features(for: tile, buffer: TilePyramid.vectorBuffer), events: { events[$0] })
+            var keys: [String] = [], points: [TilePoint] = []
+            _ = try await catalogue.forEach(EventSelection(limit: nil, filter: near)) { event in
+                keys.append(CatalogueSchema.key(event))
+                points.append(TilePoint(event))
+            }
+            let features = ClusterIndex(points, budget: budget).features(for: tile, buffer: TilePyramid.vectorBuffer)
+            var singles: [String] = []
+            for case .event(let index) in features.map(\.kind) { singles.append(keys[index]) }
+            let found = try await catalogue.events(keys: singles)
+            guard found.count == Set(singles).count else {
+                throw Problem(.serviceUnavailable, "the catalogue changed while the tile was read; try again", retryAfter: 1)
+            }
+            return VectorTileEncoder.tile(features, events: { found[keys[$0]]! })
         }
     }
 

@@ -80,6 +80,12 @@ def test_tiles_in_a_folder_and_in_memory(made):
     for tile in folder.glob("tile-*.png"):
         with Image.open(tile) as image:
             assert image.size == (256, 256)
+    # The vector tiles, decoded by mapbox-vector-tile: every event of the sample counted once at zoom 0.
+    import mapbox_vector_tile
+    world = mapbox_vector_tile.decode((folder / "vector-0-0-0.pbf").read_bytes(), default_options={"y_coord_down": True})
+    own = [feature for feature in world["quakes"]["features"] if 0 <= feature["geometry"]["coordinates"][0] < 4096]
+    assert any(feature["properties"].get("cluster") for feature in own)
+    assert sum(feature["properties"].get("point_count", 1) for feature in own) == 417
 
 
 def test_the_exported_list_is_the_selection(made):

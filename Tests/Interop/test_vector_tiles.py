@@ -233,3 +233,39 @@ def test_server_tiles_on_a_file_and_a_catalogue_agree(events, pyramid, start_ser
     for server in servers:
         features = served_features(f"{server.url}/collections/quakes/tiles/WebMercatorQuad/0/0/0", filter="mag >= 4.5")
         assert sum(feature["properties"].get("point_count", 1) for feature in features) == strong
+
+
+def test_basemap_tiles_hold_the_land_and_the_plates(sample_server):
+    """The server's land and plate boundaries as vector tiles, decoded with mapbox-vector-tile (which
+    tells exterior rings from holes by their winding, as MVT 2.1 says) and tested with shapely:
+    Africa's interior is land, the mid-Pacific is not. (Rings clipped to the buffer or rounded to
+    tile units may touch themselves, as in any MVT: shapely's make_valid mends them first.)"""
+    from shapely import make_valid
+    from shapely.geometry import Point, shape
+
+    tilejson = requests.get(f"{sample_server.url}/tiles/basemap/tilejson.json", timeout=10).json()
+    assert {layer["id"] for layer in tilejson["vector_layers"]} == {"land", "plates"}
+    template = tilejson["tiles"][0]
+
+    def layers(z, x, y):
+        answer = requests.get(template.format(z=z, x=x, y=y), timeout=30)
+        assert answer.status_code == 200 and answer.headers["Content-Type"] == "application/vnd.mapbox-vector-tile"
+        return decode(answer.content)
+
+    def at(latitude, longitude, zoom):
+        x, y = mercator(latitude, longitude)
+        column, row = int(x * 2 ** zoom), int(y * 2 ** zoom)
+        return (column, row), Point((x * 2 ** zoom - column) * EXTENT, (y * 2 ** zoom - row) * EXTENT)
+
+    for zoom in (0, 3, 6):
+        (column, row), africa = at(5, 20, zoom)
+        land = [make_valid(shape(feature["geometry"])) for feature in layers(zoom, column, row)["land"]["features"]]
+        assert any(polygon.contains(africa) for polygon in land), f"zoom {zoom}: central Africa is not land"
+        (column, row), pacific = at(0, -150, zoom)
+        sea = layers(zoom, column, row).get("land", {"features": []})["features"]
+        assert not any(make_valid(shape(feature["geometry"])).contains(pacific) for feature in sea), f"zoom {zoom}: the mid-Pacific is land"
+    # Japan's trench: subduction zones with their overriding plate.
+    (column, row), _ = at(38, 143, 4)
+    plates = layers(4, column, row)["plates"]["features"]
+    assert any(feature["properties"]["subduction"] and feature["properties"].get("overriding") for feature in plates)
+    assert all(feature["geometry"]["type"] in ("LineString", "MultiLineString") for feature in plates)

@@ -158,3 +158,32 @@ struct VectorTileTests {
                 == ["2", "999", "1.0k", "1.2k", "9.9k", "10k", "34k", "1.2M"])
     }
 }
+
+@Suite("Vector tiles of the land and the plates")
+struct BasemapVectorTileTests {
+    /// Twice the signed area, y down: MVT 2.1 wants exterior rings positive and holes negative.
+    static func area(_ ring: [(Int32, Int32)]) -> Int64 {
+        ring.indices.reduce(0) { sum, index in
+            let a = ring[index], b = ring[(index + 1) % ring.count]
+            return sum + Int64(a.0) * Int64(b.1) - Int64(b.0) * Int64(a.1)
+        }
+    }
+
+    @Test(arguments: [(0, 0, 0), (2, 2, 1), (5, 28, 12), (8, 226, 100)])
+    func ringsWindAsTheSpecificationSaysAndStayInTheBuffer(_ tile: (Int, Int, Int)) {
+        let id = TileID(unchecked: tile.0, tile.1, tile.2)
+        let land = BasemapVectorTiles.shared.land(for: id)
+        #expect(!land.isEmpty, "tile \(id) has land")
+        let low = Int32(-BasemapVectorTiles.buffer), high = Int32(BasemapVectorTiles.extent + BasemapVectorTiles.buffer)
+        for polygon in land {
+            for (index, ring) in polygon.enumerated() {
+                #expect(ring.count >= 3)
+                #expect(index == 0 ? Self.area(ring) > 0 : Self.area(ring) < 0, "tile \(id): ring \(index) winds the wrong way")
+                #expect(ring.allSatisfy { (low...high).contains($0.0) && (low...high).contains($0.1) })
+            }
+        }
+        for (_, runs) in BasemapVectorTiles.shared.plates(for: id) {
+            #expect(runs.allSatisfy { $0.count >= 2 && $0.allSatisfy { (low...high).contains($0.0) && (low...high).contains($0.1) } })
+        }
+    }
+}

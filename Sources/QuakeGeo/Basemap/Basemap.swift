@@ -45,8 +45,11 @@ public struct Basemap: Sendable, Hashable {
     /// The built-in land at the detail a map of `pixelsPerDegree` (along the
     /// equator) needs: 1:110m below 10 pixels a degree, the simplified 1:10m from there.
     package static func naturalEarth(pixelsPerDegree: Double) -> Basemap {
-        pixelsPerDegree >= 10 ? naturalEarthDetailed : naturalEarth110m
+        needsDetail(pixelsPerDegree: pixelsPerDegree) ? naturalEarthDetailed : naturalEarth110m
     }
+
+    /// Whether a map of `pixelsPerDegree` draws the detailed land.
+    package static func needsDetail(pixelsPerDegree: Double) -> Bool { pixelsPerDegree >= 10 }
 
     /// Reads the `Polygon` and `MultiPolygon` geometries of a GeoJSON
     /// `FeatureCollection`, `Feature` or bare geometry; other geometries are ignored.

@@ -99,8 +99,17 @@ public struct TilePyramid: Sendable {
 
     /// Encodes `events` as Mapbox Vector Tiles, one layer `quakes`: every event as a point with
     /// its properties, or, where a tile would hold more than `budget` features, counted in a
-    /// cluster of its cell (``ClusterIndex``). None is left out. Each tile with a feature, its
+    /// cluster of the events of its cell of the tile, with their count, largest magnitude, latest
+    /// time and the zoom at which they come apart. None is left out. Each tile with a feature, its
     /// own or a neighbour's in its buffer, is handed to `write`, uncompressed, in ``TileID`` order.
+    ///
+    /// ```swift
+    /// let selection = try QuakeMap.select(from: .file("all_month.csv"), selection: EventSelection(limit: nil))
+    /// let pyramid = TilePyramid(zooms: 0...8, options: try TileOptions())
+    /// try pyramid.renderVectors(selection.events) { tile, data in
+    ///     try data.write(to: URL(fileURLWithPath: "tiles/\(tile.zoom)-\(tile.x)-\(tile.y).pbf"))
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - events: the events, in any order.
@@ -108,7 +117,7 @@ public struct TilePyramid: Sendable {
     ///   - progress: called after each batch of tiles, on the calling thread.
     ///   - write: receives each tile's bytes; what it throws ends the run.
     public func renderVectors(
-        _ events: [SeismicEvent], budget: Int = ClusterIndex.defaultBudget,
+        _ events: [SeismicEvent], budget: Int = TileOptions.defaultTileLimit,
         progress: (Progress) -> Void = { _ in },
         write: (TileID, Data) throws -> Void
     ) throws -> Summary {

@@ -9,7 +9,7 @@ import QuakeWrite
 /// properties already encoded as the tiles store them, about 130 bytes an event instead of a
 /// whole ``SeismicEvent``'s several hundred. A feed or a catalogue is read through a spool
 /// (``EventSpool``), so no whole event is kept while reading either.
-public final class VectorTileEvents: Sendable, Hashable {
+package final class VectorTileEvents: Sendable, Hashable {
     /// Where each event lies, and how crowded tiles are cut into clusters.
     package let index: ClusterIndex
     /// Every event's properties, one after another.
@@ -20,7 +20,7 @@ public final class VectorTileEvents: Sendable, Hashable {
     package let summary: FeedSummary
 
     /// How many events there are.
-    public var count: Int { ends.count }
+    package var count: Int { ends.count }
 
     /// The events of `events`, in any order.
     package convenience init(_ events: [SeismicEvent], budget: Int = ClusterIndex.defaultBudget, summary: FeedSummary = FeedSummary()) {
@@ -78,10 +78,10 @@ public final class VectorTileEvents: Sendable, Hashable {
     }
 
     /// Identity: one reading of a feed.
-    public static func == (lhs: VectorTileEvents, rhs: VectorTileEvents) -> Bool { lhs === rhs }
+    package static func == (lhs: VectorTileEvents, rhs: VectorTileEvents) -> Bool { lhs === rhs }
 
     /// Identity: one reading of a feed.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 extension QuakeMap {

@@ -56,7 +56,7 @@ package struct TileFeature: Sendable, Hashable {
 ///
 /// Memory: 28 bytes an event (its code, its position among the events, magnitude and time), plus
 /// 12 bytes a block of 64, plus one entry per crowded tile.
-public struct ClusterIndex: Sendable {
+package struct ClusterIndex: Sendable {
     /// Tile units along a side (MVT's default).
     package static let extent: Int32 = 4096
     /// Finest cell a crowded tile is cut into: 2^10 a side, 4 tile units.
@@ -66,9 +66,9 @@ public struct ClusterIndex: Sendable {
 
     /// The most features a tile holds before its events are clustered.
     package let budget: Int
-    /// The budget unless told otherwise: what map clients' paging layers ask a tile for, and
-    /// with the properties of every event about 400 KB of tile at most.
-    public static let defaultBudget = 2000
+    /// The budget unless told otherwise: the PNG tiles' limit, what map clients' paging layers
+    /// ask a tile for; with the properties of every event, about 300 KB of tile at most.
+    package static let defaultBudget = TileOptions.defaultTileLimit
     /// Z-order codes of the events' positions (x in the odd bits), ascending.
     private let codes: [UInt64]
     /// For each code, the event's position in the input.
@@ -131,9 +131,9 @@ public struct ClusterIndex: Sendable {
     /// The event's Z-order code: Web Mercator x and y as 32-bit fractions of the world, interleaved.
     package static func code(latitude: Double, longitude: Double) -> UInt64 {
         let scale = 4_294_967_296.0
-        let x = (longitude + 180) / 360
-        let clamped = min(max(latitude, -WebMercator.maximumLatitude), WebMercator.maximumLatitude) * .pi / 180
-        let y = (1 - log(tan(.pi / 4 + clamped / 2)) / .pi) / 2
+        // The map's projection, in fractions of the world (longitudes as given: 180° is the right edge, clamped).
+        let world = WebMercator(zoom: 0, tileSize: 1).projectUnwrapped(latitude: latitude, longitude: longitude)
+        let x = world.x, y = world.y
         func fixed(_ value: Double) -> UInt32 {
             guard value.isFinite else { return 0 }
             return UInt32(min(max(value * scale, 0), scale - 1))

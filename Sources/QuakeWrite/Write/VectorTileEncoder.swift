@@ -1,4 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
+import QuakeGeo
 import QuakeModel
 import QuakeScene
 
@@ -36,6 +42,14 @@ package enum VectorTileEncoder {
         tile(features) { index, bytes in appendProperties(of: events(index), to: &bytes) }
     }
 
+    /// The events' layer of `features` naming `events[positions[i]]` as `i`: read in place, with no
+    /// copy of each event (a server cuts thousands a tile).
+    package static func tile(_ features: [TileFeature], events: [SeismicEvent], positions: [Int]) -> Data {
+        events.withUnsafeBufferPointer { events in
+            tile(features) { index, bytes in appendProperties(of: events[positions[index]], to: &bytes) }
+        }
+    }
+
     package typealias Key = QuakeVectorLayer.Key
 
     /// Appends what a popup shows of `event`, as the layer stores it: for each property its key,
@@ -63,17 +77,54 @@ package enum VectorTileEncoder {
     }
 
     private static func append(_ key: Key, _ value: Value, to bytes: inout [UInt8]) {
-        var message = ProtoBuffer()
+        append(key: key.rawValue, value, to: &bytes)
+    }
+
+    /// A property as ``LayerWriter`` reads them: the key's place in the layer's keys, the value
+    /// message's length, the message (written in place: this runs for every property of every
+    /// event of every tile a server cuts).
+    package static func append(key: UInt8, _ value: Value, to bytes: inout [UInt8]) {
+        bytes.append(key)
         switch value {
-        case .string(let text): message.string(1, text)
-        case .double(let number): message.fixed64(3, number.bitPattern)
-        case .integer(let number) where number >= 0: message.varint(5, UInt64(number))
-        case .integer(let number): message.varint(6, UInt64(bitPattern: (number << 1) ^ (number >> 63)))
-        case .bool(let flag): message.varint(7, flag ? 1 : 0)
+        case .string(let text):
+            let count = text.utf8.count
+            ProtoBuffer.appendVarint(UInt64(1 + ProtoBuffer.varintSize(UInt64(count)) + count), to: &bytes)
+            bytes.append(1 << 3 | 2)
+            ProtoBuffer.appendVarint(UInt64(count), to: &bytes)
+            bytes.append(contentsOf: text.utf8)
+        case .double(let number):
+            bytes.append(9)
+            bytes.append(3 << 3 | 1)
+            withUnsafeBytes(of: number.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        case .integer(let number):
+            // Whole numbers as uint (field 5) or, when negative, zig-zag sint (field 6).
+            let (field, raw) = number >= 0 ? (5, UInt64(number)) : (6, UInt64(bitPattern: (number << 1) ^ (number >> 63)))
+            bytes.append(UInt8(1 + ProtoBuffer.varintSize(raw)))
+            bytes.append(UInt8(field << 3))
+            ProtoBuffer.appendVarint(raw, to: &bytes)
+        case .bool(let flag):
+            bytes.append(2)
+            bytes.append(7 << 3)
+            bytes.append(flag ? 1 : 0)
         }
-        bytes.append(key.rawValue)
-        ProtoBuffer.appendVarint(UInt64(message.bytes.count), to: &bytes)
-        bytes.append(contentsOf: message.bytes)
+    }
+
+    /// The land (layer `land`, polygons) and plate boundaries (layer `plates`, lines with `name`,
+    /// `subduction` and, for subduction zones, the `overriding` plate) of `tile`.
+    package static func basemapTile(_ tile: TileID, from basemap: BasemapVectorTiles) -> Data {
+        let extent = BasemapVectorTiles.extent
+        var land = LayerWriter(name: "land", extent: extent, keys: [])
+        for polygon in basemap.land(for: tile) { land.addPaths(polygon, type: 3) }
+        var plates = LayerWriter(name: "plates", extent: extent, keys: ["name", "subduction", "overriding"])
+        for (boundary, runs) in basemap.plates(for: tile) {
+            var properties: [UInt8] = []
+            append(key: 0, .string(boundary.name), to: &properties)
+            append(key: 1, .bool(boundary.isSubduction), to: &properties)
+            if let overriding = boundary.overridingPlate { append(key: 2, .string(overriding), to: &properties) }
+            plates.addPaths(runs, type: 2, encoded: properties)
+        }
+        // A tile's layers are one repeated field: two one-layer tiles side by side are one tile of both.
+        return land.tile() + plates.tile()
     }
 
     /// A count as a cluster's label shows it: 950, 1.2k, 34k, 1.2M.
@@ -106,8 +157,15 @@ package enum VectorTileEncoder {
         /// Each key's place in the tile's key table, once used (a tile lists only its keys).
         private var keyPlaces: [Int]
         private var usedKeys: [Int] = []
-        private var values: [ValueBytes: Int] = [:]
-        private var valueList: [[UInt8]] = []
+        /// The values, each message once, one after another, and where each starts (one past the last too).
+        private var valueBytes: [UInt8] = []
+        private var valueStarts: [Int] = [0]
+        /// An open-addressing table of value numbers (−1 empty) by the hash of their bytes: no
+        /// allocation a value, where a dictionary of byte arrays made one for every property.
+        private var slots = [Int32](repeating: -1, count: 256)
+        /// Reused for each feature.
+        private var tags: [UInt32] = []
+        private var scratch = ProtoBuffer()
 
         /// A layer whose properties are named by `keys` (a property's key is its place there).
         package init(name: String, extent: Int, keys: [String]) {
@@ -147,65 +205,98 @@ package enum VectorTileEncoder {
         }
 
         private mutating func add(type: Int, geometry: [UInt32], encoded: [UInt8]) {
-            var tags: [UInt32] = []
-            var position = 0
-            while position < encoded.count {
-                let key = encoded[position]
-                position += 1
-                var length = 0, shift = 0
-                while true {
-                    let byte = encoded[position]
+            tags.removeAll(keepingCapacity: true)
+            encoded.withUnsafeBufferPointer { encoded in
+                var position = 0
+                while position < encoded.count {
+                    let key = Int(encoded[position])
                     position += 1
-                    length |= Int(byte & 0x7F) << shift
-                    shift += 7
-                    if byte < 0x80 { break }
+                    var length = 0, shift = 0
+                    while true {
+                        let byte = encoded[position]
+                        position += 1
+                        length |= Int(byte & 0x7F) << shift
+                        shift += 7
+                        if byte < 0x80 { break }
+                    }
+                    let index = value(UnsafeBufferPointer(rebasing: encoded[position..<(position + length)]))
+                    position += length
+                    if keyPlaces[key] < 0 {
+                        keyPlaces[key] = usedKeys.count
+                        usedKeys.append(key)
+                    }
+                    tags.append(UInt32(keyPlaces[key]))
+                    tags.append(UInt32(index))
                 }
-                let message = ValueBytes(bytes: Array(encoded[position..<(position + length)]))
-                position += length
-                let index: Int
-                if let known = values[message] {
-                    index = known
-                } else {
-                    index = valueList.count
-                    values[message] = index
-                    valueList.append(message.bytes)
-                }
-                if keyPlaces[Int(key)] < 0 {
-                    keyPlaces[Int(key)] = usedKeys.count
-                    usedKeys.append(Int(key))
-                }
-                tags.append(UInt32(keyPlaces[Int(key)]))
-                tags.append(UInt32(index))
             }
-            var feature = ProtoBuffer()
-            if !tags.isEmpty { feature.packed(2, tags) }
-            feature.varint(3, UInt64(type))
-            feature.packed(4, geometry)
-            features.message(2, feature)
+            scratch.bytes.removeAll(keepingCapacity: true)
+            if !tags.isEmpty { scratch.packed(2, tags) }
+            scratch.varint(3, UInt64(type))
+            scratch.packed(4, geometry)
+            features.message(2, scratch)
         }
 
-        /// A value message as a key: hashed as one run of bytes, not byte by byte.
-        private struct ValueBytes: Hashable {
-            let bytes: [UInt8]
+        /// The number of the value whose message is `message`, added if new.
+        private mutating func value(_ message: UnsafeBufferPointer<UInt8>) -> Int {
+            var hash = FNV1a()
+            hash.mix(bytes: UnsafeRawBufferPointer(message))
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: hash.value) & mask
+            while slots[slot] >= 0 {
+                let known = Int(slots[slot])
+                let start = valueStarts[known], end = valueStarts[known + 1]
+                if end - start == message.count,
+                   valueBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + start, message.baseAddress!, message.count) == 0 }) {
+                    return known
+                }
+                slot = (slot + 1) & mask
+            }
+            let number = valueStarts.count - 1
+            valueBytes.append(contentsOf: message)
+            valueStarts.append(valueBytes.count)
+            slots[slot] = Int32(number)
+            // At most half full.
+            if (number + 1) * 2 > slots.count { grow() }
+            return number
+        }
 
-            func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+        private mutating func grow() {
+            slots = [Int32](repeating: -1, count: slots.count * 2)
+            let mask = slots.count - 1
+            for number in 0..<(valueStarts.count - 1) {
+                var hash = FNV1a()
+                valueBytes.withUnsafeBytes { hash.mix(bytes: UnsafeRawBufferPointer(rebasing: $0[valueStarts[number]..<valueStarts[number + 1]])) }
+                var slot = Int(truncatingIfNeeded: hash.value) & mask
+                while slots[slot] >= 0 { slot = (slot + 1) & mask }
+                slots[slot] = Int32(number)
+            }
         }
 
         private func zigzag(_ value: Int32) -> UInt32 { UInt32(bitPattern: (value << 1) ^ (value >> 31)) }
 
         /// A tile of this layer alone; empty (no layer) when it has no feature.
         package func tile() -> Data {
-            var tile = ProtoBuffer()
             guard !isEmpty else { return Data() }
-            var layer = ProtoBuffer()
-            layer.varint(15, 2)
-            layer.string(1, name)
-            layer.bytes.append(contentsOf: features.bytes)
-            for key in usedKeys { layer.string(3, keys[key]) }
-            for value in valueList { layer.message(4, value) }
-            layer.varint(5, UInt64(extent))
-            tile.message(3, layer)
-            return Data(tile.bytes)
+            // The layer's fields but its features, which are copied once, into the tile itself.
+            var head = ProtoBuffer()
+            head.varint(15, 2)
+            head.string(1, name)
+            var tail = ProtoBuffer()
+            for key in usedKeys { tail.string(3, keys[key]) }
+            for number in 0..<(valueStarts.count - 1) {
+                tail.message(4, valueBytes[valueStarts[number]..<valueStarts[number + 1]])
+            }
+            tail.varint(5, UInt64(extent))
+            let length = head.bytes.count + features.bytes.count + tail.bytes.count
+            var tile = Data(capacity: length + 11)
+            tile.append(3 << 3 | 2)
+            var size: [UInt8] = []
+            ProtoBuffer.appendVarint(UInt64(length), to: &size)
+            tile.append(contentsOf: size)
+            tile.append(contentsOf: head.bytes)
+            tile.append(contentsOf: features.bytes)
+            tile.append(contentsOf: tail.bytes)
+            return tile
         }
     }
 }
@@ -224,6 +315,9 @@ package struct ProtoBuffer {
         }
         bytes.append(UInt8(value))
     }
+
+    /// The bytes of `value` as a varint.
+    package static func varintSize(_ value: UInt64) -> Int { max(1, (64 - value.leadingZeroBitCount + 6) / 7) }
 
     /// `value` as a varint at the end of `bytes`.
     package static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
@@ -259,7 +353,7 @@ package struct ProtoBuffer {
         bytes.append(contentsOf: message.bytes)
     }
 
-    package mutating func message(_ field: Int, _ message: [UInt8]) {
+    package mutating func message(_ field: Int, _ message: some Collection<UInt8>) {
         key(field, 2)
         raw(UInt64(message.count))
         bytes.append(contentsOf: message)

@@ -38,6 +38,9 @@ do {
     let tiles = try tilesInMemory(events: mapEvents.events)
     results["tiles.memory"] = String(tiles.count)
     for (tile, png) in tiles where tile.zoom == 3 && tile.x == 0 { try AtomicFileWriter.write(png, to: path("tile-\(tile.y).png")) }
+    for (tile, mvt) in try vectorTiles(feedPath: feedPath) {
+        try AtomicFileWriter.write(mvt, to: path("vector-\(tile.zoom)-\(tile.x)-\(tile.y).pbf"))
+    }
 
     // Lists and statistics
     let statistics = try exportAndSummarize(feed: .file(feedPath), csvPath: path("california.csv"))
