@@ -377,13 +377,8 @@ package final class SQLiteCatalogue: CatalogueStore {
         guard let reader else { return [] }
         do {
             let (conditions, values) = try await self.conditions(predicate, reader)
-            let sql = CatalogueSchema.largest(where: conditions)
-            let arguments = StatementArguments(values.map(\.databaseValue) + [count.databaseValue])
-            return try await reader.read { db in
-                var events: [SeismicEvent] = []
-                try Self.forEachRow(db, sql, arguments) { events.append(Self.event($0, offset: 1)) }
-                return events
-            }
+            return try await Self.events(reader, CatalogueSchema.largest(where: conditions),
+                                         StatementArguments(values.map(\.databaseValue) + [count.databaseValue]))
         } catch {
             throw Self.mapped(error, path: path)
         }
@@ -412,13 +407,7 @@ package final class SQLiteCatalogue: CatalogueStore {
     package func events(keys: [String]) async throws -> [SeismicEvent] {
         guard let reader, !keys.isEmpty else { return [] }
         do {
-            let sql = CatalogueSchema.events(keys: keys.count)
-            let arguments = StatementArguments(keys.map(\.databaseValue))
-            return try await reader.read { db in
-                var events: [SeismicEvent] = []
-                try Self.forEachRow(db, sql, arguments) { events.append(Self.event($0, offset: 1)) }
-                return events
-            }
+            return try await Self.events(reader, CatalogueSchema.events(keys: keys.count), StatementArguments(keys.map(\.databaseValue)))
         } catch {
             throw Self.mapped(error, path: path)
         }
@@ -469,6 +458,15 @@ package final class SQLiteCatalogue: CatalogueStore {
 
     /// Calls `body` with the statement positioned on each row of `sql`: GRDB steps it, and the
     /// columns are read through SQLite's own calls (GRDB's typed decoding a column costs most of a read).
+    /// The events of `sql`'s rows (`seq`, then ``CatalogueSchema/readColumns``).
+    private static func events(_ reader: some DatabaseReader, _ sql: String, _ arguments: StatementArguments) async throws -> [SeismicEvent] {
+        try await reader.read { db in
+            var events: [SeismicEvent] = []
+            try forEachRow(db, sql, arguments) { events.append(event($0, offset: 1)) }
+            return events
+        }
+    }
+
     private static func forEachRow(_ db: Database, _ sql: String, _ arguments: StatementArguments,
                                    _ body: (OpaquePointer) -> Void) throws {
         let statement = try db.makeStatement(sql: sql)

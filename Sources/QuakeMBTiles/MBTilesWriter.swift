@@ -30,12 +30,7 @@ public final class MBTilesWriter: TileSink {
     public init(path: String, encoding: TileEncoding = .png) throws {
         self.path = path
         self.encoding = encoding
-        var isFolder: ObjCBool = false
-        // Refused before drawing, not at the final rename.
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw WriteError.refusingToReplace(path: path, reason: "it is a folder, not an MBTiles file")
-        }
-        staged = try StagedOutput(target: path, kind: .file)
+        staged = try StagedOutput.file(replacing: path, kind: "an MBTiles file")
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // A file built once and renamed into place needs no journal.

@@ -66,7 +66,7 @@ extension Quakemap {
         @Option(help: ArgumentHelp("Keep the N most recent events with a magnitude; 0 (the default) keeps all.", valueName: "N"))
         var limit = 0
 
-        @Option(help: ArgumentHelp("Zoom levels: one (4) or a range (0-6), within 0…\(Self.maximumZoom).", valueName: "range"))
+        @Option(help: ArgumentHelp("Zoom levels: one (4) or a range (0-6), within 0…\(Self.maximumZoom) (0…\(ClusterIndex.maximumZoom) for vector tiles).", valueName: "range"))
         var zoom = "0-6"
 
         @Option(name: .shortAndLong, help: ArgumentHelp(
@@ -96,16 +96,15 @@ extension Quakemap {
 
         func validate() throws {
             try SelectionOptions.check(limit: limit)
-            if encoding == .mvt, try zooms().upperBound > ClusterIndex.maximumZoom {
-                throw ValidationError("--zoom: vector tiles go to zoom \(ClusterIndex.maximumZoom) (clients draw deeper zooms from them)")
-            }
             if format != nil, container != nil { throw ValidationError("--format is the older spelling of --container: give one") }
             _ = try zooms()
             _ = try tileOptions()
         }
 
         private func zooms() throws -> ClosedRange<Int> {
-            do { return try TileOptions.zoomRange(parsing: zoom, limit: Self.maximumZoom) } catch let error as TileError {
+            // Vector tiles go deeper: their clusters reach the index's finest cells at zoom 22.
+            let limit = encoding == .mvt ? ClusterIndex.maximumZoom : Self.maximumZoom
+            do { return try TileOptions.zoomRange(parsing: zoom, limit: limit) } catch let error as TileError {
                 throw ValidationError("--zoom: \(error.message)")
             }
         }

@@ -15,6 +15,7 @@ struct RefusedRenameTests {
             ("map.png", ["render", sample]),
             ("tiles", ["tiles", sample, "--zoom", "0"]),
             ("quakes.mbtiles", ["tiles", sample, "--zoom", "0"]),
+            ("quakes.pmtiles", ["tiles", sample, "--encoding", "mvt", "--zoom", "0"]),
         ]
         for (name, arguments) in cases {
             let output = folder.appendingPathComponent(name).path

@@ -110,7 +110,41 @@ struct TilesCLITests {
         }
     }
 
+    @Test func vectorTilesGoToAnyContainerAndReplaceOnlyWhenComplete() throws {
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archive = folder.appendingPathComponent("quakes.pmtiles").path
+        let result = try QuakemapProcess.run(["tiles", Self.sample, "--encoding", "mvt", "--zoom", "0-4", "--tile-limit", "50",
+                                              "-o", archive])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("tiled 417 events as") && result.stderr.contains("MVT tiles"), "\(result.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: archive))
+        #expect(before.prefix(8) == Data("PMTiles".utf8 + [3]))
+        // Nothing temporary is left beside it, and a feed that fails leaves it as it was.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["quakes.pmtiles"])
+        let bad = try QuakemapProcess.run(["tiles", "-", "--encoding", "mvt", "--zoom", "0", "-o", archive], stdin: Data("not,a\nfeed\n".utf8))
+        #expect(bad.status == 65, "\(bad.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: archive)) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["quakes.pmtiles"])
+        // A folder of vector tiles: .pbf files, TileJSON with the layer, and GDAL's metadata.json.
+        let tiles = folder.appendingPathComponent("tiles").path
+        #expect(try QuakemapProcess.run(["tiles", Self.sample, "--encoding", "mvt", "--zoom", "0-1", "-o", tiles]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: tiles + "/0/0/0.pbf"))
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tiles + "/tilejson.json"))) as? [String: Any]
+        #expect(json?["tiles"] as? [String] == ["{z}/{x}/{y}.pbf"])
+        #expect((json?["vector_layers"] as? [[String: Any]])?.first?["id"] as? String == "quakes")
+        #expect(FileManager.default.fileExists(atPath: tiles + "/metadata.json"))
+        // The container by name, or said outright; never a folder of other files, or a folder for a file.
+        let refused = try QuakemapProcess.run(["tiles", Self.sample, "--encoding", "mvt", "--container", "pmtiles", "-o", tiles])
+        #expect(refused.status == 73 && refused.stderr.contains("it is a folder, not a PMTiles file"), "\(refused.stderr)")
+        let retired = try QuakemapProcess.run(["tiles", Self.sample, "--zoom", "0", "--format", "png", "-o", tiles + "-png"])
+        #expect(retired.status == 0 && retired.stderr.contains("--format is retired"), "\(retired.stderr)")
+    }
+
     @Test(arguments: [
+        (["--encoding", "mvt", "--zoom", "0-23"], "--zoom: zoom '0-23' is not a level or a range like 0-6 within 0…22"),
+        (["--encoding", "jpeg"], "The value 'jpeg' is invalid for '--encoding <encoding>'"),
+        (["--format", "png", "--container", "folder"], "--format is the older spelling of --container: give one"),
         (["--zoom", "6-2"], "--zoom: zoom '6-2' is not a level or a range like 0-6 within 0…18"),
         (["--zoom", "0-25"], "--zoom: zoom '0-25' is not a level or a range like 0-6 within 0…18"),
         (["--tile-size", "300"], "--tile-size: tile size 300 is not 256 or 512"),

@@ -67,31 +67,10 @@ public struct TilePyramid: Sendable {
                                   ranking: ranking)
             summary.droppedByLimit = max(summary.droppedByLimit, layer.droppedByLimit)
             let tiles = layer.tiles
-            progress(Progress(zoom: zoom, done: 0, total: tiles.count))
-            // Batches of a few dozen tiles per core: bounded memory, steady progress.
-            let batch = ParallelParts.cores * 32
-            for start in stride(from: 0, to: tiles.count, by: batch) {
-                let slice = tiles[start..<min(start + batch, tiles.count)]
-                let parts = min(ParallelParts.cores, slice.count)
-                let drawn = ParallelParts.map(parts: parts) { part in
-                    let range = (slice.startIndex + slice.count * part / parts)..<(slice.startIndex + slice.count * (part + 1) / parts)
-                    return Result {
-                        try tiles[range].map { tile in
-                            // `tiles` lists the tiles some circle touches, so each has a picture.
-                            guard let data = try layer.pngData(for: tile) else { preconditionFailure("tile \(tile) has no circle") }
-                            return (tile, data)
-                        }
-                    }
-                }
-                for part in drawn {
-                    for (tile, data) in try part.get() {
-                        try write(tile, data)
-                        summary.tiles += 1
-                        summary.bytes += data.count
-                        summary.largestTile = max(summary.largestTile, data.count)
-                    }
-                }
-                progress(Progress(zoom: zoom, done: min(start + batch, tiles.count), total: tiles.count))
+            try Self.make(tiles, zoom: zoom, perCore: 32, progress: progress, into: &summary, write: write) { tile in
+                // `tiles` lists the tiles some circle touches, so each has a picture.
+                guard let data = try layer.pngData(for: tile) else { preconditionFailure("tile \(tile) has no circle") }
+                return (data, data.count)
             }
         }
         return summary
@@ -136,30 +115,38 @@ public struct TilePyramid: Sendable {
         var summary = Summary(tiles: 0, bytes: 0, droppedByLimit: 0)
         for zoom in zooms {
             let tiles = events.index.tilesWithFeatures(zoom: zoom, buffer: Self.vectorBuffer)
-            progress(Progress(zoom: zoom, done: 0, total: tiles.count))
-            let batch = ParallelParts.cores * 64
-            for start in stride(from: 0, to: tiles.count, by: batch) {
-                let slice = tiles[start..<min(start + batch, tiles.count)]
-                let parts = min(ParallelParts.cores, slice.count)
-                let encoded = ParallelParts.map(parts: parts) { part in
-                    let range = (slice.startIndex + slice.count * part / parts)..<(slice.startIndex + slice.count * (part + 1) / parts)
-                    return tiles[range].map { tile in
-                        let data = events.tile(tile, buffer: Self.vectorBuffer)
-                        return (tile, data.count, compressed && !data.isEmpty ? Gzip.compress(data) : data)
-                    }
-                }
-                for part in encoded {
-                    for (tile, size, data) in part where size > 0 {
-                        try write(tile, data)
-                        summary.tiles += 1
-                        summary.bytes += size
-                        summary.largestTile = max(summary.largestTile, size)
-                    }
-                }
-                progress(Progress(zoom: zoom, done: min(start + batch, tiles.count), total: tiles.count))
+            try Self.make(tiles, zoom: zoom, perCore: 64, progress: progress, into: &summary, write: write) { tile in
+                let data = events.tile(tile, buffer: Self.vectorBuffer)
+                return (compressed && !data.isEmpty ? Gzip.compress(data) : data, data.count)
             }
         }
         return summary
+    }
+
+    /// Makes `tiles` on every core, in batches of `perCore` tiles a core (bounded memory, steady
+    /// progress), and hands each with bytes to `write` in order; `make` gives a tile's bytes and
+    /// their size before any compression (0: nothing to write).
+    private static func make(_ tiles: [TileID], zoom: Int, perCore: Int, progress: (Progress) -> Void, into summary: inout Summary,
+                             write: (TileID, Data) throws -> Void, make: (TileID) throws -> (data: Data, size: Int)) throws {
+        progress(Progress(zoom: zoom, done: 0, total: tiles.count))
+        let batch = ParallelParts.cores * perCore
+        for start in stride(from: 0, to: tiles.count, by: batch) {
+            let slice = tiles[start..<min(start + batch, tiles.count)]
+            let parts = min(ParallelParts.cores, slice.count)
+            let made = ParallelParts.map(parts: parts) { part in
+                let range = (slice.startIndex + slice.count * part / parts)..<(slice.startIndex + slice.count * (part + 1) / parts)
+                return Result { try tiles[range].map { ($0, try make($0)) } }
+            }
+            for part in made {
+                for (tile, (data, size)) in try part.get() where size > 0 {
+                    try write(tile, data)
+                    summary.tiles += 1
+                    summary.bytes += size
+                    summary.largestTile = max(summary.largestTile, size)
+                }
+            }
+            progress(Progress(zoom: zoom, done: min(start + batch, tiles.count), total: tiles.count))
+        }
     }
 }
 

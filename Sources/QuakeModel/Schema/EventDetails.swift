@@ -269,7 +269,9 @@ package struct EventDetails: Sendable, Hashable {
         appendFixed(number.bitPattern, to: &bytes)
     }
 
-    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+    /// `value` as a base-128 varint (low seven bits first, as protocol buffers write them) at
+    /// the end of `bytes`: the details' lengths and whole numbers, and vector tiles' fields.
+    package static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)

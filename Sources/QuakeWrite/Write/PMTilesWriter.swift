@@ -45,11 +45,7 @@ package final class PMTilesWriter: TileSink {
     package init(path: String, encoding: TileEncoding) throws {
         self.path = path
         self.encoding = encoding
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw WriteError.refusingToReplace(path: path, reason: "it is a folder, not a PMTiles file")
-        }
-        staged = try StagedOutput(target: path, kind: .file)
+        staged = try StagedOutput.file(replacing: path, kind: "a PMTiles file")
         spool = try StagedOutput(target: path + ".tiles", kind: .file)
     }
 
@@ -197,15 +193,8 @@ package final class PMTilesWriter: TileSink {
     /// A directory's bytes: the count, then each column as varints (ids as deltas, offsets as 0
     /// where a tile follows the one before, else the offset + 1).
     static func serialize(_ entries: [Entry]) -> Data {
-        var bytes = Data()
-        func varint(_ value: UInt64) {
-            var value = value
-            while value >= 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-                value >>= 7
-            }
-            bytes.append(UInt8(value))
-        }
+        var bytes: [UInt8] = []
+        func varint(_ value: UInt64) { EventDetails.appendVarint(value, to: &bytes) }
         varint(UInt64(entries.count))
         var last: UInt64 = 0
         for entry in entries {
@@ -221,7 +210,7 @@ package final class PMTilesWriter: TileSink {
                 varint(entry.offset + 1)
             }
         }
-        return bytes
+        return Data(bytes)
     }
 
     /// The tile's position along the archive's order: all tiles of lower zooms, then the tile's

@@ -96,6 +96,16 @@ package final class StagedOutput: Sendable {
         Self.inProgress.withLock { _ = $0.remove(stagingPath) }
     }
 
+    /// A file to stage in place of `target`, refused at once (not at the final rename) when
+    /// `target` is a folder: `kind` names what the file should be (`an MBTiles file`).
+    package static func file(replacing target: String, kind: String) throws -> StagedOutput {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: target, isDirectory: &isFolder), isFolder.boolValue {
+            throw WriteError.refusingToReplace(path: target, reason: "it is a folder, not \(kind)")
+        }
+        return try StagedOutput(target: target, kind: .file)
+    }
+
     /// Whether the output is in place.
     package var isCommitted: Bool { state.withLock { $0 == .committed } }
 

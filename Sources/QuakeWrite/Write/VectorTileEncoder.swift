@@ -307,27 +307,13 @@ package struct ProtoBuffer {
 
     package init() {}
 
-    private mutating func raw(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
+    private mutating func raw(_ value: UInt64) { EventDetails.appendVarint(value, to: &bytes) }
 
     /// The bytes of `value` as a varint.
     package static func varintSize(_ value: UInt64) -> Int { max(1, (64 - value.leadingZeroBitCount + 6) / 7) }
 
     /// `value` as a varint at the end of `bytes`.
-    package static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
+    package static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) { EventDetails.appendVarint(value, to: &bytes) }
 
     private mutating func key(_ field: Int, _ wire: Int) { raw(UInt64(field << 3 | wire)) }
 
