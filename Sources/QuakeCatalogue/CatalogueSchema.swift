@@ -271,7 +271,7 @@ package enum CatalogueSchema {
     /// Every event with a magnitude, as vector tiles' index reads them.
     package static let positions = "SELECT key, latitude, longitude, magnitude, time_ms FROM events WHERE magnitude IS NOT NULL"
 
-    /// The events with `count` keys, bound in order.
+    /// The events with `count` keys, bound in order (SQLite; PostgreSQL binds one array).
     package static func events(keys count: Int) -> String {
         "SELECT seq, \(readColumns.joined(separator: ", ")) FROM events WHERE key IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
     }

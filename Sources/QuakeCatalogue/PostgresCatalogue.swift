@@ -536,7 +536,21 @@ package final class PostgresCatalogue: CatalogueStore {
 
     package func events(keys: [String]) async throws -> [SeismicEvent] {
         guard !keys.isEmpty else { return [] }
-        return try await read(CatalogueSchema.events(keys: keys.count), keys.map { .text($0) }).map(\.event)
+        // One array bound, not a parameter a key: thousands of keys a tile, planned as one.
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(keys)
+        var events: [SeismicEvent] = []
+        do {
+            let sql = "SELECT seq, \(CatalogueSchema.readColumns.joined(separator: ", ")) FROM events WHERE key = ANY($1)"
+            for try await row in try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger) {
+                events.append(try Self.event(row).event)
+            }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, location: location, connecting: false)
+        }
+        return events
     }
 
     package func state() async throws -> CatalogueState {

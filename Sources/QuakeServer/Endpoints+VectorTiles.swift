@@ -105,7 +105,7 @@ extension Endpoints {
         // an event while it is cut): weighed like a map of that many events. From memory or an index, one slot.
         var events = 1
         if case .database(let catalogue, let state) = served, filter != EventFilter() || catalogueTiles.index(catalogue, at: state) == nil {
-            events = min(served.count, served.count * 9 >> min(62, 2 * id.zoom))
+            events = min(served.count, (served.count * 9) >> min(62, 2 * id.zoom))
         }
         return try await image(request, key: "mvt \(id) \(query.query(offset: 0))", served: served, coloring: .magnitude,
                                events: events, type: .mvt, read: {

@@ -83,7 +83,7 @@ final class VectorTileIndexes: Sendable {
     }
 
     private let entries = Locked<[Entry]>([])
-    /// Filters kept besides the unfiltered index: each costs 24 bytes an event it admits, plus 8.
+    /// Filters kept besides the unfiltered index: each costs 36 bytes an event it admits (28 of index, 8 of position).
     private static let kept = 4
 
     /// The index of the events of `events` (those with a magnitude) that `filter` admits.
