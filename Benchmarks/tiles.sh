@@ -98,7 +98,7 @@ echo "== a world PMTiles pyramid z0–z10 of 1 M events"
 for run in $(seq "$RUNS"); do
     /usr/bin/time -f "%e s, %M KB peak" "$BIN/quakemap" tiles "$ONE" --encoding mvt --zoom 0-10 -o "$OUT/world.pmtiles" \
         2>"$OUT/pyramid-$run.txt" || { cat "$OUT/pyramid-$run.txt" >&2; exit 1; }
-    echo "run $run: $(tail -1 "$OUT/pyramid-$run.txt"); $(grep -o "[0-9]* MVT tiles.*kB)" "$OUT/pyramid-$run.txt")"
+    echo "run $run: $(tail -1 "$OUT/pyramid-$run.txt"); $(grep -o "[0-9]* vector tiles.*kB)" "$OUT/pyramid-$run.txt")"
 done
 fi
 

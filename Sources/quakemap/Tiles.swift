@@ -142,8 +142,11 @@ extension Quakemap {
                 func finish<Event>(_ feed: LoadedFeed<Event>, _ summary: TilePyramid.Summary, count: Int) {
                     let dropped = summary.droppedByLimit > 0 ? ", up to \(summary.droppedByLimit) events over --tile-limit left out" : ""
                     Reporting.finish(feed, loader: loader, outcome: "tiled",
-                                     done: "tiled \(count) events as \(summary.tiles) \(encoding.rawValue.uppercased()) tiles (zoom \(zooms.lowerBound)–\(zooms.upperBound), "
-                                         + "\(summary.bytes / 1000) kB, the largest \(summary.largestTile / 1000) kB\(dropped)) → \(output)",
+                                     done: encoding == .png
+                                         ? "drew \(count) events as \(summary.tiles) tiles (zoom \(zooms.lowerBound)–\(zooms.upperBound), "
+                                             + "\(summary.bytes / 1000) kB\(dropped)) → \(output)"
+                                         : "tiled \(count) events as \(summary.tiles) vector tiles (zoom \(zooms.lowerBound)–\(zooms.upperBound), "
+                                             + "\(summary.bytes / 1000) kB, the largest \(summary.largestTile / 1000) kB) → \(output)",
                                      selected: count, start: start, log: log,
                                      extra: ["output": .string(output), "tiles": .stringConvertible(summary.tiles),
                                              "bytes": .stringConvertible(summary.bytes),

@@ -162,7 +162,8 @@ struct EmptyCatalogueCLITests {
                 let metadata = try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM metadata")
                     .map { ($0["name"] as String, $0["value"] as String) })
                 #expect(Set(metadata.keys) == ["name", "description", "format", "type", "version", "minzoom", "maxzoom",
-                                                "bounds", "center", "tileSize"])
+                                                "bounds", "center", "tileSize", "attribution"])
+                #expect(metadata["attribution"] == "Data: USGS")
                 #expect(metadata["format"] == "png" && metadata["minzoom"] == "0" && metadata["maxzoom"] == "3")
                 #expect(metadata["description"] == "Earthquakes: 0 events, circles coloured by magnitude")
                 #expect(metadata["center"] == "0,0,0")

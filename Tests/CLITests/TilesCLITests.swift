@@ -117,7 +117,7 @@ struct TilesCLITests {
         let result = try QuakemapProcess.run(["tiles", Self.sample, "--encoding", "mvt", "--zoom", "0-4", "--tile-limit", "50",
                                               "-o", archive])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("tiled 417 events as") && result.stderr.contains("MVT tiles"), "\(result.stderr)")
+        #expect(result.stderr.contains("tiled 417 events as") && result.stderr.contains("vector tiles"), "\(result.stderr)")
         let before = try Data(contentsOf: URL(fileURLWithPath: archive))
         #expect(before.prefix(8) == Data("PMTiles".utf8 + [3]))
         // Nothing temporary is left beside it, and a feed that fails leaves it as it was.
