@@ -24,10 +24,17 @@ public final class MBTilesWriter: TileSink {
     /// Tiles not yet in the database, and their bytes.
     private let pending = Locked<(tiles: [(TileID, Data)], bytes: Int)>(([], 0))
 
-    /// Prepares to write `path`, creating its folder, for tiles of `encoding`.
+    /// Prepares to write PNG tiles to `path`, creating its folder.
     ///
     /// - Throws: `WriteError` when the folder or the temporary database cannot be made.
-    public init(path: String, encoding: TileEncoding = .png) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, encoding: .png)
+    }
+
+    /// Prepares to write `path` for tiles of `encoding` (vector tiles are stored gzip-compressed).
+    ///
+    /// - Throws: `WriteError` when the folder or the temporary database cannot be made.
+    package init(path: String, encoding: TileEncoding) throws {
         self.path = path
         self.encoding = encoding
         staged = try StagedOutput.file(replacing: path, kind: "an MBTiles file")

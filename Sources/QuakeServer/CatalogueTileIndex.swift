@@ -6,7 +6,7 @@ import QuakeKit
 /// background from the events' keys and positions alone (``Catalogue/tilePositions()``), once
 /// a tile asks for a state that has none; until it is ready, tiles are cut from the events
 /// read for each request. 28 bytes an event for the index and a key's (16 for an id of up to
-/// 15 bytes), so a 5 M-event catalogue holds about 220 MB.
+/// 15 bytes): a server of a 5 M-event catalogue measured 271–341 MiB resident with it.
 final class CatalogueTileIndex: Sendable {
     /// An index, the events' keys in the order the index names them, and the state it was read at.
     struct Built: Sendable {

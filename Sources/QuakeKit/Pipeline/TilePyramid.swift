@@ -31,7 +31,7 @@ public struct TilePyramid: Sendable {
         /// The most events any zoom left out under the per-tile limit (PNG tiles; vector tiles leave none out).
         public var droppedByLimit: Int
         /// The bytes of the largest tile.
-        public var largestTile: Int = 0
+        package var largestTile: Int = 0
     }
 
     /// Units of a vector tile's 4,096 drawn around it from its neighbours: 32 pixels of a 512-pixel

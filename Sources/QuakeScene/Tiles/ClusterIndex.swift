@@ -67,7 +67,7 @@ package struct ClusterIndex: Sendable {
     /// The most features a tile holds before its events are clustered.
     package let budget: Int
     /// The budget unless told otherwise: the PNG tiles' limit, what map clients' paging layers
-    /// ask a tile for; with the properties of every event, about 300 KB of tile at most.
+    /// ask a tile for (the largest tile of a z0–z10 world pyramid of 1 M events: 280 kB).
     package static let defaultBudget = TileOptions.defaultTileLimit
     /// Z-order codes of the events' positions (x in the odd bits), ascending.
     private let codes: [UInt64]

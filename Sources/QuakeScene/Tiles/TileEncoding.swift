@@ -1,5 +1,5 @@
 /// What a tile holds: a picture, or the features a client draws itself.
-public enum TileEncoding: String, Sendable, Hashable, CaseIterable {
+package enum TileEncoding: String, Sendable, Hashable, CaseIterable {
     /// A transparent PNG of circles, drawn here.
     case png
     /// A Mapbox Vector Tile 2.1: the events (or clusters of them) as points with their properties,

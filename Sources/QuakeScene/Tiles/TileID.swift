@@ -28,7 +28,7 @@ public struct TileID: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The deepest zoom a tile may have (tiles a few centimetres across).
-    public static let maximumZoom = 30
+    package static let maximumZoom = 30
 
     /// The row counted from the south, as MBTiles and TMS store it.
     package var tmsRow: Int { (1 << zoom) - 1 - y }

@@ -17,9 +17,14 @@ public struct TileSetMetadata: Sendable, Hashable {
     /// Who the data is from, as the map's footer words it.
     package var attribution: String?
 
-    /// Creates metadata.
-    public init(name: String, description: String, zooms: ClosedRange<Int>, tileSize: Int, encoding: TileEncoding = .png,
-                attribution: String? = nil) {
+    /// Creates metadata for PNG tiles.
+    public init(name: String, description: String, zooms: ClosedRange<Int>, tileSize: Int) {
+        self.init(name: name, description: description, zooms: zooms, tileSize: tileSize, encoding: .png)
+    }
+
+    /// Creates metadata for tiles of `encoding`, crediting `attribution`.
+    package init(name: String, description: String, zooms: ClosedRange<Int>, tileSize: Int, encoding: TileEncoding,
+                 attribution: String? = nil) {
         self.name = name
         self.description = description
         self.zooms = zooms
