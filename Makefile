@@ -48,7 +48,7 @@ test-run:
 	QUAKEMAP_FUZZ_CORPUS=$(FUZZ_SEEDS) $(SWIFT) test --skip-build --filter '^(QuakeKitTests|GoldenImageTests)\.'
 	$(SWIFT) test --skip-build --filter '^(QuakeFetchTests|ServerTests)\.'
 	$(SWIFT) test --skip-build --filter '^CLITests\.'
-	QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q -p no:cacheprovider Tests/Interop
+	QUAKEMAP_BIN="$$($(SWIFT) build --show-bin-path)" $(VENV)/bin/python -m pytest -q -p no:cacheprovider --durations=15 Tests/Interop
 
 ## test-all: `make test`, the sanitizer passes (the server's too), then the slow checks that rarely
 ## change: ObsPy over every shared feed whole (not thinned), and the long kill loops
@@ -83,12 +83,10 @@ build: deps
 ## deps: Debian packages the build needs, installed only when missing: Cairo, zlib (the
 ## PNG encoder), libxml2 (the QuakeML reader), libcurl (under Foundation's URLSession, which
 ## only the server tests use, as a client; the programs fetch through AsyncHTTPClient),
-## pkg-config, the DejaVu font every label uses (so text renders the same everywhere),
-## and Leaflet, which the server's web map loads from where Debian puts it
-DEBIAN_PACKAGES := libcairo2-dev zlib1g-dev libxml2-dev libsqlite3-dev libcurl4-openssl-dev pkg-config fonts-dejavu-core libjs-leaflet
+## pkg-config, and the DejaVu font every label uses (so text renders the same everywhere)
+DEBIAN_PACKAGES := libcairo2-dev zlib1g-dev libxml2-dev libsqlite3-dev libcurl4-openssl-dev pkg-config fonts-dejavu-core
 deps:
-	@if ! pkg-config --exists cairo zlib libxml-2.0 libcurl sqlite3 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] \
-		|| [ ! -f /usr/share/javascript/leaflet/leaflet.js ]; then \
+	@if ! pkg-config --exists cairo zlib libxml-2.0 libcurl sqlite3 2>/dev/null || [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then \
 		echo "Installing $(DEBIAN_PACKAGES) (Debian packages)…"; \
 		$(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(DEBIAN_PACKAGES); \
@@ -205,7 +203,8 @@ bench-catalogue: deps test-deps
 	Benchmarks/catalogue.sh
 
 ## bench-servers: quakemap-server on a 5 M-event PostGIS catalogue against pygeoapi's PostgreSQL provider
-## on the same database (six items queries under wrk), replicas behind nginx, kill -9 and an ingest under load
+## on the same database (six items queries under wrk), replicas behind nginx, kill -9 and an ingest under load; then
+## 5,000 clients of the change stream (Server-Sent Events) and an ingest of 100 events (PARTS=sse: that alone)
 bench-servers: deps test-deps
 	Benchmarks/servers.sh
 
@@ -249,7 +248,7 @@ TSAN_SERVICE_TARGETS := QuakeKitTests,QuakeFetchTests,ServerTests
 # times slower, so the large generated feeds and the shared feeds stay out of this pass).
 TSAN_LIBRARY_TESTS := ConcurrentRenderTests|EventBufferTests|EventListSpoolTests/sameBytesWhenRowsAreListedInParallelParts|PNGEncoderTests/stripesJoinIntoOneImage|ParallelRecordScannerTests|ReadAheadTests|SceneCirclesInPartsTests|StagedOutputTests|StampedCirclesTests/bandsMeetWithoutASeam|TileDirectoryWriterTests/tilesWrittenFromSeveralTasksAllArrive|TileTests/aPyramidIsTheSameBytesEveryTime
 # Fetching and the server in process (not the tests that start an executable, which this build does not make).
-TSAN_SERVICE_TESTS := ^QuakeFetchTests\.|RenderGateTests|ServerTests\.ServerTests/|FeaturePageTests|FDSNServerTests|EmptyCatalogueServerTests|TimeBoundAgreementTests
+TSAN_SERVICE_TESTS := ^QuakeFetchTests\.|RenderGateTests|ChangeStreamTests|ServerTests\.ServerTests/|FeaturePageTests|FDSNServerTests|EmptyCatalogueServerTests|TimeBoundAgreementTests
 TSAN_SKIP := theExecutable
 ASAN_TARGETS := QuakeKitTests
 # The library's tests of its unsafe code: raw-byte scanning and parsing, libxml2, Cairo, the PNG encoder,

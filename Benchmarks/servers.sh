@@ -9,13 +9,25 @@
 #     with distinct queries (nothing from the cache): req/s, and CPU a request through nginx;
 #   kill -9 of one replica under load behind nginx: failed requests at the client;
 #   an ingest of 1,000 new events under load: when each replica serves them, failed requests.
+# Then the change stream's part (Benchmarks/sse.sh): 5,000 SSE clients of one replica, an ingest of 100
+# events, memory, and CPU with the clients idle.
 # RUNS (default 2) runs of the measured parts. PostgreSQL runs beside it with fsync on.
+# PARTS (default "requests sse") chooses: `requests` is all of the above but the change stream, `sse` it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=${WORK:-.build/bench}
 RUNS=${RUNS:-2}
 DURATION=${DURATION:-10s}
 ROWS=${ROWS:-5000000}
+PARTS=${PARTS:-requests sse}
+for part in $PARTS; do
+    case $part in
+        requests | sse) ;;
+        *) echo "bench-servers: PARTS: '$part' is not one of: requests sse" >&2; exit 64 ;;
+    esac
+done
+# The change stream alone needs none of the above: it makes its own catalogue, builds and starts PostgreSQL.
+[[ " $PARTS " == *" requests "* ]] || exec Benchmarks/sse.sh
 mkdir -p "$WORK/servers"
 OUT=$(cd "$WORK/servers" && pwd)
 
@@ -346,3 +358,8 @@ PY
     kill "$NGINX" "$FIRST" "$SECOND" 2>/dev/null || true
     wait "$NGINX" "$FIRST" "$SECOND" 2>/dev/null || true
 done
+
+if [[ " $PARTS " == *" sse "* ]]; then
+    echo
+    BIN=$BIN Benchmarks/sse.sh
+fi

@@ -13,19 +13,21 @@ import time
 import requests
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-TILES_LOADED = ("document.querySelectorAll('img.leaflet-tile').length > 0 && "
-                "[...document.querySelectorAll('img.leaflet-tile')].every(i => i.complete && i.naturalWidth > 0)")
+IDLE = ("const done = arguments[0], map = window.quakemap.map;"
+        "map.once('idle', () => done()); map.triggerRepaint();")
 
 
 def main(url, folder):
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1200,700", "--force-device-scale-factor=1", "--lang=en-GB"]:
+    # WebGL drawn by SwiftShader: MapLibre needs it, and there is no GPU here.
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--use-angle=swiftshader",
+                     "--enable-unsafe-swiftshader", "--window-size=1200,700", "--force-device-scale-factor=1", "--lang=en-GB"]:
         options.add_argument(argument)
     browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     wait = WebDriverWait(browser, 30)
@@ -34,10 +36,10 @@ def main(url, folder):
         browser.get("about:blank")
         browser.get(f"{url}/{fragment}")
         wait.until(lambda b: b.execute_script("return document.body.dataset.ready === 'true'"))
-        wait.until(lambda b: b.execute_script(f"return {TILES_LOADED}"))
-        time.sleep(0.6)
+        browser.execute_async_script(IDLE)
+        time.sleep(0.3)
 
-    show("#map=2/15/-10")
+    show("#map=1.6/15/-10")
     browser.save_screenshot(f"{folder}/web-map.png")
 
     # A filter typed into the box, and the largest matching event clicked.
@@ -50,14 +52,13 @@ def main(url, folder):
     box.clear()
     box.send_keys("mag >= 4.5", Keys.ENTER)
     wait.until(lambda b: b.find_element(By.ID, "count").get_attribute("data-matched") == str(len(features)))
-    wait.until(lambda b: b.execute_script(f"return {TILES_LOADED}"))
-    browser.execute_script(
-        "const map = document.getElementById('map'), r = map.getBoundingClientRect();"
-        "const [x, y] = [r.left + r.width / 2 - arguments[0], r.top + r.height / 2];"
-        "for (const type of ['mousedown', 'mouseup', 'click'])"
-        "  map.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, bubbles: true}));",
-        12 / 360 * 256 * 2 ** 4)
-    wait.until(lambda b: b.execute_script("return document.querySelector('.leaflet-popup-content') !== null"))
+    browser.execute_async_script(IDLE)
+    x, y = browser.execute_script("const p = window.quakemap.map.project([arguments[0], arguments[1]]); return [p.x, p.y];",
+                                  lon, lat)
+    canvas = browser.find_element(By.CSS_SELECTOR, "#map canvas")
+    ActionChains(browser).move_to_element_with_offset(
+        canvas, int(x - canvas.size["width"] / 2), int(y - canvas.size["height"] / 2)).click().perform()
+    wait.until(lambda b: b.execute_script("return document.querySelector('.maplibregl-popup-content') !== null"))
     time.sleep(0.6)
     browser.save_screenshot(f"{folder}/web-map-popup.png")
     browser.quit()

@@ -108,6 +108,12 @@ package struct Catalogue: Sendable {
     }
 
     /// Gives the connection back.
+    /// Up to `count` events an ingest created or revised after the change stamp `stamp`, in
+    /// the order of their stamps (``CatalogueState/changes`` is the last one given).
+    package func changes(after stamp: Int64, count: Int) async throws -> [CatalogueChange] {
+        try await store.changes(after: stamp, count: count)
+    }
+
     package func close() async { await store.close() }
 
     /// Opens the catalogue at `location`, runs `body` with it, and closes it whatever `body` does.

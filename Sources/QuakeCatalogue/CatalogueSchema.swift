@@ -82,6 +82,7 @@ package enum CatalogueSchema {
         // is from (each feed's ``FeedSummary/sources``), credited on maps of the catalogue.
         ("4-details", addColumns(detailFields, postgres: false)
             + "\nCREATE TABLE catalogue_sources (source TEXT PRIMARY KEY, first_ms INTEGER NOT NULL);"),
+        ("5-changes", changeStep),
     ]
 
     /// Each step of the PostgreSQL schema, numbered from 1; `schema_version` holds the last applied.
@@ -125,7 +126,21 @@ package enum CatalogueSchema {
         """,
         "ALTER TABLE events ADD COLUMN mechanism text;",
         addColumns(detailFields, postgres: true) + ";\nCREATE TABLE catalogue_sources (source text PRIMARY KEY, first_ms bigint NOT NULL);",
+        changeStep,
     ]
+
+    /// Step 5, the same in both dialects: each event's change stamp, the stamp its last ingest that
+    /// created or revised it gave (what a client of the change stream resumes from; events from
+    /// before this step have none), the stamp that created it (a client told of an earlier stamp
+    /// knew it, and hears of an update rather than a creation), and in the state the last stamp given and the stamp at which an
+    /// ingest last removed events (a client behind it cannot be told exactly what changed).
+    static let changeStep = """
+        ALTER TABLE events ADD COLUMN change_stamp bigint;
+        ALTER TABLE events ADD COLUMN created_stamp bigint;
+        CREATE INDEX events_change ON events (change_stamp);
+        ALTER TABLE catalogue_state ADD COLUMN changes bigint NOT NULL DEFAULT 0;
+        ALTER TABLE catalogue_state ADD COLUMN pruned_at bigint NOT NULL DEFAULT 0
+        """
 
     /// The detail fields whose columns a table of `present` columns lacks: none once step 4 ran,
     /// unless this quakemap knows fields the one that ran it did not. An ingest adds them
@@ -137,7 +152,7 @@ package enum CatalogueSchema {
     /// The columns of `present` this quakemap does not know: a newer one's fields. An ingest
     /// refuses them (it would leave them stale in the events it revises); a reader ignores them.
     package static func unknownColumns(present: [String], postgres: Bool) -> [String] {
-        let known = Set(["seq"] + columns + (postgres ? ["position"] : []))
+        let known = Set(["seq", "change_stamp", "created_stamp"] + columns + (postgres ? ["position"] : []))
         return present.filter { !known.contains($0) }
     }
 
@@ -191,9 +206,22 @@ package enum CatalogueSchema {
 
     /// What an ingest that changed anything runs last, in its transaction: the version moves on
     /// (every server sees a new tag), the served count and the time are kept for them.
+    /// Its values: the time, the last change stamp given, and whether events were removed.
     package static let bumpState = """
-        UPDATE catalogue_state SET version = version + 1, changed_ms = ?,
+        UPDATE catalogue_state SET version = version + 1, changed_ms = ?, changes = ?,
+            pruned_at = CASE WHEN ? > 0 THEN ? ELSE pruned_at END,
             events = (SELECT count(*) FROM events WHERE magnitude IS NOT NULL)
+        """
+
+    /// The last change stamp an ingest gave: its own stamps follow it, each `base + ord + 1` (the
+    /// row's place in the feed), so they grow with the feed's order and never repeat.
+    package static let lastChange = "SELECT changes FROM catalogue_state"
+
+    /// The events changed after a stamp (the first `?`), in the order of their stamps, up to a count
+    /// (the second): the columns a page reads, then the stamps.
+    package static let changes = """
+        SELECT seq, \(readColumns.joined(separator: ", ")), change_stamp, created_stamp FROM events
+        WHERE change_stamp > ? ORDER BY change_stamp LIMIT ?
         """
 
     /// One row: the state's columns, then the newest and oldest time of a served event
@@ -204,7 +232,7 @@ package enum CatalogueSchema {
             ? "(SELECT string_agg(source, E'\\n' ORDER BY first_ms, source) FROM catalogue_sources)"
             : "(SELECT group_concat(source, char(10)) FROM (SELECT source FROM catalogue_sources ORDER BY first_ms, source))"
         return """
-            SELECT instance, version, events, changed_ms,
+            SELECT instance, version, events, changed_ms, changes, pruned_at,
                 (SELECT time_ms FROM events WHERE magnitude IS NOT NULL ORDER BY time_ms DESC LIMIT 1),
                 (SELECT time_ms FROM events WHERE magnitude IS NOT NULL ORDER BY time_ms ASC LIMIT 1),
                 (SELECT magnitude FROM events WHERE magnitude IS NOT NULL ORDER BY magnitude DESC LIMIT 1),

@@ -118,6 +118,11 @@ package struct CatalogueState: Sendable, Hashable {
     package var largestMagnitude: Double?
     /// Who the data is from, as its ingests recorded it, in the order first recorded.
     package var sources: [String] = []
+    /// The last change stamp an ingest gave (``Catalogue/changes(after:limit:)``).
+    package var changes: Int64 = 0
+    /// The stamp at which an ingest last removed events: a client of the change stream that
+    /// last heard of an earlier one cannot be told exactly what changed.
+    package var prunedAt: Int64 = 0
 
     package init(instance: String, version: Int64, events: Int, changed: Date? = nil, newest: Date? = nil, oldest: Date? = nil,
                  largestMagnitude: Double? = nil) {
@@ -132,6 +137,17 @@ package struct CatalogueState: Sendable, Hashable {
 
     /// The instance and the version: equal tags, equal events.
     package var tag: String { "\(instance)-\(version)" }
+}
+
+/// An event as an ingest last created or revised it, with the stamps of that change and of its creation.
+package struct CatalogueChange: Sendable {
+    package var stamp: Int64
+    /// `nil` for an event from before the catalogue kept stamps.
+    package var created: Int64?
+    package var event: SeismicEvent
+
+    /// Whether a client that heard of the changes up to `stamp` hears of a new event.
+    package func isCreation(after stamp: Int64) -> Bool { (created ?? 0) > stamp }
 }
 
 /// One database behind a catalogue: SQLite or PostgreSQL.
@@ -150,6 +166,8 @@ package protocol CatalogueStore: Sendable {
     func forEachPosition(_ body: (String, TilePoint) throws -> Void) async throws
     /// The events with these keys that are there.
     func events(keys: [String]) async throws -> [SeismicEvent]
+    /// Up to `count` events whose change stamp is after `stamp`, in the order of their stamps.
+    func changes(after stamp: Int64, count: Int) async throws -> [CatalogueChange]
     /// Which state the events are in.
     func state() async throws -> CatalogueState
     /// Calls `changed` with each new state another process's ingest announces, until

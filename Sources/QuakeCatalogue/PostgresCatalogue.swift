@@ -328,10 +328,11 @@ package final class PostgresCatalogue: CatalogueStore {
             }
             for index in indexes { _ = try await run("DROP INDEX \"\(index.name)\"") }
         }
+        let base = try await firstInt(CatalogueSchema.lastChange) ?? 0
         for try await row in try await run("""
             WITH changed AS (
-                INSERT INTO events AS e (\(list)) SELECT \(list) FROM staging WHERE admitted ORDER BY ord
-                ON CONFLICT (key) DO UPDATE SET \(assignments)
+                INSERT INTO events AS e (\(list), change_stamp, created_stamp) SELECT \(list), \(base) + ord + 1, \(base) + ord + 1 FROM staging WHERE admitted ORDER BY ord
+                ON CONFLICT (key) DO UPDATE SET \(assignments), change_stamp = excluded.change_stamp
                 WHERE \(rule) AND \(stored) IS DISTINCT FROM \(incoming)
                 RETURNING (xmax = 0) AS inserted)
             SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FROM changed
@@ -346,7 +347,7 @@ package final class PostgresCatalogue: CatalogueStore {
         // Versions the filters kept out still revise the events the catalogue holds.
         let revised = try await firstInt("""
             WITH changed AS (
-                UPDATE events e SET \(columns.dropFirst().map { "\($0) = s.\($0)" }.joined(separator: ", "))
+                UPDATE events e SET \(columns.dropFirst().map { "\($0) = s.\($0)" }.joined(separator: ", ")), change_stamp = \(base) + s.ord + 1
                 FROM staging s
                 WHERE NOT s.admitted AND e.key = s.key AND \(RevisionPolicy.sqlIsNewer("s.updated_ms", than: "e.updated_ms"))
                   AND \(stored) IS DISTINCT FROM (\(columns.dropFirst().map { "s.\($0)" }.joined(separator: ", ")))
@@ -360,7 +361,11 @@ package final class PostgresCatalogue: CatalogueStore {
                                                    [.integer(CataloguePredicate.milliseconds(since, rounding: .up))]) ?? 0)
         }
         if counts.new + counts.updated + counts.pruned > 0 {
-            _ = try await run(CatalogueSchema.bumpState, [.integer(CatalogueSchema.milliseconds(Date()))])
+            let given = max(base, try await firstInt("SELECT max(change_stamp) FROM events") ?? 0)
+            // A removal takes a stamp of its own, after the changes.
+            let last = given + (counts.pruned > 0 ? 1 : 0)
+            _ = try await run(CatalogueSchema.bumpState, [.integer(CatalogueSchema.milliseconds(Date())), .integer(last),
+                                                          .integer(Int64(counts.pruned)), .integer(last)])
             // Delivered at commit, to every server listening on the primary.
             _ = try await run("SELECT pg_notify(?, instance || '-' || version) FROM catalogue_state",
                               [.text(CatalogueSchema.changeChannel)])
@@ -534,6 +539,23 @@ package final class PostgresCatalogue: CatalogueStore {
         }
     }
 
+    package func changes(after stamp: Int64, count: Int) async throws -> [CatalogueChange] {
+        var changes: [CatalogueChange] = []
+        do {
+            for try await row in try await run(CatalogueSchema.changes, [.integer(stamp), .integer(Int64(count))]) {
+                // The stamps are the last cells, which the event's reading passes over.
+                let cells = Array(row)
+                changes.append(CatalogueChange(stamp: try Self.integer(cells[cells.count - 2]) ?? 0,
+                                               created: try Self.integer(cells[cells.count - 1]), event: try Self.event(row).event))
+            }
+        } catch let error as CatalogueError {
+            throw error
+        } catch {
+            throw Self.mapped(error, location: location, connecting: false)
+        }
+        return changes
+    }
+
     package func events(keys: [String]) async throws -> [SeismicEvent] {
         guard !keys.isEmpty else { return [] }
         // One array bound, not a parameter a key: thousands of keys a tile, planned as one.
@@ -556,12 +578,14 @@ package final class PostgresCatalogue: CatalogueStore {
     package func state() async throws -> CatalogueState {
         do {
             for try await row in try await run(CatalogueSchema.readState(postgres: true)) {
-                let (instance, version, events, changed, newest, oldest, largest, sources) =
-                    try row.decode((String, Int64, Int64, Int64?, Int64?, Int64?, Double?, String?).self)
+                let (instance, version, events, changed, changes, prunedAt, newest, oldest, largest, sources) =
+                    try row.decode((String, Int64, Int64, Int64?, Int64, Int64, Int64?, Int64?, Double?, String?).self)
                 var state = CatalogueState(instance: instance, version: version, events: Int(events),
                                            changed: changed.map(CatalogueSchema.date(milliseconds:)),
                                            newest: newest.map(CatalogueSchema.date(milliseconds:)),
                                            oldest: oldest.map(CatalogueSchema.date(milliseconds:)), largestMagnitude: largest)
+                state.changes = changes
+                state.prunedAt = prunedAt
                 state.sources = CatalogueSchema.sources(sources)
                 return state
             }

@@ -209,8 +209,9 @@ package final class SQLiteCatalogue: CatalogueStore {
         // Revisions first (of admitted events and of those the filters refused alike), then what is new.
         let stored = "(" + columns.dropFirst().map { "events.\($0)" }.joined(separator: ", ") + ")"
         let incoming = "(" + columns.dropFirst().map { "s.\($0)" }.joined(separator: ", ") + ")"
+        let base = try Int64.fetchOne(db, sql: CatalogueSchema.lastChange) ?? 0
         let moved = try Row.fetchAll(db, sql: """
-            UPDATE events SET \(columns.dropFirst().map { "\($0) = s.\($0)" }.joined(separator: ", "))
+            UPDATE events SET \(columns.dropFirst().map { "\($0) = s.\($0)" }.joined(separator: ", ")), change_stamp = \(base) + s.ord + 1
             FROM staging s
             WHERE events.key = s.key AND \(RevisionPolicy.sqlIsNewer("s.updated_ms", than: "events.updated_ms"))
               AND \(stored) IS NOT \(incoming)
@@ -228,7 +229,7 @@ package final class SQLiteCatalogue: CatalogueStore {
         }
         let before = try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM events") ?? 0
         try db.execute(sql: """
-            INSERT INTO events (\(list)) SELECT \(list) FROM staging s
+            INSERT INTO events (\(list), change_stamp, created_stamp) SELECT \(list), \(base) + ord + 1, \(base) + ord + 1 FROM staging s
             WHERE admitted AND NOT EXISTS (SELECT 1 FROM events e WHERE e.key = s.key) ORDER BY ord
             """)
         counts.new = db.changesCount
@@ -271,7 +272,11 @@ package final class SQLiteCatalogue: CatalogueStore {
         // magnitude and position narrows a read most.
         try db.execute(sql: "PRAGMA analysis_limit = 2000; ANALYZE events")
         if counts.new + counts.updated + counts.pruned > 0 {
-            try db.execute(sql: CatalogueSchema.bumpState, arguments: [CatalogueSchema.milliseconds(Date())])
+            let given = max(base, try Int64.fetchOne(db, sql: "SELECT max(change_stamp) FROM events") ?? 0)
+            // A removal takes a stamp of its own, after the changes.
+            let last = given + (counts.pruned > 0 ? 1 : 0)
+            try db.execute(sql: CatalogueSchema.bumpState,
+                           arguments: [CatalogueSchema.milliseconds(Date()), last, counts.pruned, last])
         }
         report.counts = counts
         return report
@@ -413,6 +418,24 @@ package final class SQLiteCatalogue: CatalogueStore {
         }
     }
 
+    package func changes(after stamp: Int64, count: Int) async throws -> [CatalogueChange] {
+        guard let reader else { throw CatalogueError.database(path, reason: "closed") }
+        do {
+            return try await reader.read { db in
+                var changes: [CatalogueChange] = []
+                let stampColumn = Int32(1 + CatalogueSchema.readColumns.count)
+                try Self.forEachRow(db, CatalogueSchema.changes, [stamp, count]) {
+                    let created = sqlite3_column_type($0, stampColumn + 1) == SQLITE_NULL ? nil : sqlite3_column_int64($0, stampColumn + 1)
+                    changes.append(CatalogueChange(stamp: sqlite3_column_int64($0, stampColumn), created: created,
+                                                   event: Self.event($0, offset: 1)))
+                }
+                return changes
+            }
+        } catch {
+            throw Self.mapped(error, path: path)
+        }
+    }
+
     package func state() async throws -> CatalogueState {
         guard let reader else { throw CatalogueError.database(path, reason: "closed") }
         do {
@@ -420,12 +443,14 @@ package final class SQLiteCatalogue: CatalogueStore {
                 guard let row = try Row.fetchOne(db, sql: CatalogueSchema.readState(postgres: false)) else {
                     throw CatalogueError.notACatalogue(path, reason: "its catalogue_state has no row")
                 }
-                let changed: Int64? = row[3], newest: Int64? = row[4], oldest: Int64? = row[5]
+                let changed: Int64? = row[3], newest: Int64? = row[6], oldest: Int64? = row[7]
                 var state = CatalogueState(instance: row[0], version: row[1], events: row[2],
                                            changed: changed.map(CatalogueSchema.date(milliseconds:)),
                                            newest: newest.map(CatalogueSchema.date(milliseconds:)),
-                                           oldest: oldest.map(CatalogueSchema.date(milliseconds:)), largestMagnitude: row[6])
-                state.sources = CatalogueSchema.sources(row[7])
+                                           oldest: oldest.map(CatalogueSchema.date(milliseconds:)), largestMagnitude: row[8])
+                state.changes = row[4]
+                state.prunedAt = row[5]
+                state.sources = CatalogueSchema.sources(row[9])
                 return state
             }
         } catch let error as CatalogueError {

@@ -19,12 +19,18 @@ package actor DatabaseStore: EventStore {
     private var lastFailure: (date: Date, message: String)?
     /// Whether ingests' notifications arrive (PostgreSQL's primary), or only the polls.
     private var notified = false
+    /// What clients of the change stream are told of each ingest.
+    package nonisolated let changes: ChangeStream
+    /// The last telling of changes to the stream: each waits for the one before, so that
+    /// changes go out once each and in order however refreshes overlap.
+    private var telling: Task<Void, Never>?
 
     private init(catalogue: QuakeCatalogue.Catalogue, state: CatalogueState, interval: Duration, log: Logger) {
         self.catalogue = catalogue
         self.state = state
         self.interval = interval
         self.log = log
+        changes = ChangeStream(instance: state.instance, latest: state.changes, prunedAt: state.prunedAt)
     }
 
     /// Opens the catalogue at `location` to read, through up to `connections` connections.
@@ -63,6 +69,11 @@ package actor DatabaseStore: EventStore {
             state = next
             loadedAt = Date()
             if next.tag != before { log.info("catalogue \(before) → \(next.tag): \(next.events) events") }
+            let previous = telling
+            telling = Task { [catalogue, changes, log] in
+                await previous?.value
+                await Self.tell(changes, of: next, from: catalogue, log: log)
+            }
             return true
         } catch {
             failedRefreshes += 1
@@ -73,6 +84,38 @@ package actor DatabaseStore: EventStore {
     }
 
     private func setNotified(_ value: Bool) { notified = value }
+
+    /// Tells the stream's clients what changed up to `state`: the changed events one by one, or
+    /// a reload when an ingest changed too many or removed events. A failed read (the database
+    /// restarting) is told as a reload too: the clients then ask for what they show.
+    private static func tell(_ stream: ChangeStream, of state: CatalogueState, from catalogue: QuakeCatalogue.Catalogue,
+                             log: Logger) async {
+        let heard = stream.latest
+        guard state.changes > heard || state.prunedAt > heard else { return }
+        do {
+            let changed = try await catalogue.changes(after: heard, count: ChangeStream.largestBatch + 1)
+            if changed.count > ChangeStream.largestBatch {
+                stream.publish([], reloadAt: max(state.changes, changed.last?.stamp ?? 0))
+                return
+            }
+            let frames = changed.map { ChangeStream.frame($0.event, stamp: $0.stamp, created: $0.isCreation(after: heard),
+                                                          instance: stream.instance) }
+            let last = frames.last?.stamp ?? heard
+            stream.publish(frames, reloadAt: state.prunedAt > heard ? max(state.prunedAt, last) : nil)
+        } catch {
+            log.warning("cannot read the catalogue's changes, telling clients to reload: \(error)")
+            stream.publish([], reloadAt: state.changes)
+        }
+    }
+
+    /// The changes after `stamp` up to `through`, for a client that reconnects; `nil`: too many to replay.
+    package func replay(after stamp: Int64, through: Int64, filter: EventFilter) async throws -> [ChangeStream.Frame]? {
+        let changed = try await catalogue.changes(after: stamp, count: ChangeStream.largestReplay + 1)
+        guard changed.count <= ChangeStream.largestReplay else { return nil }
+        return changed.filter { $0.stamp <= through && (filter == EventFilter() || filter.matches($0.event)) }.map {
+            ChangeStream.frame($0.event, stamp: $0.stamp, created: $0.isCreation(after: stamp), instance: changes.instance)
+        }
+    }
 
     /// Polls every interval and, where the database announces ingests, listens too,
     /// until cancelled. A listener that fails (a standby, a dropped connection) is tried
@@ -140,6 +183,11 @@ package struct Health: Codable, Sendable {
 
 /// What the endpoints read: feeds in memory or a catalogue in a database.
 package protocol EventStore: Sendable {
+    /// What the change stream's clients are told.
+    var changes: ChangeStream { get }
+    /// The changes after a stamp up to another that only the store's catalogue holds, for a
+    /// client that reconnects; `nil` when there are too many, or no catalogue to read them from.
+    func replay(after stamp: Int64, through: Int64, filter: EventFilter) async throws -> [ChangeStream.Frame]?
     /// The events a request reads, at one version.
     func served() async -> ServedEvents
     /// What `/healthz` answers.

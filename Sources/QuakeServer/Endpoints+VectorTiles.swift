@@ -64,11 +64,7 @@ extension Endpoints {
             "tilejson": "3.0.0", "name": "quakemap basemap", "scheme": "xyz", "tiles": [tiles],
             "minzoom": 0, "maxzoom": BasemapVectorTiles.maximumZoom,
             "attribution": "\(Credits.naturalEarth) · \(Credits.plates)",
-            "vector_layers": [
-                ["id": "land", "description": "Natural Earth land", "fields": [String: String]()],
-                ["id": "plates", "description": "Plate boundaries (Bird 2003, PB2002)",
-                 "fields": ["name": "String", "subduction": "Boolean", "overriding": "String"]],
-            ],
+            "vector_layers": BasemapVectorTiles.layerDescriptions,
         ])
     }
 

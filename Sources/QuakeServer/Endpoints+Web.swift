@@ -15,8 +15,10 @@ extension Endpoints {
         headers[.cacheControl] = "no-cache"
         headers[.xContentTypeOptions] = "nosniff"
         if asset.contentType.hasPrefix("text/html") {
-            // Only the server's own scripts and styles, and its own or inline images (Leaflet's).
-            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
+            // Only the server's own scripts, styles and data; MapLibre starts its workers from blob: URLs
+            // (worker-src), and its controls' icons are data: URLs in its stylesheet.
+            headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
+                + "worker-src blob:; child-src blob:; frame-ancestors 'none'"
         }
         if let wanted = request.headers[.ifNoneMatch], Self.matches(wanted, asset.tag) {
             return Response(status: .notModified, headers: headers)

@@ -33,11 +33,9 @@ struct Endpoints: Sendable {
     static let countBudget = 20_000
     /// The deepest tile served.
     static let maximumZoom = 22
-    /// The deepest zoom the web map offers: events are kilometres apart, and
-    /// the land is scaled up past ``BasemapTiles/maximumZoom``.
-    static let webMapMaximumZoom = 10
-    /// Seconds between the web map's checks for a new catalogue.
-    static let webMapRefreshSeconds = 5
+    /// The web map's credit for its land and plate boundaries.
+    static let basemapCredit = " · <a href=\"https://www.naturalearthdata.com/\">\(Credits.naturalEarth)</a>"
+        + " · <a href=\"https://doi.org/10.1029/2001GC000252\">\(Credits.plates)</a>"
 
     init(store: any EventStore, options: ServerOptions, web: WebAssets) {
         self.store = store
@@ -68,17 +66,14 @@ struct Endpoints: Sendable {
             response.headers[.vary] = "Accept"
             return response
         }
-        for file in WebAssets.list {
+        for file in WebAssets.list where file.path != WebAssets.page {
             route(RouterPath(file.path)) { request, _ in try webFile(file.path, request) }
         }
         route("/web/config.json") { _, _ in
             // The data's credit as the map's footer words it, escaped as XML (the page shows it as HTML).
             let data = Credits.data(await store.served().sources).map { " · " + QuakeMLEncoder.escaped($0) } ?? ""
-            return try encoded(WebConfigDocument(maximumZoom: Self.webMapMaximumZoom, landMaximumZoom: BasemapTiles.maximumZoom,
-                                          symbolScale: options.symbols.sizes.symbolScale,
-                                          minimumDiameter: options.symbols.sizes.minimumDiameter,
-                                          coloring: "\(options.symbols.coloring)", refreshSeconds: Self.webMapRefreshSeconds,
-                                          attribution: "Events: <a href=\"/collections/quakes\">quakemap</a>" + data))
+            return try encoded(WebConfigDocument(symbols: options.symbols,
+                                                 attribution: "Events: <a href=\"/collections/quakes\">quakemap</a>" + data + Self.basemapCredit))
         }
         route("/tiles/land/:z/:x/:y") { request, context in try await landTile(request, context) }
         route("/api") { request, _ in
@@ -114,6 +109,10 @@ struct Endpoints: Sendable {
                                   type: "application/json")
             return tagged(response(FeatureBytes.feature(event, base: base(request), moreLinks: [collection]), type: "application/geo+json"),
                           request, served)
+        }
+        route("/collections/:collection/changes") { request, context in
+            try collection(context)
+            return try await changes(request)
         }
         route("/tiles/:z/:x/:y") { request, context in try await tile(request, context) }
         registerVectorTiles(route)

@@ -66,7 +66,18 @@ package actor FeedStore: EventStore {
         self.cache = cache
         self.staleOk = staleOk
         self.log = log
+        var instance = FNV1a()
+        instance.mix(UUID().uuidString)
+        changes = ChangeStream(instance: instance.hex, latest: 0)
     }
+
+    /// What clients of the change stream are told of each refresh that changed events.
+    package nonisolated let changes: ChangeStream
+    /// The last change stamp given: stamps live as long as the process (the instance says which process).
+    private var lastStamp: Int64 = 0
+
+    /// Feeds keep no changes but the stream's recent ones: a client further behind reloads.
+    package nonisolated func replay(after stamp: Int64, through: Int64, filter: EventFilter) async throws -> [ChangeStream.Frame]? { nil }
 
     /// The catalogue now.
     package var catalogue: FeedSnapshot { snapshot }
@@ -209,7 +220,28 @@ package actor FeedStore: EventStore {
         let feeds = origins.indices.compactMap { lastGood[$0] }
         let next = await Self.catalogue(of: feeds)
         if next.version != snapshot.version || next.generated != snapshot.generated || next.sources != snapshot.sources {
+            let before = snapshot
             snapshot = next
+            if !before.events.isEmpty { tell(from: before, to: next) }
+        }
+    }
+
+    /// Tells the change stream's clients of the events new or revised in `next`, oldest first, and
+    /// to reload when events left (a feed's window moved on): what they show holds those too.
+    private func tell(from before: FeedSnapshot, to next: FeedSnapshot) {
+        var frames: [ChangeStream.Frame] = []
+        for event in next.events.reversed() where !event.id.isEmpty {
+            let known = before.event(id: event.id)
+            guard known != event else { continue }
+            lastStamp += 1
+            frames.append(ChangeStream.frame(event, stamp: lastStamp, created: known == nil, instance: changes.instance))
+        }
+        let removed = before.events.contains { !$0.id.isEmpty && next.event(id: $0.id) == nil }
+        if removed { lastStamp += 1 }
+        if frames.count > ChangeStream.largestBatch {
+            changes.publish([], reloadAt: lastStamp)
+        } else {
+            changes.publish(frames, reloadAt: removed ? lastStamp : nil)
         }
     }
 

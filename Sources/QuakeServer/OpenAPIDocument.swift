@@ -53,6 +53,11 @@ enum OpenAPIDocument {
                                                                  tagged: true,
                                                                  parameters: collection, path("featureId", "The event id", .string),
                                                                  notFound: true),
+            "/collections/{collectionId}/changes": get(
+                "Server-Sent Events: each event created (event: create) or revised (event: update) from now on, id a change stamp, "
+                    + "data the feature; with Last-Event-ID, what was missed first, or event: reload when that cannot be said; event: heartbeat now and then",
+                ok([.init(rawValue: "text/event-stream")!: .init(schema: .string)]),
+                parameters: [collection] + QueryParameters.changes.map(\.openAPI), badRequest: true, notFound: true),
             "/count": get("How many events a filter admits (numberMatched), or that more than atLeast − 1 do",
                           ok([.json: .init(schema: .object)]), tagged: true, parameters: QueryParameters.count.map(\.openAPI),
                           badRequest: true),

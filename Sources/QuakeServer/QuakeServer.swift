@@ -31,13 +31,16 @@ package struct ServerOptions: Sendable {
     /// Connections open at most; beyond, new ones wait in the listen queue
     /// until one closes (see ``ServerLimits/connectionCap(descriptors:)``).
     package var maximumConnections: Int
+    /// How often the change stream's clients get a heartbeat.
+    package var heartbeat: Duration
 
     /// Options with the defaults.
     package init(host: String = "127.0.0.1", port: Int = 8080, style: MagnitudeStyle = MagnitudeStyle(),
                 coloring: SymbolColoring = .magnitude, tileLimit: Int? = TileOptions.defaultTileLimit,
                 concurrentRenders: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
                 queuedRenders: Int = 64, renderTimeout: Duration = .seconds(10), cacheBytes: Int = 64 << 20,
-                idleTimeout: Duration = .seconds(10), maximumConnections: Int = ServerLimits.connectionCap()) {
+                idleTimeout: Duration = .seconds(10), maximumConnections: Int = ServerLimits.connectionCap(),
+                heartbeat: Duration = .seconds(25)) {
         self.host = host
         self.port = port
         self.symbols = SymbolStyle(sizes: style, coloring: coloring)
@@ -48,6 +51,7 @@ package struct ServerOptions: Sendable {
         self.cacheBytes = cacheBytes
         self.idleTimeout = idleTimeout
         self.maximumConnections = maximumConnections
+        self.heartbeat = heartbeat
     }
 }
 
@@ -88,6 +92,7 @@ package enum QuakeServer {
             server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(options.host, port: options.port), serverName: "quakemap",
                                  availableConnectionsDelegate: ConnectionCap(options.maximumConnections, logger: logger)),
+            services: [ChangeHeartbeat(stream: store.changes, interval: options.heartbeat)],
             onServerRunning: { channel in
                 // A catalogue's vector tile index is read once the server listens, rather than by the first tile.
                 if case .database(let catalogue, let state) = await store.served() { _ = endpoints.catalogueTiles.index(catalogue, at: state) }

@@ -70,6 +70,7 @@ enum QueryParameters {
     static let landTile = [imageFormat]
     static let vectorTile = [filter, filterLanguage, filterCRS, datetime, vectorFormat, version]
     static let basemapTile = [vectorFormat]
+    static let changes = [bbox, bboxCRS, filter, filterLanguage, filterCRS]
 
     /// The names a route takes.
     static func names(_ parameters: [QueryParameter]) -> Set<String> { Set(parameters.map(\.name)) }

@@ -117,15 +117,76 @@ struct QueryablesDocument: Codable {
     }
 }
 
-/// `/web/config.json`: what the web map draws with.
+/// `web/config.json`: what the web map draws with and from. The symbols come as the library
+/// draws them (sampled sizes and colours by magnitude, the depth and alert bands), so the page
+/// and the maps never disagree; a static site's copy names its archives instead of a server.
 struct WebConfigDocument: Codable {
+    /// One colour band: values below `upperBound` (`nil`: no bound) are drawn in `color`.
+    struct Band: Codable {
+        var label: String
+        var color: String
+        var upperBound: Double?
+    }
+
+    /// The deepest zoom the page offers.
     var maximumZoom: Int
+    /// The deepest zoom of the events' and the land's tiles (beyond, they are scaled up).
+    var eventsMaximumZoom: Int
     var landMaximumZoom: Int
-    var symbolScale: Double
-    var minimumDiameter: Double
+    /// What the circles' colour tells at first: magnitude, depth or alert.
     var coloring: String
-    var refreshSeconds: Int
+    /// Magnitude → diameter in pixels and colour, every quarter magnitude from 0 to 10.
+    var magnitudes: [[JSONScalar]]
+    var depthBands: [Band]
+    var alertBands: [Band]
     var attribution: String
+    /// A static site's archives, relative to the page; `nil` on a server.
+    var archive: String?
+    var basemapArchive: String?
+
+    init(symbols: SymbolStyle, attribution: String, archive: String? = nil, basemapArchive: String? = nil) {
+        maximumZoom = 16
+        eventsMaximumZoom = archive == nil ? 14 : 10
+        landMaximumZoom = archive == nil ? BasemapVectorTiles.maximumZoom : 6
+        coloring = ["magnitude", "depth", "alert"].contains("\(symbols.coloring)") ? "\(symbols.coloring)" : "magnitude"
+        magnitudes = stride(from: 0.0, through: 10.0, by: 0.25).map { m in
+            [.number(m), .number(symbols.sizes.diameter(magnitude: m)), .text(Self.css(symbols.sizes.fill(magnitude: m)))]
+        }
+        depthBands = SymbolColoring.depthBands.map(Self.band)
+        alertBands = SymbolColoring.alertBands.map(Self.band)
+        self.attribution = attribution
+        self.archive = archive
+        self.basemapArchive = basemapArchive
+    }
+
+    private static func band(_ band: SymbolColoring.Band) -> Band {
+        Band(label: band.label, color: css(band.fill), upperBound: band.upperBound.isFinite ? band.upperBound : nil)
+    }
+
+    /// CSS's `rgba()`, as MapLibre reads colours.
+    static func css(_ colour: RGBA) -> String {
+        func channel(_ value: Double) -> Int { Int((value * 255).rounded()) }
+        return "rgba(\(channel(colour.red)), \(channel(colour.green)), \(channel(colour.blue)), \(colour.alpha))"
+    }
+}
+
+/// A number or a text in a JSON array of mixed values.
+enum JSONScalar: Codable {
+    case number(Double)
+    case text(String)
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let number): try container.encode(number)
+        case .text(let text): try container.encode(text)
+        }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self) { self = .number(number) } else { self = .text(try container.decode(String.self)) }
+    }
 }
 
 /// `/version`: which catalogue a server serves, for pages to poll.

@@ -2,10 +2,10 @@ import Foundation
 import Hummingbird
 import QuakeKit
 
-/// The files of the web map, read once at start from a fixed list: the page
-/// and its script and style (this target's resources), and Leaflet from
-/// where Debian's `libjs-leaflet` puts it. A request path is looked up in
-/// the list, never joined to a folder, so no request reaches the file system.
+/// The files of the web map, read once at start from a fixed list of this target's resources:
+/// the page, its script and style, the PMTiles reader, and MapLibre GL JS (fetched by
+/// scripts/fetch_maplibre.sh, committed with its licence). A request path is looked up in the
+/// list, never joined to a folder, so no request reaches the file system.
 struct WebAssets: Sendable {
     /// One file, ready to send.
     struct Asset: Sendable {
@@ -15,26 +15,19 @@ struct WebAssets: Sendable {
         let tag: String
     }
 
-    /// Where Debian's `libjs-leaflet` installs Leaflet.
-    static let leafletFolder = "/usr/share/javascript/leaflet"
-    /// The page's own URL.
-    static let page = "/web/index.html"
+    /// The page's key: it is served at `/` (its links are relative to it, as on a static site).
+    static let page = "index.html"
 
-    /// URL path → where the file comes from: (`bundled`, name in `Web/`) or (`leaflet`, path under ``leafletFolder``).
-    static let list: [(path: String, origin: Origin, file: String)] = [
-        (page, .bundled, "index.html"),
-        ("/web/quakemap.js", .bundled, "quakemap.js"),
-        ("/web/quakemap.css", .bundled, "quakemap.css"),
-        ("/web/leaflet/leaflet.js", .leaflet, "leaflet.js"),
-        ("/web/leaflet/leaflet.css", .leaflet, "leaflet.css"),
-        ("/web/leaflet/images/layers.png", .leaflet, "images/layers.png"),
-        ("/web/leaflet/images/layers-2x.png", .leaflet, "images/layers-2x.png"),
-        ("/web/leaflet/images/marker-icon.png", .leaflet, "images/marker-icon.png"),
-        ("/web/leaflet/images/marker-icon-2x.png", .leaflet, "images/marker-icon-2x.png"),
-        ("/web/leaflet/images/marker-shadow.png", .leaflet, "images/marker-shadow.png"),
+    /// URL path → file name in `Web/`. The page's own key is not a path: `/` serves it.
+    static let list: [(path: String, file: String)] = [
+        (page, "index.html"),
+        ("/web/quakemap.js", "quakemap.js"),
+        ("/web/quakemap.css", "quakemap.css"),
+        ("/web/pmtiles.js", "pmtiles.js"),
+        ("/web/maplibre/maplibre-gl.js", "maplibre/maplibre-gl.js"),
+        ("/web/maplibre/maplibre-gl.css", "maplibre/maplibre-gl.css"),
+        ("/web/maplibre/LICENSE.txt", "maplibre/LICENSE.txt"),
     ]
-
-    enum Origin: Sendable { case bundled, leaflet }
 
     /// The files read, by URL path.
     let assets: [String: Asset]
@@ -43,19 +36,12 @@ struct WebAssets: Sendable {
 
     /// Reads every file of the list; a missing one is recorded, not fatal: the
     /// API and tiles work without the web map.
-    static func load(leafletFolder: String = leafletFolder) -> WebAssets {
+    static func load() -> WebAssets {
         var assets: [String: Asset] = [:], missing: [String: String] = [:]
-        let bundle = bundledFolder()
-        for (path, origin, file) in list {
-            let folder: String?
-            switch origin {
-            case .bundled: folder = bundle
-            case .leaflet: folder = leafletFolder
-            }
+        let folder = bundledFolder()
+        for (path, file) in list {
             guard let folder, let data = FileManager.default.contents(atPath: folder + "/" + file) else {
-                missing[path] = origin == .leaflet
-                    ? "\(leafletFolder)/\(file) is missing: install Debian's libjs-leaflet (make deps does)"
-                    : "the web map's own files (\(bundledName)) are not beside the executable"
+                missing[path] = "the web map's own files (\(bundledName)) are not beside the executable"
                 continue
             }
             var digest = FNV1a()
@@ -91,6 +77,7 @@ struct WebAssets: Sendable {
         case "js": "text/javascript; charset=utf-8"
         case "css": "text/css; charset=utf-8"
         case "png": "image/png"
+        case "txt": "text/plain; charset=utf-8"
         default: "application/octet-stream"
         }
     }

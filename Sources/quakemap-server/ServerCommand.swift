@@ -36,6 +36,10 @@ struct ServerCommand: AsyncParsableCommand {
               /tileMatrixSets           TileJSON 3.0; OGC API – Tiles documents
               /map.png                  plate carrée map: bbox, width, limit
                                         (default 300), color, filter, datetime
+              /collections/quakes/changes
+                                        Server-Sent Events: each event created or
+                                        revised, as it is ingested; Last-Event-ID
+                                        replays what a client missed
               /count                    how many events a filter admits
               /version                  the catalogue's version (pages poll it)
               /healthz                  status, event count, version, refresh failures
@@ -45,7 +49,7 @@ struct ServerCommand: AsyncParsableCommand {
             problem naming the parameter; unknown paths 404. Images carry an ETag
             and answer 304 to If-None-Match; when drawing is saturated or slower
             than --render-timeout, 503 with Retry-After. Every answer allows any
-            origin (CORS: the data is package and read-only). A connection idle for
+            origin (CORS: the data is public and read-only). A connection idle for
             --idle-timeout, or whose request head has not arrived by then, is closed.
 
             Several feeds (the input, --url, --fdsn, and each --feed) are served as
@@ -108,8 +112,24 @@ struct ServerCommand: AsyncParsableCommand {
                                valueName: "n"))
     var maxConnections: Int?
 
+    @Option(help: ArgumentHelp("Seconds between heartbeats to the clients of the change stream (/collections/quakes/changes).",
+                               valueName: "seconds"))
+    var heartbeat = 25.0
+
+    @Option(name: .customLong("write-site"),
+            help: ArgumentHelp("Write the web map as files for a static HTTP host into this folder (the page, basemap.pmtiles, web/), then exit; put the events beside it as quakes.pmtiles (quakemap tiles FEED --encoding mvt --container pmtiles -o DIR/quakes.pmtiles).",
+                               valueName: "folder"))
+    var writeSite: String?
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard heartbeat >= 1, heartbeat <= 3600 else { throw ValidationError("--heartbeat must be 1…3600 seconds") }
+        if writeSite != nil {
+            guard inputOptions.input == nil, inputOptions.catalogue == nil, inputOptions.url == nil, feeds.isEmpty else {
+                throw ValidationError("--write-site writes the page alone: give it no feed or catalogue (the events go into quakes.pmtiles beside it)")
+            }
+            return
+        }
         if inputOptions.catalogue != nil {
             try inputOptions.checkCatalogueIsTheOnlyInput()
             if !feeds.isEmpty { throw ValidationError("--catalogue is the input: give no --feed with it (to add a feed: quakemap ingest)") }
@@ -160,6 +180,14 @@ struct ServerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let log = Reporting.logger(inputOptions, cleansUpOnSignals: false)
+        if let folder = writeSite {
+            try await reportingErrors(log) {
+                let written = try StaticSite.write(to: folder, symbols: SymbolStyle(sizes: symbolOptions.style, coloring: symbolOptions.color))
+                let archive = (folder as NSString).appendingPathComponent(StaticSite.archive)
+                log.info("wrote \(written.count) files into \(folder)\(FileManager.default.fileExists(atPath: archive) ? "" : "; the page opens \(archive): make it with 'quakemap tiles FEED --encoding mvt --container pmtiles -o \(archive)'")")
+            }
+            return
+        }
         try await reportingErrors(log) {
             let interval = try refreshInterval()
             let store: any EventStore
@@ -198,7 +226,8 @@ struct ServerCommand: AsyncParsableCommand {
                 tileLimit: tileLimitOption.limit,
                 concurrentRenders: concurrentRenders ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
                 renderTimeout: .milliseconds(Int64(renderTimeout * 1000)),
-                idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), maximumConnections: connections)
+                idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), maximumConnections: connections,
+                heartbeat: .milliseconds(Int64(heartbeat * 1000)))
             let app = QuakeServer.application(store: store, options: options, logger: log) { [host] bound in
                 log.info("serving \(count) events from \(served) on http://\(host):\(bound)/",
                          metadata: ["outcome": "listening", "port": .stringConvertible(bound), "events": .stringConvertible(count)])

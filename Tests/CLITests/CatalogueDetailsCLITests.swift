@@ -118,7 +118,7 @@ struct CatalogueDetailsCLITests {
                         row.magnitudeType, row.place, row.network, milliseconds(row.updated), row.status])
                 }
                 try db.execute(sql: "INSERT INTO events_position SELECT seq, longitude, longitude, latitude, latitude FROM events")
-                try db.execute(sql: CatalogueSchema.bumpState, arguments: [milliseconds("2026-11-22T00:00:00.000Z")])
+                try db.execute(sql: Self.bumpStateOfVersion3, arguments: [milliseconds("2026-11-22T00:00:00.000Z")])
             }
             try pool.close()
         case .postgres:
@@ -133,9 +133,15 @@ struct CatalogueDetailsCLITests {
                              "INSERT INTO schema_version VALUES (3)"] .joined(separator: ";\n") + ";\n"
                             + CatalogueSchema.postgresSteps.prefix(3).joined(separator: "\n") + "\n"
                             + insert + values.joined(separator: ", ") + ";\n"
-                            + CatalogueSchema.bumpState.replacingOccurrences(of: "?", with: "0"))
+                            + Self.bumpStateOfVersion3.replacingOccurrences(of: "?", with: "0"))
         }
     }
+
+    /// What an ingest of that release ran last.
+    static let bumpStateOfVersion3 = """
+        UPDATE catalogue_state SET version = version + 1, changed_ms = ?,
+            events = (SELECT count(*) FROM events WHERE magnitude IS NOT NULL)
+        """
 
     @Test("a catalogue of schema 3: readers are told to ingest; the next ingest keeps every event and fills the new columns",
           arguments: CatalogueFixture.available)
@@ -169,7 +175,51 @@ struct CatalogueDetailsCLITests {
         case .postgres:
             steps = try fixture.sql("SELECT version FROM schema_version")
         }
-        #expect(steps == (backend == .sqlite ? "1-events,2-state,3-mechanism,4-details" : "4"))
+        #expect(steps == (backend == .sqlite ? "1-events,2-state,3-mechanism,4-details,5-changes" : "5"))
+    }
+
+    @Test("each ingest stamps the events it creates or revises after the last stamp, in feed order; a removal takes a stamp of its own",
+          arguments: CatalogueFixture.available)
+    func changeStampsFollowIngests(_ backend: CatalogueBackend) throws {
+        let fixture = try CatalogueFixture(backend)
+        defer { fixture.finish() }
+        func query(_ statement: String) throws -> [[String]] {
+            switch backend {
+            case .sqlite:
+                return try DatabaseQueue(path: fixture.writer).read { db in
+                    try Row.fetchAll(db, sql: statement).map { row in row.databaseValues.map { $0.isNull ? "" : "\($0.storage.value!)" } }
+                }
+            case .postgres:
+                return try fixture.sql(statement).split(separator: "\n").map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+            }
+        }
+        let rows = try String(contentsOfFile: Self.sample, encoding: .utf8).split(separator: "\n").map(String.init)
+        let first = fixture.folder.appendingPathComponent("first.csv"), second = fixture.folder.appendingPathComponent("second.csv")
+        try (rows[0...50].joined(separator: "\n") + "\n").write(to: first, atomically: true, encoding: .utf8)
+        // The first fifty again, one revised (a later update, a new magnitude), and ten more.
+        var revised = rows[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        revised[4] = "6.1"
+        revised[12] = "2026-11-22T00:00:00.000Z"
+        let secondRows = [rows[0], revised.joined(separator: ",")] + rows[2...60]
+        try (secondRows.joined(separator: "\n") + "\n").write(to: second, atomically: true, encoding: .utf8)
+        #expect(try fixture.ingest(first.path).status == 0)
+        #expect(try query("SELECT changes, pruned_at FROM catalogue_state") == [["50", "0"]])
+        // Stamps 1…50, the feed's order, each event created by its stamp.
+        let stamps = try query("SELECT id, change_stamp, created_stamp FROM events ORDER BY change_stamp")
+        #expect(stamps.map { $0[1] } == (1...50).map(String.init) && stamps.allSatisfy { $0[1] == $0[2] })
+        #expect(stamps.map(\.[0]) == rows[1...50].map { String($0.split(separator: ",", omittingEmptySubsequences: false)[11]) })
+        let ingest = try fixture.ingest(second.path)
+        #expect(ingest.status == 0 && ingest.stderr.contains("10 new, 1 updated, 49 unchanged"), "\(ingest.stderr)")
+        // After 50: the revised event (the first row) and the ten new ones; the 49 unchanged keep theirs.
+        let changed = try query("SELECT id, change_stamp, created_stamp FROM events WHERE change_stamp > 50 ORDER BY change_stamp")
+        #expect(changed.count == 11)
+        #expect(changed.first == [revised[11], "51", "1"], "a revision keeps the stamp that created it")
+        #expect(changed.dropFirst().allSatisfy { $0[1] == $0[2] })
+        let last = try #require(changed.last.flatMap { Int($0[1]) })
+        #expect(try query("SELECT changes, pruned_at FROM catalogue_state") == [["\(last)", "0"]])
+        // A removal (--keep): a stamp after every change, which the state keeps as pruned_at.
+        #expect(try fixture.ingest(second.path, ["--keep", "2h", "--now", "2026-11-22T00:00:00Z"]).status == 0)
+        #expect(try query("SELECT changes, pruned_at FROM catalogue_state") == [["\(last + 1)", "\(last + 1)"]])
     }
 
     /// The detail columns go into statements unquoted, named by ``EventField``: a new field must not be named

@@ -102,9 +102,10 @@ def month_server():
     server.stop()
 
 
-def headless_chromium(*arguments):
+def headless_chromium(*arguments, webgl=False):
     """Debian's Chromium, headless, driven through Debian's chromedriver (Selenium Manager
-    would look for a driver on the network), with `arguments` added; quit it when done."""
+    would look for a driver on the network), with `arguments` added; quit it when done.
+    `webgl`: WebGL drawn on the CPU by SwiftShader (no GPU here), as the web map needs."""
     import shutil
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -113,7 +114,8 @@ def headless_chromium(*arguments):
         pytest.fail("chromium and chromedriver are missing: make test-deps installs Debian's")
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+    graphics = ["--use-angle=swiftshader", "--enable-unsafe-swiftshader"] if webgl else ["--disable-gpu"]
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", *graphics,
                      "--force-device-scale-factor=1", *arguments]:
         options.add_argument(argument)
     browser = webdriver.Chrome(service=Service(driver), options=options)

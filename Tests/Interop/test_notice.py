@@ -2,7 +2,7 @@
 licence its own LICENSE file states, every data file compiled in, every file the server serves.
 
 The packages come from SwiftPM's record of the checkouts it built (.build/workspace-state.json),
-their licences from the checkouts' LICENSE files, Leaflet's from Debian's copyright file: none of
+their licences from the checkouts' LICENSE files, MapLibre's from the file committed with it: none of
 them from this project's word.
 """
 import json
@@ -88,15 +88,14 @@ def test_every_served_file_is_credited():
     own = next((entry for entry in web if entry.startswith("Sources/QuakeServer/Web")), None)
     assert own, "NOTICE has no entry for the server's own web files"
     for file in sorted((ROOT / "Sources" / "QuakeServer" / "Web").iterdir()):
-        assert file.name in own, f"NOTICE does not name the served file {file.name}"
-    assets = (ROOT / "Sources" / "QuakeServer" / "WebAssets.swift").read_text()
-    if ".leaflet" in assets:
-        leaflet = "\n".join(line for line in NOTICE.split("\n\n") if line.startswith("[web] Leaflet"))
-        assert leaflet, "the server serves Leaflet; NOTICE does not credit it"
-        copyright_file = pathlib.Path("/usr/share/doc/libjs-leaflet/copyright")
-        if not copyright_file.exists():
-            pytest.fail("libjs-leaflet is not installed (make test installs it)")
-        # The licence of the upstream files (the first `Files: *` stanza), as Debian states it.
-        stanza = copyright_file.read_text().split("Files: *", 1)[1].split("\n\n", 1)[0]
-        licence = re.search(r"^License: (\S+)", stanza, re.MULTILINE).group(1)
-        assert f"Licence: {licence_of(licence)}" in leaflet
+        if file.is_file():
+            assert file.name in own, f"NOTICE does not name the served file {file.name}"
+    # MapLibre: credited with the version its file names and the licence committed beside it.
+    maplibre = next((entry for entry in web if entry.startswith("Sources/QuakeServer/Web/maplibre")), None)
+    assert maplibre, "the server serves MapLibre GL JS; NOTICE does not credit it"
+    folder = ROOT / "Sources" / "QuakeServer" / "Web" / "maplibre"
+    version = re.search(r"maplibre-gl-js/blob/v([0-9.]+)/LICENSE", (folder / "maplibre-gl.js").read_text()[:400]).group(1)
+    assert f"MapLibre GL JS {version}" in maplibre
+    licence = (folder / "LICENSE.txt").read_text()
+    assert "Redistribution and use in source and binary forms" in licence and "Neither the name of MapLibre GL JS" in licence
+    assert "Licence: BSD-3-Clause" in maplibre

@@ -268,3 +268,100 @@ def test_the_configuration_in_docs_deploy_md_is_the_file_the_tests_run():
         return [line.rstrip() for line in text.splitlines() if line.strip()]
 
     assert lines(shown) == lines(run)
+
+
+class ChangeListener:
+    """A client of the change stream, as a browser's EventSource is: it reads frames on a thread
+    and, once stopped, may reconnect with the last id it heard."""
+
+    def __init__(self, url, last_event_id=None):
+        headers = {"Accept": "text/event-stream"}
+        if last_event_id:
+            headers["Last-Event-ID"] = last_event_id
+        self.reply = requests.get(url, headers=headers, stream=True, timeout=(5, 60))
+        assert self.reply.status_code == 200, self.reply.text
+        assert self.reply.headers["Content-Type"].startswith("text/event-stream")
+        self.frames = []
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        frame = {}
+        try:
+            for line in self.reply.iter_lines(decode_unicode=True):
+                if line == "":
+                    if "event" in frame:
+                        self.frames.append(frame)
+                    frame = {}
+                elif ":" in line and not line.startswith(":"):
+                    name, value = line.split(":", 1)
+                    frame[name] = value[1:] if value.startswith(" ") else value
+        except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError, AttributeError, ValueError):
+            pass  # closed by stop()
+
+    def created(self):
+        import json
+        return [json.loads(frame["data"])["id"] for frame in self.frames if frame["event"] == "create"]
+
+    def wait_for(self, count, seconds=10):
+        deadline = time.monotonic() + seconds
+        while len(self.created()) < count and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return self.created()
+
+    def last_id(self):
+        return [frame["id"] for frame in self.frames if "id" in frame][-1]
+
+    def stop(self):
+        self.reply.close()
+
+
+def numbered_feed(path, prefix, count, start):
+    """`count` new events with ids `prefix`00000…, one a second after `start`."""
+    header = SAMPLE.read_text().splitlines()[0]
+    rows = [header]
+    for index in range(count):
+        moment = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(start + index)) + ".000Z"
+        rows.append(f"{moment},{index % 50},{index % 170},10,3.{index % 10},ml,,,,,zz,{prefix}{index:05d},{moment},"
+                    f"\"Made-up place {index}\",earthquake,,,,,automatic,zz,zz")
+    path.write_text("\n".join(rows) + "\n")
+    return [f"{prefix}{index:05d}" for index in range(count)]
+
+
+def test_a_client_of_the_changes_through_nginx_gets_what_it_missed_once(cluster, tmp_path):
+    url = cluster["nginx"].url + "/collections/quakes/changes"
+    start = time.time() - 6 * 3600
+    listener = ChangeListener(url)
+    try:
+        first = numbered_feed(tmp_path / "a.csv", "sa", 5, start)
+        ingest(tmp_path / "a.csv", cluster["writer"])
+        assert listener.wait_for(5) == first
+        last = listener.last_id()
+    finally:
+        listener.stop()
+    # Gone while two ingests happen: it reconnects (to either replica) with the last id it heard.
+    missed = numbered_feed(tmp_path / "b.csv", "sb", 7, start + 100)
+    ingest(tmp_path / "b.csv", cluster["writer"])
+    missed += numbered_feed(tmp_path / "c.csv", "sc", 4, start + 200)
+    ingest(tmp_path / "c.csv", cluster["writer"])
+    again = ChangeListener(url, last_event_id=last)
+    try:
+        assert again.wait_for(11) == missed, "exactly what it missed, once each, in order"
+        assert all(frame["event"] in ("create", "heartbeat") for frame in again.frames)
+        # And then what comes live, after what it missed.
+        live = numbered_feed(tmp_path / "d.csv", "sd", 3, start + 300)
+        ingest(tmp_path / "d.csv", cluster["writer"])
+        assert again.wait_for(14) == missed + live
+        stamps = [int(frame["id"].split(":")[1]) for frame in again.frames if "id" in frame]
+        assert stamps == sorted(set(stamps))
+    finally:
+        again.stop()
+    # An id from another catalogue is not taken for one of this one's: reload.
+    stranger = ChangeListener(url, last_event_id="0123456789abcdef:3")
+    try:
+        deadline = time.monotonic() + 10
+        while not stranger.frames and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert stranger.frames[0]["event"] == "reload"
+    finally:
+        stranger.stop()

@@ -36,14 +36,15 @@ struct ServerTests {
             #expect(api.headers["content-type"] == "application/vnd.oai.openapi+json;version=3.0")
             let paths = api.json["paths"] as? [String: Any] ?? [:]
             #expect(api.json["openapi"] as? String == "3.0.3" && paths.keys.contains("/collections/{collectionId}/items"))
-            #expect(paths.count == 22, "every route is described: \(paths.keys.sorted())")
+            #expect(paths.count == 23, "every route is described: \(paths.keys.sorted())")
             // The query parameters the document lists are those each route takes (its 400 for an unknown one lists them).
             for (path, concrete) in [("/collections/{collectionId}/items", "/collections/quakes/items"), ("/count", "/count"),
                                      ("/tiles/{z}/{x}/{y}.png", "/tiles/0/0/0.png"), ("/map.png", "/map.png"),
                                      ("/tiles/land/{z}/{x}/{y}.png", "/tiles/land/0/0/0.png"),
                                      ("/tiles/basemap/{z}/{x}/{y}.mvt", "/tiles/basemap/0/0/0.mvt"),
                                      ("/collections/{collectionId}/tiles/{tileMatrixSetId}/{tileMatrix}/{tileRow}/{tileCol}",
-                                      "/collections/quakes/tiles/WebMercatorQuad/0/0/0")] {
+                                      "/collections/quakes/tiles/WebMercatorQuad/0/0/0"),
+                                     ("/collections/{collectionId}/changes", "/collections/quakes/changes")] {
                 let operation = (paths[path] as? [String: Any])?["get"] as? [String: Any] ?? [:]
                 let described = ((operation["parameters"] as? [[String: Any]]) ?? [])
                     .filter { $0["in"] as? String == "query" }.compactMap { $0["name"] as? String }.sorted()
@@ -58,7 +59,8 @@ struct ServerTests {
                     .replacingOccurrences(of: "{tileMatrixSetId}", with: "WebMercatorQuad")
                     .replacingOccurrences(of: "{tileMatrix}/{tileRow}/{tileCol}", with: "0/0/0")
                     .replacingOccurrences(of: "{z}/{x}/{y}", with: "0/0/0")
-                let reply = try await server.get(concrete)
+                // The change stream never ends: its head alone.
+                let reply = try await server.get(concrete, method: path.hasSuffix("/changes") ? "HEAD" : "GET")
                 #expect(reply.status == 200, "\(path) → \(concrete): \(reply.status)")
             }
 

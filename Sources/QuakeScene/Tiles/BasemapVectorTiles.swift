@@ -26,6 +26,13 @@ package struct BasemapVectorTiles: Sendable {
         var boundary: PlateBoundary
     }
 
+    /// The layers as TileJSON's `vector_layers` lists them.
+    package static var layerDescriptions: [[String: Any]] { [
+        ["id": "land", "description": "Natural Earth land", "fields": [String: String]()],
+        ["id": "plates", "description": "Plate boundaries (Bird 2003, PB2002)",
+         "fields": ["name": "String", "subduction": "Boolean", "overriding": "String"]],
+    ] }
+
     /// Made on first use: projecting the detailed land takes a moment and some memory.
     package static let shared = BasemapVectorTiles()
 

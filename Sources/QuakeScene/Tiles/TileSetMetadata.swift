@@ -16,6 +16,8 @@ public struct TileSetMetadata: Sendable, Hashable {
     package var encoding: TileEncoding
     /// Who the data is from, as the map's footer words it.
     package var attribution: String?
+    /// Vector tiles of the land and plate boundaries (``BasemapVectorTiles``), not of events.
+    package var isBasemap = false
 
     /// Creates metadata for PNG tiles.
     public init(name: String, description: String, zooms: ClosedRange<Int>, tileSize: Int) {

@@ -100,7 +100,8 @@ package final class PMTilesWriter: TileSink {
         }
         let (root, leaves) = Self.directories(entries)
         var json = Self.metadataObject(metadata)
-        json["vector_layers"] = metadata.encoding == .mvt ? [QuakeVectorLayer.description(zooms: metadata.zooms)] : nil
+        json["vector_layers"] = metadata.encoding != .mvt ? nil
+            : metadata.isBasemap ? BasemapVectorTiles.layerDescriptions : [QuakeVectorLayer.description(zooms: metadata.zooms)]
         let metadataBytes = Gzip.compress(TileSetMetadata.json(json, pretty: false))
 
         var header = Data()
