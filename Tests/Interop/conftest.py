@@ -121,3 +121,67 @@ def headless_chromium(*arguments, webgl=False):
     browser = webdriver.Chrome(service=Service(driver), options=options)
     browser.set_page_load_timeout(30)
     return browser
+
+
+def free_port():
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Nginx:
+    """Debian's nginx in `folder`, running `configuration` (one of docs/deploy's files, the text
+    of its `server` and what goes beside it) with its `listen 127.0.0.1:8080` moved to a free
+    port; `access.log` in `folder` when `log`. Stop it with `stop()`."""
+
+    BINARY = pathlib.Path("/usr/sbin/nginx")
+
+    def __init__(self, folder, configuration, log=False):
+        import socket
+        if not self.BINARY.exists():
+            pytest.fail("nginx is missing: make test-deps installs Debian's")
+        self.port = free_port()
+        assert "listen 127.0.0.1:8080;" in configuration, "the documented configuration changed: update this test"
+        (folder / "site.conf").write_text(configuration.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{self.port};"))
+        user = "user root;" if os.geteuid() == 0 else ""
+        access = f"access_log {folder}/access.log;" if log else "access_log off;"
+        (folder / "nginx.conf").write_text(f"""
+{user}
+daemon off;
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    include /etc/nginx/mime.types;
+    {access}
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    include {folder}/site.conf;
+}}
+""")
+        checked = subprocess.run([str(self.BINARY), "-t", "-p", str(folder), "-c", str(folder / "nginx.conf")],
+                                 capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
+        self.process = subprocess.Popen([str(self.BINARY), "-p", str(folder), "-c", str(folder / "nginx.conf")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        pytest.fail("nginx did not start: " + (folder / "error.log").read_text(errors="replace"))
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+

@@ -85,13 +85,13 @@ def test_every_compiled_data_file_is_credited():
 
 def test_every_served_file_is_credited():
     web = entries("web")
-    own = next((entry for entry in web if entry.startswith("Sources/QuakeServer/Web")), None)
+    own = next((entry for entry in web if entry.startswith("Sources/QuakeServer/Web (")), None)
     assert own, "NOTICE has no entry for the server's own web files"
     for file in sorted((ROOT / "Sources" / "QuakeServer" / "Web").iterdir()):
         if file.is_file():
             assert file.name in own, f"NOTICE does not name the served file {file.name}"
     # MapLibre: credited with the version its file names and the licence committed beside it.
-    maplibre = next((entry for entry in web if entry.startswith("Sources/QuakeServer/Web/maplibre")), None)
+    maplibre = next((entry for entry in NOTICE.split("\n\n") if entry.startswith("[web] Sources/QuakeServer/Web/maplibre")), None)
     assert maplibre, "the server serves MapLibre GL JS; NOTICE does not credit it"
     folder = ROOT / "Sources" / "QuakeServer" / "Web" / "maplibre"
     version = re.search(r"maplibre-gl-js/blob/v([0-9.]+)/LICENSE", (folder / "maplibre-gl.js").read_text()[:400]).group(1)

@@ -4,6 +4,7 @@ replica reading a hot standby of the database (scripts/with_postgres.sh streams 
 on 127.0.0.1, started here and stopped after: the same answers everywhere, an ingest reaching every
 replica, a replica killed under load without a failed request, ETags that follow the catalogue."""
 import concurrent.futures
+import http.client
 import os
 import pathlib
 import re
@@ -12,17 +13,17 @@ import socket
 import subprocess
 import tempfile
 import threading
+import urllib.parse
 import time
 import uuid
 
 import pytest
 import requests
 
-from conftest import BIN, ROOT, SAMPLE, Server
+from conftest import BIN, ROOT, SAMPLE, Nginx, Server, free_port
 
 ADMIN = os.environ.get("QUAKEMAP_TEST_POSTGRES_ADMIN")
 STANDBY_PORT = os.environ.get("QUAKEMAP_TEST_POSTGRES_STANDBY_PORT")
-NGINX = pathlib.Path("/usr/sbin/nginx")
 CONFIGURATION = ROOT / "docs" / "deploy" / "nginx-quakemap.conf"
 
 if not ADMIN or not STANDBY_PORT:
@@ -31,11 +32,6 @@ if not ADMIN or not STANDBY_PORT:
                     pytrace=False)
     pytest.skip("no PostgreSQL server beside the tests (make test starts one)", allow_module_level=True)
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def psql(database, sql, port=None):
@@ -65,60 +61,17 @@ def synthetic_feed(path, count, start):
     path.write_text("\n".join(rows) + "\n")
 
 
-class Nginx:
-    """nginx with docs/deploy/nginx-quakemap.conf, its upstreams and port replaced by the test's."""
-
-    def __init__(self, folder, upstreams):
-        self.port = free_port()
-        text = CONFIGURATION.read_text()
-        servers = "\n".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in upstreams)
-        text, replaced = re.subn(r"(    server 127\.0\.0\.1:\d+ [^\n]*\n)+", servers + "\n", text)
-        assert replaced == 1, "the upstream block of the documented configuration changed: update this test"
-        text = text.replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{self.port};")
-        text = text.replace("/var/cache/nginx/quakemap", str(folder / "cache"))
-        (folder / "quakemap.conf").write_text(text)
-        user = "user root;" if os.geteuid() == 0 else ""
-        (folder / "nginx.conf").write_text(f"""
-{user}
-daemon off;
-worker_processes 1;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-events {{ worker_connections 1024; }}
-http {{
-    access_log off;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    include {folder}/quakemap.conf;
-}}
-""")
-        checked = subprocess.run([str(NGINX), "-t", "-p", str(folder), "-c", str(folder / "nginx.conf")],
-                                 capture_output=True, text=True)
-        assert checked.returncode == 0, checked.stderr
-        self.process = subprocess.Popen([str(NGINX), "-p", str(folder), "-c", str(folder / "nginx.conf")],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.url = f"http://127.0.0.1:{self.port}"
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        pytest.fail("nginx did not start: " + (folder / "error.log").read_text(errors="replace"))
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(10)
+def replicas_nginx(folder, upstreams):
+    """nginx with docs/deploy/nginx-quakemap.conf, its upstreams and cache folder replaced by the test's."""
+    text = CONFIGURATION.read_text()
+    servers = "\n".join(f"    server 127.0.0.1:{port} max_fails=1 fail_timeout=5s;" for port in upstreams)
+    text, replaced = re.subn(r"(    server 127\.0\.0\.1:\d+ [^\n]*\n)+", servers + "\n", text)
+    assert replaced == 1, "the upstream block of the documented configuration changed: update this test"
+    return Nginx(folder, text.replace("/var/cache/nginx/quakemap", str(folder / "cache")))
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    if not NGINX.exists():
-        pytest.fail("nginx is missing: make test-deps installs Debian's")
     name = "r_" + uuid.uuid4().hex[:16]
     psql("postgres", f"CREATE DATABASE {name} OWNER quakemap_writer")
     folder = pathlib.Path(tempfile.mkdtemp(prefix="quakemap-replicas-"))
@@ -144,7 +97,7 @@ def cluster():
         standby = f"postgresql://quakemap_reader@127.0.0.1:{STANDBY_PORT}/{name}"
         servers = [Server("--catalogue", primary, "--refresh", "1s"), Server("--catalogue", primary, "--refresh", "1s"),
                    Server("--catalogue", standby, "--refresh", "1s")]
-        proxy = Nginx(folder, [servers[0].port, servers[1].port])
+        proxy = replicas_nginx(folder, [servers[0].port, servers[1].port])
         yield {"name": name, "writer": writer, "replicas": servers, "nginx": proxy, "folder": folder}
     finally:
         os.environ.pop("PGPASSWORD", None)
@@ -275,28 +228,33 @@ class ChangeListener:
     and, once stopped, may reconnect with the last id it heard."""
 
     def __init__(self, url, last_event_id=None):
-        headers = {"Accept": "text/event-stream"}
-        if last_event_id:
-            headers["Last-Event-ID"] = last_event_id
-        self.reply = requests.get(url, headers=headers, stream=True, timeout=(5, 60))
-        assert self.reply.status_code == 200, self.reply.text
-        assert self.reply.headers["Content-Type"].startswith("text/event-stream")
+        parts = urllib.parse.urlsplit(url)
+        self.connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+        headers = {"Accept": "text/event-stream", **({"Last-Event-ID": last_event_id} if last_event_id else {})}
+        self.connection.request("GET", parts.path, headers=headers)
+        self.reply = self.connection.getresponse()
+        assert self.reply.status == 200, self.reply.read()
+        assert self.reply.getheader("Content-Type").startswith("text/event-stream")
         self.frames = []
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
     def _read(self):
-        frame = {}
+        frame, pending = {}, b""
         try:
-            for line in self.reply.iter_lines(decode_unicode=True):
-                if line == "":
-                    if "event" in frame:
-                        self.frames.append(frame)
-                    frame = {}
-                elif ":" in line and not line.startswith(":"):
-                    name, value = line.split(":", 1)
-                    frame[name] = value[1:] if value.startswith(" ") else value
-        except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError, AttributeError, ValueError):
+            # What has arrived, as it arrives (the chunks of the stream, however nginx cut them).
+            while chunk := self.reply.read1(65536):
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for line in (line.decode() for line in lines):
+                    if line == "":
+                        if "event" in frame:
+                            self.frames.append(frame)
+                        frame = {}
+                    elif ":" in line and not line.startswith(":"):
+                        name, value = line.split(":", 1)
+                        frame[name] = value[1:] if value.startswith(" ") else value
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
             pass  # closed by stop()
 
     def created(self):
@@ -313,7 +271,10 @@ class ChangeListener:
         return [frame["id"] for frame in self.frames if "id" in frame][-1]
 
     def stop(self):
-        self.reply.close()
+        # Shut, not just closed: the reading thread's read returns at once.
+        self.connection.sock.shutdown(socket.SHUT_RDWR)
+        self.thread.join(10)
+        self.connection.close()
 
 
 def numbered_feed(path, prefix, count, start):

@@ -5,13 +5,8 @@ zoom into a cluster and show an event's fields on a click, follow a filter and t
 an ingest by push (no polling), and show the same events from a static PMTiles site under nginx."""
 import io
 import math
-import os
-import pathlib
 import re
-import shutil
-import socket
 import subprocess
-import tempfile
 import time
 import urllib.parse
 import datetime
@@ -25,11 +20,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import BIN, ROOT, SAMPLE, headless_chromium, quakemap
+from conftest import BIN, ROOT, SAMPLE, Nginx, headless_chromium, quakemap
 
 LAND = (0x4B, 0x55, 0x63)
 SEA = (0x1E, 0x2A, 0x38)
-NGINX = pathlib.Path("/usr/sbin/nginx")
 STATIC_CONFIGURATION = ROOT / "docs" / "deploy" / "nginx-static.conf"
 
 
@@ -341,54 +335,16 @@ def test_a_refreshed_feed_reaches_the_page(start_server, browser, tmp_path):
         origin.shutdown()
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
 
 def test_the_static_site_under_nginx_shows_the_same_events_as_the_server(sample_server, browser, tmp_path):
-    if not NGINX.exists():
-        pytest.fail("nginx is missing: make test-deps installs Debian's")
     site = tmp_path / "site"
     done = subprocess.run([str(BIN / "quakemap-server"), "--write-site", str(site)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     quakemap("tiles", SAMPLE, "--encoding", "mvt", "--container", "pmtiles", "--zoom", "0-6", "-o", site / "quakes.pmtiles", "--quiet")
-    port = free_port()
-    text = STATIC_CONFIGURATION.read_text().replace("listen 127.0.0.1:8080;", f"listen 127.0.0.1:{port};")
-    text = text.replace("root /srv/quakemap;", f"root {site};")
-    (tmp_path / "static.conf").write_text(text)
-    user = "user root;" if os.geteuid() == 0 else ""
-    (tmp_path / "nginx.conf").write_text(f"""
-{user}
-daemon off;
-worker_processes 1;
-pid {tmp_path}/nginx.pid;
-error_log {tmp_path}/error.log warn;
-events {{ worker_connections 64; }}
-http {{
-    include /etc/nginx/mime.types;
-    access_log {tmp_path}/access.log;
-    client_body_temp_path {tmp_path}/body;
-    proxy_temp_path {tmp_path}/proxy;
-    fastcgi_temp_path {tmp_path}/fastcgi;
-    uwsgi_temp_path {tmp_path}/uwsgi;
-    scgi_temp_path {tmp_path}/scgi;
-    include {tmp_path}/static.conf;
-}}
-""")
-    nginx = subprocess.Popen([str(NGINX), "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    nginx = Nginx(tmp_path, STATIC_CONFIGURATION.read_text().replace("root /srv/quakemap;", f"root {site};"), log=True)
     try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
         view = "#map=2/20/-100"
-        open_page(browser, f"http://127.0.0.1:{port}", view)
+        open_page(browser, nginx.url, view)
         static_ids = rendered_ids(browser)
         assert "no server" in browser.find_element(By.ID, "updated").text
         assert not browser.find_element(By.ID, "filter").is_displayed()
@@ -402,8 +358,7 @@ http {{
         assert re.search(r'"GET /quakes\.pmtiles HTTP/1\.1" 206 ', log)
         assert not re.search(r'"GET /quakes\.pmtiles HTTP/1\.1" 200 ', log)
     finally:
-        nginx.terminate()
-        nginx.wait(10)
+        nginx.stop()
 
 
 def test_the_page_asks_for_nothing_outside_the_server(sample_server, browser):
@@ -416,3 +371,14 @@ def test_the_page_asks_for_nothing_outside_the_server(sample_server, browser):
     open_page(browser, sample_server.url)
     resources = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
     assert resources and all(name.startswith(sample_server.url) or name.startswith("blob:") for name in resources), resources
+
+
+def test_the_static_configuration_in_docs_deploy_md_is_the_file_the_tests_run():
+    # docs/deploy.md shows the file without its comments: the two must not drift apart.
+    blocks = re.findall(r"```nginx\n(.*?)```", (ROOT / "docs" / "deploy.md").read_text(), re.S)
+    run = "\n".join(line for line in STATIC_CONFIGURATION.read_text().splitlines() if not line.strip().startswith("#"))
+
+    def lines(text):
+        return [line.rstrip() for line in text.splitlines() if line.strip()]
+
+    assert lines(run) in [lines(block) for block in blocks]

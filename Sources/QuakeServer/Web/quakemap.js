@@ -194,7 +194,7 @@
 
   // MARK: Changes as they happen
 
-  let changes = null, pending = [], flushing = null;
+  let changes = null, pending = [], flushing = null, reloading = false;
 
   // One stream per filter: the server sends only the events it admits (reloads and heartbeats to all).
   function listen() {
@@ -215,7 +215,7 @@
     };
     changes.addEventListener("create", change);
     changes.addEventListener("update", change);
-    changes.addEventListener("reload", (event) => { hear(event.lastEventId); later(); });
+    changes.addEventListener("reload", (event) => { hear(event.lastEventId); reloading = true; later(); });
     changes.addEventListener("heartbeat", () => hear());
   }
 
@@ -225,15 +225,22 @@
     showHeard(true);
   }
 
-  // An ingest arrives as a burst of events: the tiles and the count are asked for once it is over.
+  // An ingest arrives as a burst of events: the tiles and the count are asked for once it is
+  // over, each page at its own moment within a second, so that thousands of pages do not ask
+  // the same instant (a cache in front answers most of them).
   function later() {
     clearTimeout(flushing);
-    flushing = setTimeout(flush, 150);
+    flushing = setTimeout(flush, 150 + Math.random() * 850);
   }
 
   async function flush() {
     const batch = pending;
     pending = [];
+    if (reloading) {
+      // What changed is not known event by event: the window's end is read again too.
+      reloading = false;
+      newest = await newestTime().catch(() => newest);
+    }
     for (const { kind, feature } of batch) {
       const time = Date.parse(feature.properties.time);
       if (Number.isFinite(time)) newest = newest === null ? time : Math.max(newest, time);
