@@ -107,13 +107,13 @@ package struct Catalogue: Sendable {
         return found
     }
 
-    /// Gives the connection back.
     /// Up to `count` events an ingest created or revised after the change stamp `stamp`, in
     /// the order of their stamps (``CatalogueState/changes`` is the last one given).
     package func changes(after stamp: Int64, count: Int) async throws -> [CatalogueChange] {
         try await store.changes(after: stamp, count: count)
     }
 
+    /// Gives the connection back.
     package func close() async { await store.close() }
 
     /// Opens the catalogue at `location`, runs `body` with it, and closes it whatever `body` does.

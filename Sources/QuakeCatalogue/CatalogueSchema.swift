@@ -131,9 +131,10 @@ package enum CatalogueSchema {
 
     /// Step 5, the same in both dialects: each event's change stamp, the stamp its last ingest that
     /// created or revised it gave (what a client of the change stream resumes from; events from
-    /// before this step have none), the stamp that created it (a client told of an earlier stamp
-    /// knew it, and hears of an update rather than a creation), and in the state the last stamp given and the stamp at which an
-    /// ingest last removed events (a client behind it cannot be told exactly what changed).
+    /// before this step have none), and the stamp that created it (a client told of an earlier
+    /// stamp knew the event, and hears of an update rather than a creation); in the state, the
+    /// last stamp given and the stamp at which an ingest last removed events (a client behind it
+    /// cannot be told exactly what changed).
     static let changeStep = """
         ALTER TABLE events ADD COLUMN change_stamp bigint;
         ALTER TABLE events ADD COLUMN created_stamp bigint;
@@ -205,8 +206,9 @@ package enum CatalogueSchema {
     package static let changeChannel = "quakemap_catalogue"
 
     /// What an ingest that changed anything runs last, in its transaction: the version moves on
-    /// (every server sees a new tag), the served count and the time are kept for them.
-    /// Its values: the time, the last change stamp given, and whether events were removed.
+    /// (every server sees a new tag), the served count and the time are kept for them. Its
+    /// values: the time, the last change stamp given, the count of events removed and, when
+    /// some were, the stamp of their removal.
     package static let bumpState = """
         UPDATE catalogue_state SET version = version + 1, changed_ms = ?, changes = ?,
             pruned_at = CASE WHEN ? > 0 THEN ? ELSE pruned_at END,

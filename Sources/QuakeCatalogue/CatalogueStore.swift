@@ -118,7 +118,7 @@ package struct CatalogueState: Sendable, Hashable {
     package var largestMagnitude: Double?
     /// Who the data is from, as its ingests recorded it, in the order first recorded.
     package var sources: [String] = []
-    /// The last change stamp an ingest gave (``Catalogue/changes(after:limit:)``).
+    /// The last change stamp an ingest gave (``Catalogue/changes(after:count:)``).
     package var changes: Int64 = 0
     /// The stamp at which an ingest last removed events: a client of the change stream that
     /// last heard of an earlier one cannot be told exactly what changed.

@@ -130,7 +130,8 @@ struct WebConfigDocument: Codable {
 
     /// The deepest zoom the page offers.
     var maximumZoom: Int
-    /// The deepest zoom of the events' and the land's tiles (beyond, they are scaled up).
+    /// The deepest zoom of a server's event and land tiles (beyond, they are scaled up); a static
+    /// site's archives say their own.
     var eventsMaximumZoom: Int
     var landMaximumZoom: Int
     /// What the circles' colour tells at first: magnitude, depth or alert.
@@ -146,8 +147,8 @@ struct WebConfigDocument: Codable {
 
     init(symbols: SymbolStyle, attribution: String, archive: String? = nil, basemapArchive: String? = nil) {
         maximumZoom = 16
-        eventsMaximumZoom = archive == nil ? 14 : 10
-        landMaximumZoom = archive == nil ? BasemapVectorTiles.maximumZoom : 6
+        eventsMaximumZoom = 14
+        landMaximumZoom = BasemapVectorTiles.maximumZoom
         coloring = ["magnitude", "depth", "alert"].contains("\(symbols.coloring)") ? "\(symbols.coloring)" : "magnitude"
         magnitudes = stride(from: 0.0, through: 10.0, by: 0.25).map { m in
             [.number(m), .number(symbols.sizes.diameter(magnitude: m)), .text(Self.css(symbols.sizes.fill(magnitude: m)))]
