@@ -58,6 +58,23 @@ extension Endpoints {
         guard let basemap = BasemapChoice(named: basemapName) else {
             throw Problem.badParameter("basemap", "'\(basemapName)' is not \(BasemapChoice.named.map(\.name).joined(separator: ", "))")
         }
+        let layerName = parameters.first(where: { $0.name == "layer" })?.value
+        let layer = layerName.flatMap(BValueGridOptions.Layer.init(rawValue:))
+        if let layerName, layer == nil {
+            throw Problem.badParameter("layer", "'\(layerName)' is not \(BValueGridOptions.Layer.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let spacingText = parameters.first(where: { $0.name == "spacing" })?.value
+        let grid = BValueGridOptions(spacing: try spacingText.map { text throws(Problem) in
+            guard let value = Double(text) else { throw Problem.badParameter("spacing", "'\(text)' is not a number of degrees") }
+            return value
+        }, layer: layer ?? .bValue)
+        do {
+            try grid.validate()
+        } catch {
+            throw Problem.badParameter("spacing", error.message)
+        }
+        // A grid is only as good as its nodes' events: all of them, unless the request says otherwise.
+        let limit = layer != nil && !parameters.contains(where: { $0.name == "limit" }) ? Int.max : query.limit
         let region = query.filter.bbox
         var options = MapOptions(width: width, region: region, style: self.options.symbols.sizes, coloring: coloring, basemap: basemap)
         if drawnAs == .beachball { options.symbols.beachballs = BeachballStyle(drawing: drawing) }
@@ -67,13 +84,18 @@ extension Endpoints {
         let served = await store.served()
         options.dataSources = served.sources
         let mapOptions = options
-        return try await image(request, key: "map \(width) \(name) \(symbol) \(drawingName) \(basemapName) \(query.query(offset: 0))", served: served,
-                                coloring: coloring, events: served.mapEvents(limit: query.limit), read: {
-            try await served.newest(query.filter, limit: query.limit)
+        let key = "map \(width) \(name) \(symbol) \(drawingName) \(basemapName) \(layer?.rawValue ?? "-") \(spacingText ?? "-") "
+            + query.query(offset: 0)
+        return try await image(request, key: key, served: served, coloring: coloring, events: served.mapEvents(limit: limit), read: {
+            try await served.newest(query.filter, limit: limit)
         }) { selected in
-            let scene = SceneBuilder(drawing: mapOptions).scene(for: selected.events, feedGenerated: served.generated,
-                                                                places: selected.places)
-            return try MapRenderer().pngData(for: scene)
+            let builder = SceneBuilder(drawing: mapOptions)
+            guard layer != nil else {
+                return try MapRenderer().pngData(for: builder.scene(for: selected.events, feedGenerated: served.generated,
+                                                                    places: selected.places))
+            }
+            let computed = try QuakeMap.bValueGrid(selected.events, grid: grid, region: region)
+            return try MapRenderer().pngData(for: builder.scene(for: computed, events: selected.events, feedGenerated: served.generated))
         }
     }
 

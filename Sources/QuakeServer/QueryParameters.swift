@@ -60,13 +60,17 @@ enum QueryParameters {
                                           schema: { .string(allowedValues: MechanismDrawing.allCases.map { .init($0.rawValue) }) })
     static let basemap = QueryParameter(name: "basemap", description: "Under the events: Natural Earth land (the default), shaded relief of land and sea floor (NOAA ETOPO1), or nothing",
                                         schema: { .string(allowedValues: BasemapChoice.named.map { .init($0.name) }) })
+    static let layer = QueryParameter(name: "layer", description: "Instead of the events, a grid of their b-value, its error or Mc (every matching event unless limit is given)",
+                                      schema: { .string(allowedValues: BValueGridOptions.Layer.allCases.map { .init($0.rawValue) }) })
+    static let spacing = QueryParameter(name: "spacing", description: "With layer: degrees between the grid's nodes (default: about 100 across the map)",
+                                        schema: { .number(minimum: (0.001, exclusive: false)) })
     static let landingFormat = QueryParameter(name: "f", description: "The format; without it, the Accept header decides",
                                               schema: { .string(allowedValues: "json", "html") })
 
     static let items = [bbox, bboxCRS, datetime, limit, offset, cursor, filter, filterLanguage, filterCRS, featureFormat]
     static let count = [bbox, bboxCRS, datetime, filter, filterLanguage, filterCRS, featureFormat, version]
     static let tile = [filter, filterLanguage, filterCRS, datetime, imageFormat, version]
-    static let map = tile + [bbox, width, mapLimit, color, symbol, mechanism, basemap]
+    static let map = tile + [bbox, width, mapLimit, color, symbol, mechanism, basemap, layer, spacing]
     static let landTile = [imageFormat]
     static let vectorTile = [filter, filterLanguage, filterCRS, datetime, vectorFormat, version]
     static let basemapTile = [vectorFormat]

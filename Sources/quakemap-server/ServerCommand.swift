@@ -35,7 +35,9 @@ struct ServerCommand: AsyncParsableCommand {
               /collections/quakes/tiles/WebMercatorQuad/tilejson.json,
               /tileMatrixSets           TileJSON 3.0; OGC API – Tiles documents
               /map.png                  plate carrée map: bbox, width, limit
-                                        (default 300), color, filter, datetime
+                                        (default 300), color, filter, datetime;
+                                layer=bvalue|bvalue-sigma|mc and spacing: a
+                                grid of b, σ(b) or Mc from every matching event
               /collections/quakes/changes
                                         Server-Sent Events: each event created or
                                         revised, as it is ingested; Last-Event-ID

@@ -104,14 +104,19 @@ struct MapArguments: ParsableArguments {
 
     /// The map these options describe, its circles as `symbols` say (the basemap file is read here).
     func options(symbols: SymbolOptions) throws -> MapOptions {
+        try options(style: symbols.style, coloring: symbols.color)
+    }
+
+    /// The map these options describe, its events drawn in `style` and `coloring`.
+    func options(style: MagnitudeStyle = MagnitudeStyle(), coloring: SymbolColoring = .magnitude) throws -> MapOptions {
         MapOptions(
             width: width,
             height: height,
             region: try regionBox(),
             centerLongitude: centerLon,
             mapProjection: projection,
-            style: symbols.style,
-            coloring: symbols.color,
+            style: style,
+            coloring: coloring,
             basemap: try loadBasemap(),
             showsLegend: !noLegend,
             title: title,

@@ -126,6 +126,8 @@ public enum StatisticsError: QuakeKitError, Hashable {
     case notEnoughEvents(aboveCompleteness: Int, required: Int, completeness: Double?)
     /// A profile whose ends are the same point, or opposite points of the Earth.
     case invalidProfile(String)
+    /// A b-value grid's options out of range (the reason says which).
+    case invalidGrid(String)
 
     /// The message.
     public var message: String {
@@ -138,6 +140,8 @@ public enum StatisticsError: QuakeKitError, Hashable {
             return "not enough events for Mc and b: no magnitudes, \(required) needed"
         case .invalidProfile(let reason):
             return "invalid profile: \(reason)"
+        case .invalidGrid(let reason):
+            return "invalid b-value grid: \(reason)"
         }
     }
 }

@@ -81,9 +81,9 @@ extension SceneBuilder {
         }
 
         var legendLayout = OverlayLayout(palette: options.palette)
-        let legendSize = legend(into: &legendLayout, measure: measure,
-                                otherTypes: otherTypesLegendRow(for: events, measure: measure),
-                                mechanisms: mechanismLegendRow(for: events, measure: measure))
+        let legendSize = colorBar.map { colorBarLegend($0, into: &legendLayout, measure: measure) }
+            ?? legend(into: &legendLayout, measure: measure, otherTypes: otherTypesLegendRow(for: events, measure: measure),
+                      mechanisms: mechanismLegendRow(for: events, measure: measure))
 
         // Footer, bottom right unless that hides events.
         var footerSize = 10 * s

@@ -13,6 +13,8 @@ public struct SceneBuilder: Sendable {
     /// Whether the circles keep their events' ids (``SceneCircle/eventID``): what reads a scene
     /// needs them (animations, tests), a map only drawn does not (16 bytes a circle).
     package var keepsEventIDs = true
+    /// A map of values (``scene(for:events:feedGenerated:feedTitle:)``) shows this colour bar in the legend's place.
+    package var colorBar: SceneColorBar?
 
     /// A builder whose labels are measured by what `textMetrics` makes (the
     /// renderer stage's `init(options:)` passes Cairo's).
