@@ -172,6 +172,9 @@ struct ServerTests {
         ("/map.png?color=blue", "color", nil),
         ("/map.png?symbol=ball", "symbol", "symbol: 'ball' is not circle, beachball"),
         ("/map.png?symbol=beachball&mechanism=half", "mechanism", nil),
+        ("/map.png?layer=b", "layer", "layer: 'b' is not bvalue, bvalue-sigma, mc"),
+        ("/map.png?layer=mc&spacing=0", "spacing", "spacing: invalid b-value grid: node spacing 0.0° is outside 0.001…30"),
+        ("/map.png?layer=mc&spacing=west", "spacing", "spacing: 'west' is not a number of degrees"),
     ] as [(String, String, String?)])
     func badRequestsNameTheParameter(path: String, parameter: String, detail: String?) async throws {
         try await Self.withServer { server in
@@ -237,6 +240,35 @@ struct ServerTests {
             let region = try RasterImage(png: try await server.get("/map.png?width=300&bbox=160,-20,-160,20&limit=5").body)
             #expect(region.width == 300 && region.height == 300)
         }
+    }
+
+    @Test("a b-value layer is the library's b-value map of every matching event, not the newest 300")
+    func bValueLayerIsTheLibrarysMap() async throws {
+        // 2,000 events of b = 1 over a box, at evenly spaced quantiles, in a USGS CSV.
+        var rows = ["time,latitude,longitude,depth,mag,magType,nst,gap,dmin,rms,net,id,updated,place,type"]
+        for index in 0..<2000 {
+            let quantile = (Double(index % 200) + 0.5) / 200
+            let magnitude = (1.95 - log10(1 - quantile)) * 100
+            let time = Date(timeIntervalSince1970: 1_600_000_000 + Double(index) * 60)
+            rows.append("\(CivilTime.iso8601(time)),\(34 + Double(index % 40) * 0.05),\(-120 + Double(index / 40) * 0.06),5,"
+                        + "\(magnitude.rounded() / 100),ml,,,,,ci,ci\(index),\(CivilTime.iso8601(time)),here,earthquake")
+        }
+        let path = try ServerFixtures.file(rows.joined(separator: "\n") + "\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try await RunningServer.start([.local(.file(path))], options: ServerOptions())
+        defer { server.stop() }
+        let reply = try await server.get("/map.png?layer=bvalue&bbox=-121,33,-116,37&width=400&spacing=0.5")
+        #expect(reply.status == 200 && reply.headers["content-type"] == "image/png")
+        let selection = try QuakeMap.select(from: .file(path), selection: EventSelection(limit: nil), as: MapEvent.self)
+        let box = try GeoBox(west: -121, south: 33, east: -116, north: 37)
+        let expected = try QuakeMap.bValueMap(selection, grid: BValueGridOptions(spacing: 0.5),
+                                              options: MapOptions(width: 400, region: box))
+        let drawn = try RasterImage(png: reply.body), reference = try RasterImage(png: expected)
+        #expect(drawn.width == reference.width && drawn.height == reference.height)
+        let differing = zip(drawn.rgba, reference.rgba).count { abs(Int($0) - Int($1)) > 2 }
+        #expect(differing == 0, "\(differing) channels differ")
+        let mc = try await server.get("/map.png?layer=mc&bbox=-121,33,-116,37&width=400&spacing=0.5")
+        #expect(mc.status == 200 && mc.body != reply.body, "another layer is another picture")
     }
 
     @Test func mapsDrawBeachballsWhenAsked() async throws {

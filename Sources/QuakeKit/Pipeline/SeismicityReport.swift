@@ -45,12 +45,16 @@ public struct ReportOptions: Sendable, Hashable {
     package var largestEvents: Int
     /// Plate boundaries on the maps. Default ``PlateBoundaries/bird2003``.
     package var plateBoundaries: PlateBoundaries?
+    /// The grid of the b-value page; `nil` leaves the page out. By default each
+    /// node of about 100 across the region takes its nearest 200 events; the binning
+    /// and Mc method are the report's. The page is left out when no node has enough events.
+    package var bValueGrid: BValueGridOptions?
 
     /// Creates options.
     public init(paper: PaperSize = .a4, title: String? = nil, source: String? = nil, region: GeoBox? = nil,
                 profile: CrossSectionProfile? = nil, binning: MagnitudeBinning = .tenth,
                 completeness: CompletenessMethod = .standard, largestEvents: Int = 10,
-                plateBoundaries: PlateBoundaries? = .bird2003) {
+                plateBoundaries: PlateBoundaries? = .bird2003, bValueGrid: BValueGridOptions? = BValueGridOptions()) {
         self.paper = paper
         self.title = title
         self.source = source
@@ -60,6 +64,7 @@ public struct ReportOptions: Sendable, Hashable {
         self.completeness = completeness
         self.largestEvents = largestEvents
         self.plateBoundaries = plateBoundaries
+        self.bValueGrid = bValueGrid
     }
 
     /// How many rows the table of the largest events may have: one page's room.
@@ -94,9 +99,11 @@ public enum ReportOptionsError: QuakeKitError, Equatable {
 ///    events (time, magnitude, depth, place) and the events per hour, day or week;
 /// 2. a map of the region the events occupy coloured by depth, magnitude
 ///    against time, and the frequency–magnitude distribution with Mc and b;
-/// 3. with a `profile`: the profile's map, the depth
+/// 3. when enough events for it: maps of the b-value and of Mc on a grid over
+///    that region (``BValueGridOptions``);
+/// 4. with a `profile`: the profile's map, the depth
 ///    cross-section along it and the depths of the events in its band;
-/// 4. when events have focal mechanisms: their beachballs on a map of the region
+/// 5. when events have focal mechanisms: their beachballs on a map of the region
 ///    they occupy, and a table of the largest (planes, Mw, faulting style).
 ///
 /// Every page carries the credits and its number. Text stays text (fonts
@@ -107,6 +114,7 @@ public enum SeismicityReport {
         var layout = ReportLayout(options: options, measure: TextMeasurer())
         layout.firstPage(selection)
         layout.secondPage(selection.events)
+        layout.bValuePage(selection.events)
         if let profile = options.profile { layout.profilePage(selection.events, profile: profile) }
         layout.mechanismPage(selection.events)
         return layout.finished()
@@ -192,6 +200,32 @@ package struct ReportLayout {
         y += 8
         let height = max(fmdHeight, bottom - y)
         place(chart(height: height).frequencyMagnitude(events, binning: options.binning, method: options.completeness), height: height)
+    }
+
+    /// Maps of b and Mc on a grid over page 2's region, each node from its own events;
+    /// nothing when no node has enough.
+    package mutating func bValuePage(_ events: [SeismicEvent]) {
+        guard var grid = options.bValueGrid else { return }
+        grid.binning = options.binning
+        grid.completeness = options.completeness
+        let mapEvents = events.compactMap(MapEvent.init)
+        let region = options.region ?? GeoBox.enclosing(events.map { GeoPoint(longitude: $0.longitude, latitude: $0.latitude) })
+        guard var computed = try? QuakeMap.bValueGrid(mapEvents, grid: grid, region: region),
+              computed.nodes.contains(where: { $0.fit != nil }) else { return }
+        startPage()
+        text("b-value and completeness", size: 14, bold: true, advance: 8)
+        let height = (bottom - y - 8) / 2
+        for layer in [BValueGridOptions.Layer.bValue, .completeness] {
+            computed.options.layer = layer
+            var options = mapOptions(width: contentWidth, region: region, coloring: .magnitude, profile: nil)
+            if Double(options.height) > height {
+                options = mapOptions(width: max(120, contentWidth * height / Double(options.height)), region: region,
+                                     coloring: .magnitude, profile: nil)
+            }
+            let scene = SceneBuilder(options: options).scene(for: computed, events: mapEvents)
+            place(scene, height: Double(scene.height), width: Double(scene.width))
+            y += 8
+        }
     }
 
     package mutating func profilePage(_ events: [SeismicEvent], profile: CrossSectionProfile) {
