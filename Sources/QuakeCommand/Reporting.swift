@@ -118,6 +118,9 @@ package enum Reporting {
             return 65
         case is EventColumnsError:
             return 64
+        // What reaches here are options the data made impossible (a grid too fine for the events' extent).
+        case is StatisticsError:
+            return 64
         case let error as WriteError:
             switch error {
             case .cannotCreateFolder, .cannotCreate, .refusingToReplace: return 73
