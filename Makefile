@@ -19,7 +19,7 @@ RELEASE := $(shell cat scripts/release-flags)
 # The fuzzers' seed corpora, written afresh for the corpus replay test (FuzzCorpusReplayTests).
 FUZZ_SEEDS := $(CURDIR)/.build/fuzz-seeds
 
-.PHONY: map test test-run test-all outside bench-catalogue bench-servers bench-tiles test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample install uninstall basemap relief plates bench bench-readers load interop api-fuzz examples fuzz
+.PHONY: map test test-run test-all outside bench-catalogue bench-servers bench-tiles bench-stats test-sanitize test-tsan test-asan test-sanitize-services build deps test-deps clean sample install uninstall basemap relief plates bench bench-readers load interop api-fuzz examples fuzz
 
 ## map: install what is missing, build in release mode, render the bundled sample to Output/quakes.png
 map: deps
@@ -212,6 +212,12 @@ bench-servers: deps test-deps
 ## PostGIS catalogue served by quakemap-server against tipg on the same database (scripts/with_postgres.sh)
 bench-tiles: deps test-deps
 	Benchmarks/tiles.sh
+
+## bench-stats: statistical seismology against SeismoStats on the same inputs: every b estimator and Mc method on
+## 1 M magnitudes, Gardner–Knopoff declustering of 1 M events, a b-value map of 1 M Californian events
+## (PARTS=estimators|decluster|bmap; generates its inputs once)
+bench-stats: deps test-deps
+	PYTHON=$(VENV)/bin/python Benchmarks/stats.sh
 
 ## bench-readers: each reader (CSV, GeoJSON, FDSN text, QuakeML) against xmllint and ObsPy
 ## (BIG_BYTES sets the QuakeML file's size; long: a 1 GB QuakeML file)
