@@ -1,0 +1,132 @@
+import Foundation
+
+/// What a completeness search tried, for reports and for checking against
+/// SeismoStats: every tested Mc with its b and its statistic (the KS p-value, or
+/// b-stability's |b̄ − b|/σ), and for KS the simulated distances.
+package struct CompletenessSearch: Sendable, Hashable {
+    /// The Mc values tested, in order (the search stops at the first that passes).
+    package var tested: [Double] = []
+    /// The classic b at each.
+    package var bValues: [Double] = []
+    /// KS: the p-value at each; b-stability: |mean b over the stability range − b| / σ.
+    package var statistics: [Double] = []
+    /// KS: the observed distance at each.
+    package var distances: [Double] = []
+    /// KS: the simulated distances at each tested Mc (what SeismoStats's `ks_ds_list` takes).
+    package var simulatedDistances: [[Double]] = []
+}
+
+/// SeismoStats's completeness estimators besides maximum curvature, on magnitudes
+/// binned by ``SeismoStatsNumerics/binned(_:width:)``; both use the classic b-value
+/// estimator, SeismoStats's default `b_method`.
+package enum CompletenessEstimators {
+    /// `estimate_mc_ks` (Clauset et al. 2009; Mizrahi et al. 2021): the smallest Mc of
+    /// arange(min, max, Δm) whose magnitudes pass a Kolmogorov–Smirnov test against a
+    /// binned Gutenberg–Richter law with their own classic b: p ≥ `pValue` (default 0.1),
+    /// p being the share of `simulations` (default 10,000) synthetic samples of the same
+    /// size whose distance is at least the observed one. The synthetic samples are drawn
+    /// here (``Xoshiro256StarStar`` seeded by `seed`), not by NumPy: the same seed gives
+    /// the same Mc, and the distances can be handed to SeismoStats to reproduce the test.
+    /// `nil` when no Mc passes.
+    package static func kolmogorovSmirnov(_ magnitudes: [Double], width: Double, pValue: Double = 0.1,
+                                          simulations: Int = 10_000, seed: UInt64 = 0,
+                                          search: inout CompletenessSearch) -> Double? {
+        guard let low = magnitudes.min(), let high = magnitudes.max() else { return nil }
+        var generator = Xoshiro256StarStar(seed: seed)
+        let candidates = SeismoStatsNumerics.arange(low, high, width).map { SeismoStatsNumerics.binned($0, width: width) }
+        for mc in candidates {
+            let sample = BValueEstimators.complete(magnitudes, mc: mc, width: width)
+            guard sample.count > 1 else { continue }
+            let b = BValueEstimators.mle(sample, mc: mc, width: width)
+            let beta = b * log(10)
+            // SeismoStats's grid: bins from Mc to where exceedance within all samples is below 1e-3.
+            let top = 1 / b * log10(Double(sample.count) * Double(simulations) * 1e3) + mc
+            let grid = SeismoStatsNumerics.arange(mc, top + 3.0 / 2.0 * width, width)
+                .map { SeismoStatsNumerics.binned($0, width: width) }
+            let centres = grid.dropLast()
+            let theoretical = centres.map { 1 - exp(-beta * ($0 + width - mc)) }
+            let observed = distance(histogram(sample, edges: grid.map { $0 - width / 2 }), theoretical)
+            // A binned exponential from Mc − Δm/2 is geometric in bins: P(k) = (1 − q)qᵏ, q = e^{−βΔm}.
+            var simulated = [Double](repeating: 0, count: simulations)
+            var counts = [Int](repeating: 0, count: centres.count)
+            let scale = -1 / (beta * width)
+            for run in 0..<simulations {
+                for index in counts.indices { counts[index] = 0 }
+                for _ in 0..<sample.count {
+                    let bin = Int(log(generator.unitInterval()) * scale)
+                    if bin < counts.count { counts[bin] += 1 }
+                }
+                simulated[run] = distance(counts, theoretical)
+            }
+            var atLeast = 0
+            for value in simulated where value >= observed { atLeast += 1 }
+            let p = Double(atLeast) / Double(simulations)
+            search.tested.append(mc)
+            search.bValues.append(b)
+            search.statistics.append(p)
+            search.distances.append(observed)
+            search.simulatedDistances.append(simulated)
+            if p >= pValue { return mc }
+        }
+        return nil
+    }
+
+    /// `estimate_mc_b_stability` (Cao & Gao 2002; Woessner & Wiemer 2005): the smallest
+    /// Mc whose classic b differs from the mean b over [Mc, Mc + `range`) (default 0.5) by
+    /// at most its Shi–Bolt σ. NumPy's arange and its floating steps decide the Mcs
+    /// tried and averaged, exactly as in SeismoStats (whose mean divides by the count
+    /// of arange(0, range, Δm) even when the inner arange has one more value). `nil`
+    /// when none passes.
+    ///
+    /// - Throws: ``StatisticsError/estimatorFailed(_:)`` when the magnitudes span less than `range`.
+    package static func bStability(_ magnitudes: [Double], width: Double, range: Double = 0.5,
+                                   search: inout CompletenessSearch) throws(StatisticsError) -> Double? {
+        guard let low = magnitudes.min(), let high = magnitudes.max() else { return nil }
+        let steps = SeismoStatsNumerics.arange(0, range, width).count
+        var candidates = SeismoStatsNumerics.arange(low, high, width).map { SeismoStatsNumerics.binned($0, width: width) }
+        guard candidates.count > steps, steps > 1 else {
+            throw .estimatorFailed("b-stability: the magnitudes (\(low)…\(high)) span less than the stability range \(range)")
+        }
+        candidates.removeLast(steps - 1)
+        for mc in candidates {
+            let sample = BValueEstimators.complete(magnitudes, mc: mc, width: width)
+            let b = BValueEstimators.mle(sample, mc: mc, width: width)
+            let std = BValueEstimators.shiBolt(sample, b: b)
+            var sum = 0.0
+            for shifted in SeismoStatsNumerics.arange(mc, mc + range, width) where shifted <= high {
+                sum += BValueEstimators.mle(BValueEstimators.complete(magnitudes, mc: shifted, width: width),
+                                            mc: shifted, width: width)
+            }
+            let difference = abs(sum / Double(steps) - b) / std
+            search.tested.append(mc)
+            search.bValues.append(b)
+            search.statistics.append(difference)
+            if difference <= 1 { return SeismoStatsNumerics.binned(mc, width: width) }
+        }
+        return nil
+    }
+
+    /// Counts per bin between `edges`, as numpy.histogram counts (the last edge included).
+    private static func histogram(_ values: [Double], edges: [Double]) -> [Int] {
+        var counts = [Int](repeating: 0, count: edges.count - 1)
+        guard let first = edges.first, let last = edges.last else { return counts }
+        for value in values where value >= first && value <= last {
+            // Binned values sit mid-bin, so the index is their offset in bins.
+            let index = min(counts.count - 1, Int(((value - first) / (edges[1] - first)).rounded(.down)))
+            counts[index] += 1
+        }
+        return counts
+    }
+
+    /// max |cumulative share − theoretical CDF|, as SeismoStats's `ks_test_gr`.
+    private static func distance(_ counts: [Int], _ theoretical: [Double]) -> Double {
+        let total = Double(counts.reduce(0, +))
+        var cumulative = 0
+        var largest = 0.0
+        for (count, expected) in zip(counts, theoretical) {
+            cumulative += count
+            largest = max(largest, abs(Double(cumulative) / total - expected))
+        }
+        return largest
+    }
+}
