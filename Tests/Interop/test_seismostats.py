@@ -157,7 +157,10 @@ def check_estimators(path, delta_m=0.1, extra=()):
     times = ms.astype(float)
     worst = {}
     for method in B_ESTIMATORS:
-        out = stats(path, "--mag-bin", str(delta_m), "--b-method", method, *extra)
+        # more-positive's σ is a bootstrap (500 by default): a few resamples keep the run short;
+        # its agreement is checked in test_more_positive_sigma_is_seismostats_bootstrap.
+        quick = ["--bootstrap", "20"] if method == "more-positive" else []
+        out = stats(path, "--mag-bin", str(delta_m), "--b-method", method, *quick, *extra)
         if "estimate" not in out:
             pytest.skip(f"{path.name}: {out['gutenbergRichter'].get('problem')}")
         estimate = out["estimate"]
@@ -241,7 +244,7 @@ def test_reference_magnitude_and_scaling_agree(tmp_path):
     mags, ms = catalogue(path)
     binned = bin_to_precision(mags, 0.1)
     for method in ("utsu", "positive", "more-positive"):
-        out = stats(path, "--b-method", method, "--m-ref", "3", "--a-scaling", "10")["estimate"]
+        out = stats(path, "--b-method", method, "--m-ref", "3", "--a-scaling", "10", "--bootstrap", "2")["estimate"]
         a = seismostats_a(A_PAIRED[method], binned, ms.astype(float), out["mc"], 0.1, out["b"], m_ref=3, scaling=10)
         assert rel(out["a"], a) < RELATIVE, (method, out["a"], a)
 
@@ -251,7 +254,7 @@ def test_positive_estimators_take_dmc(tmp_path):
     mags, _ = catalogue(path)
     binned = bin_to_precision(mags, 0.1)
     for method in ("positive", "more-positive"):
-        out = stats(path, "--b-method", method, "--dmc", "0.3")["estimate"]
+        out = stats(path, "--b-method", method, "--dmc", "0.3", "--bootstrap", "2")["estimate"]
         estimator = B_ESTIMATORS[method]()
         b = estimator.calculate(binned, mc=out["mc"], delta_m=0.1, dmc=0.3)
         assert out["dmc"] == 0.3 and out["n"] == estimator.n
@@ -313,14 +316,14 @@ def test_bootstrap_sigma_within_ten_percent(tmp_path):
     path = synthetic(tmp_path, "boot", 1.0, 1.5, 2000, 0.1, 31, incomplete=False)
     mags, _ = catalogue(path)
     binned = bin_to_precision(mags, 0.1)
-    out = stats(path, "--mc", "1.5", "--bootstrap", "2000", "--seed", "7")["estimate"]
+    out = stats(path, "--mc", "1.5", "--bootstrap", "1000", "--seed", "7")["estimate"]
     kept = binned[binned >= 1.5 - 0.05]
     theirs = bootstrap_std(kept, lambda sample: UtsuBValueEstimator().calculate(sample, mc=1.5, delta_m=0.1),
-                           n=2000, random_state=7)
-    assert out["bootstrap"] == 2000
+                           n=1000, random_state=7)
+    assert out["bootstrap"] == 1000
     assert abs(out["bootstrapStd"] - theirs) < 0.1 * theirs, (out["bootstrapStd"], theirs)
     # The same seed gives the same σ; the Shi–Bolt σ is close to the bootstrap's for Aki–Utsu.
-    again = stats(path, "--mc", "1.5", "--bootstrap", "2000", "--seed", "7")["estimate"]
+    again = stats(path, "--mc", "1.5", "--bootstrap", "1000", "--seed", "7")["estimate"]
     assert again["bootstrapStd"] == out["bootstrapStd"]
     assert abs(out["std"] - theirs) < 0.1 * theirs
 
@@ -363,7 +366,13 @@ def test_ks_mc_agrees(tmp_path, b, mc, size, delta_m, seed):
     # Exact: SeismoStats's test on quakemap's synthetic distances.
     exact, info = estimate_mc_ks(binned, delta_m=delta_m, n=200, ks_ds_list=simulated["distances"])
     assert fit["mc"] == pytest.approx(exact, abs=1e-9)
-    assert fit["mcSearch"]["statistics"] == info["p_values"]
+    # A synthetic sample with the observed one's count where the distance peaks has the same
+    # distance in exact arithmetic; which side of it the computed one falls is decided by the
+    # last bit of exp() (NumPy's SIMD exp and glibc's differ there in about 5 % of arguments),
+    # so such a tie may count on one side only: p-values agree to 2 samples in 200.
+    assert len(fit["mcSearch"]["statistics"]) == len(info["p_values"])
+    for ours, reference in zip(fit["mcSearch"]["statistics"], info["p_values"]):
+        assert abs(ours - reference) <= 2 / 200 + 1e-12, (fit["mcSearch"]["statistics"], info["p_values"])
     for ours, reference in zip(fit["mcSearch"]["distances"], info["ks_ds"]):
         assert rel(ours, reference) < RELATIVE
     for ours, reference in zip(fit["mcSearch"]["bValues"], info["b_values_tested"]):

@@ -180,6 +180,19 @@ struct BValueEstimatorTests {
         #expect(first.stdMethod == "shi-bolt")
     }
 
+    @Test func binomialDrawsHaveTheirMeanAndVariance() {
+        var generator = Xoshiro256StarStar(seed: 11)
+        for (n, p) in [(20, 0.1), (1000, 0.3), (200_000, 0.9), (50, 0.5)] {
+            let draws = (0..<4000).map { _ in Double(CompletenessEstimators.binomial(n, p, &generator)) }
+            let mean = draws.reduce(0, +) / 4000
+            let variance = draws.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 3999
+            let expected = Double(n) * p * (1 - p)
+            #expect(abs(mean - Double(n) * p) < 5 * (expected / 4000).squareRoot(), "Bin(\(n), \(p)): mean \(mean)")
+            #expect(abs(variance / expected - 1) < 0.1, "Bin(\(n), \(p)): variance \(variance)")
+            #expect(draws.allSatisfy { $0 >= 0 && $0 <= Double(n) })
+        }
+    }
+
     @Test func numpyAndSeismoStatsNumerics() {
         #expect(SeismoStatsNumerics.arange(1.1, 1.6, 0.1).count == 5)
         #expect(SeismoStatsNumerics.arange(0, 0.5, 0.1).count == 5)

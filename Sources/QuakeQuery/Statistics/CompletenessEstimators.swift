@@ -14,6 +14,9 @@ package struct CompletenessSearch: Sendable, Hashable {
     package var distances: [Double] = []
     /// KS: the simulated distances at each tested Mc (what SeismoStats's `ks_ds_list` takes).
     package var simulatedDistances: [[Double]] = []
+
+    /// Nothing tried yet.
+    package init() {}
 }
 
 /// SeismoStats's completeness estimators besides maximum curvature, on magnitudes
@@ -46,15 +49,19 @@ package enum CompletenessEstimators {
             let centres = grid.dropLast()
             let theoretical = centres.map { 1 - exp(-beta * ($0 + width - mc)) }
             let observed = distance(histogram(sample, edges: grid.map { $0 - width / 2 }), theoretical)
-            // A binned exponential from Mc − Δm/2 is geometric in bins: P(k) = (1 − q)qᵏ, q = e^{−βΔm}.
+            // A binned exponential from Mc − Δm/2 is geometric in bins, P(k) = (1 − q)qᵏ with
+            // q = e^{−βΔm}, and memoryless: of the n draws, Bin(n, 1 − q) land in the first bin and
+            // the rest are geometric again. So a synthetic histogram is one binomial per bin, whatever
+            // n is (values beyond the grid are dropped, as numpy.histogram drops them).
             var simulated = [Double](repeating: 0, count: simulations)
             var counts = [Int](repeating: 0, count: centres.count)
-            let scale = -1 / (beta * width)
+            let first = -expm1(-beta * width)
             for run in 0..<simulations {
-                for index in counts.indices { counts[index] = 0 }
-                for _ in 0..<sample.count {
-                    let bin = Int(log(generator.unitInterval()) * scale)
-                    if bin < counts.count { counts[bin] += 1 }
+                var remaining = sample.count
+                for index in counts.indices {
+                    let count = binomial(remaining, first, &generator)
+                    counts[index] = count
+                    remaining -= count
                 }
                 simulated[run] = distance(counts, theoretical)
             }
@@ -104,6 +111,53 @@ package enum CompletenessEstimators {
             if difference <= 1 { return SeismoStatsNumerics.binned(mc, width: width) }
         }
         return nil
+    }
+
+    /// A draw from Bin(`n`, `p`) by inversion: from 0 when few successes or failures are
+    /// expected, else outward from the mode (pmf by lgamma, neighbours by the ratio
+    /// recurrence), so the work grows with √(npq), not n.
+    package static func binomial(_ n: Int, _ p: Double, _ generator: inout Xoshiro256StarStar) -> Int {
+        guard n > 0, p > 0 else { return 0 }
+        guard p < 1 else { return n }
+        // Count the rarer outcome.
+        if p > 0.5 { return n - binomial(n, 1 - p, &generator) }
+        let q = 1 - p, ratio = p / q
+        var u = generator.unitInterval()
+        if Double(n) * p < 30 {
+            var k = 0
+            var mass = pow(q, Double(n))
+            while k < n {
+                u -= mass
+                if u <= 0 { return k }
+                mass *= Double(n - k) / Double(k + 1) * ratio
+                k += 1
+            }
+            return k
+        }
+        let mode = Int((Double(n + 1) * p).rounded(.down))
+        let logMass = lgamma(Double(n + 1)) - lgamma(Double(mode + 1)) - lgamma(Double(n - mode + 1))
+            + Double(mode) * log(p) + Double(n - mode) * log(q)
+        var up = mode, down = mode
+        var upMass = exp(logMass), downMass = upMass
+        u -= upMass
+        if u <= 0 { return mode }
+        while up < n || down > 0 {
+            if up < n {
+                upMass *= Double(n - up) / Double(up + 1) * ratio
+                up += 1
+                u -= upMass
+                if u <= 0 { return up }
+            }
+            if down > 0 {
+                downMass *= Double(down) / Double(n - down + 1) / ratio
+                down -= 1
+                u -= downMass
+                if u <= 0 { return down }
+            }
+            // What rounding leaves over (u below 1e-12 with both tails spent) falls to the mode.
+            if upMass < 1e-300 && downMass < 1e-300 { break }
+        }
+        return mode
     }
 
     /// Counts per bin between `edges`, as numpy.histogram counts (the last edge included).
