@@ -37,7 +37,7 @@ func runEstimatorBenchmark(runs: Int, output: String) throws {
             seconds.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         }
         let median = seconds.sorted()[seconds.count / 2]
-        print(label.padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%9.1f ms", median * 1000)
+        print(label.padding(toLength: 40, withPad: " ", startingAt: 0) + String(format: "%9.1f ms", median * 1000)
               + "  " + note(result!))
     }
     let count = 1_000_000
@@ -51,7 +51,7 @@ func runEstimatorBenchmark(runs: Int, output: String) throws {
     print("\(count) magnitudes (b = 1, Mc ≈ 1.5, 0.01 precision, 10 years, \(Set(types).count) magnitude types) → \(output); "
           + "median of \(runs) runs, Δm = 0.1")
     let width = 0.1, mc = 1.5, dmc = 0.1
-    let binned = magnitudes.map { SeismoStatsNumerics.binned($0, width: width) }
+    let binned = SeismoStatsNumerics.binned(magnitudes, width: width)
     let years = times.map { SeismoStatsNumerics.year(secondsSinceReferenceDate: $0) }
     let table = try CompletenessTable(parsing: "2016:2.0,2021:1.5")
     func b(_ result: BValueResult) -> String { String(format: "b %.4f ± %.4f, n %d", result.b, result.std, result.n) }
@@ -64,7 +64,7 @@ func runEstimatorBenchmark(runs: Int, output: String) throws {
         }
         return "\(accumulator.magnitudeTypes.count) types"
     }
-    time("bin to 0.1", { "\($0.count)" }) { magnitudes.map { SeismoStatsNumerics.binned($0, width: width) } }
+    time("bin to 0.1", { "\($0.count)" }) { SeismoStatsNumerics.binned(magnitudes, width: width) }
     try time("b utsu", b) { try BValueEstimators.utsu(binned, mc: mc, width: width) }
     try time("b classic", b) { try BValueEstimators.classic(binned, mc: mc, width: width) }
     try time("b positive", b) { try BValueEstimators.positive(binned, mc: mc, width: width, dmc: dmc) }
@@ -85,6 +85,10 @@ func runEstimatorBenchmark(runs: Int, output: String) throws {
     try time("Mc b-stability", { String(format: "Mc %.2f", $0 ?? .nan) }) { () -> Double? in
         var search = CompletenessSearch()
         return try CompletenessEstimators.bStability(binned, width: width, search: &search)
+    }
+    time("Mc ks (10000 simulations, the default)", { String(format: "Mc %.2f", $0 ?? .nan) }) { () -> Double? in
+        var search = CompletenessSearch()
+        return CompletenessEstimators.kolmogorovSmirnov(binned, width: width, seed: 1, search: &search)
     }
     time("Mc ks (20 simulations)", { String(format: "Mc %.2f", $0 ?? .nan) }) { () -> Double? in
         var search = CompletenessSearch()

@@ -37,6 +37,13 @@ package struct BSignificance: Sendable, Hashable {
             throw .tooFewForEstimator(method: "b-significance", found: kept.count, required: 3 * window,
                                       what: "events at or above Mc \(mc) for three windows of \(window)")
         }
+        // Utsu and classic read only a window's count and sum: prefix sums make each window O(1).
+        var prefix: [Double] = []
+        if method == .utsu || method == .classic {
+            prefix.reserveCapacity(kept.count + 1)
+            prefix.append(0)
+            for magnitude in kept { prefix.append(prefix[prefix.count - 1] + magnitude) }
+        }
         var correlations: [Double] = [], counts: [Double] = [], pairs: [Double] = []
         for offset in 0..<window {
             // cut_constant_idx, then drop a short first or last piece.
@@ -47,6 +54,12 @@ package struct BSignificance: Sendable, Hashable {
             if let last = pieces.last, last.count < window { pieces.removeLast() }
             if let first = pieces.first, first.count < window { pieces.removeFirst() }
             let values: [Double] = pieces.map { piece in
+                if !prefix.isEmpty {
+                    guard piece.count >= max(minimum, 2) else { return .nan }
+                    let excess = (prefix[piece.upperBound] - prefix[piece.lowerBound]) / Double(piece.count) - mc
+                    let beta = method == .utsu ? 1 / (excess + width / 2) : log(1 + width / excess) / width
+                    return beta > 0 && beta.isFinite ? beta / log(10) : .nan
+                }
                 let slice = Array(kept[piece])
                 let result: BValueResult?
                 switch method {

@@ -152,8 +152,9 @@ package enum BValueEstimators {
         var differences: [Double] = []
         differences.reserveCapacity(kept.count / 2)
         for (index, later) in next.enumerated() where later > 0 {
-            differences.append(SeismoStatsNumerics.binned(kept[later] - kept[index], width: width))
+            differences.append(kept[later] - kept[index])
         }
+        differences = SeismoStatsNumerics.binned(differences, width: width)
         try require(differences.count, 2, "b-more-positive", "events with a later one at least dmc \(dmc) larger")
         return try finished(mle(differences, mc: dmc, width: width), differences, "b-more-positive")
     }
@@ -274,9 +275,9 @@ package enum BValueEstimators {
         differences.reserveCapacity(magnitudes.count / 2)
         for index in 1..<magnitudes.count {
             let difference = magnitudes[index] - magnitudes[index - 1]
-            if difference >= dmc - width / 2 { differences.append(SeismoStatsNumerics.binned(difference, width: width)) }
+            if difference >= dmc - width / 2 { differences.append(difference) }
         }
-        return differences
+        return SeismoStatsNumerics.binned(differences, width: width)
     }
 
     /// SeismoStats's `find_next_larger`: for each magnitude the index of the first

@@ -104,8 +104,20 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
         package private(set) var magnitudes: [Double] = []
         /// Each magnitude's time (seconds since 2001), for the estimators that read time order (8 bytes an event).
         package private(set) var times: [Double] = []
-        /// Magnitudes per magnitude type: counts, not a type per event.
-        package private(set) var magnitudeTypes: [String: Int] = [:]
+        /// Magnitudes per magnitude type (lower-cased, so ML and ml count together): counts, not a
+        /// type per event.
+        package var magnitudeTypes: [String: Int] {
+            var all: [String: Int] = [:]
+            for (type, count) in zip(typeNames, typeTallies) {
+                all[type.contains(where: \.isUppercase) ? type.lowercased() : type, default: 0] += count
+            }
+            return all
+        }
+        /// Counts per spelling: a catalogue has a handful, so a short list searched from the last
+        /// hit is quicker than hashing every event's string.
+        private var typeNames: [String] = []
+        private var typeTallies: [Int] = []
+        private var lastTypeIndex = 0
         package private(set) var magnitudeRange: ClosedRange<Double>?
         package private(set) var depthRange: ClosedRange<Double>?
         package private(set) var types: [String: Int] = [:]
@@ -121,12 +133,16 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
             if let magnitude {
                 magnitudes.append(magnitude)
                 times.append(time.timeIntervalSinceReferenceDate)
-                if let magnitudeType, !magnitudeType.isEmpty {
-                    // Most events share a few spellings: lower-case only when needed.
-                    let key = magnitudeType.contains(where: \.isUppercase) ? magnitudeType.lowercased() : magnitudeType
-                    magnitudeTypes[key, default: 0] += 1
+                let type = magnitudeType.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown"
+                if lastTypeIndex < typeNames.count, typeNames[lastTypeIndex] == type {
+                    typeTallies[lastTypeIndex] += 1
+                } else if let index = typeNames.firstIndex(of: type) {
+                    typeTallies[index] += 1
+                    lastTypeIndex = index
                 } else {
-                    magnitudeTypes["unknown", default: 0] += 1
+                    typeNames.append(type)
+                    typeTallies.append(1)
+                    lastTypeIndex = typeNames.count - 1
                 }
                 magnitudeRange = Self.widened(magnitudeRange, magnitude)
             }

@@ -95,14 +95,13 @@ package enum CompletenessEstimators {
             throw .estimatorFailed("b-stability: the magnitudes (\(low)…\(high)) span less than the stability range \(range)")
         }
         candidates.removeLast(steps - 1)
+        // Binned magnitudes take few values: each estimate is a sum over bins, not events.
+        let bins = BinnedCounts(magnitudes, width: width)
         for mc in candidates {
-            let sample = BValueEstimators.complete(magnitudes, mc: mc, width: width)
-            let b = BValueEstimators.mle(sample, mc: mc, width: width)
-            let std = BValueEstimators.shiBolt(sample, b: b)
+            let (b, std) = bins.classic(mc: mc, width: width)
             var sum = 0.0
             for shifted in SeismoStatsNumerics.arange(mc, mc + range, width) where shifted <= high {
-                sum += BValueEstimators.mle(BValueEstimators.complete(magnitudes, mc: shifted, width: width),
-                                            mc: shifted, width: width)
+                sum += bins.classic(mc: shifted, width: width).b
             }
             let difference = abs(sum / Double(steps) - b) / std
             search.tested.append(mc)
@@ -111,6 +110,44 @@ package enum CompletenessEstimators {
             if difference <= 1 { return SeismoStatsNumerics.binned(mc, width: width) }
         }
         return nil
+    }
+
+    /// Binned magnitudes as their distinct values (rising) with counts: every element of a bin is
+    /// the same double, so sums over bins are the sums over events, regrouped.
+    private struct BinnedCounts {
+        var values: [Double] = []
+        var counts: [Double] = []
+
+        init(_ magnitudes: [Double], width: Double) {
+            guard let low = magnitudes.min(), let high = magnitudes.max() else { return }
+            let slots = Int(((high - low) / width).rounded()) + 1
+            var counts = [Int](repeating: 0, count: slots)
+            var values = [Double](repeating: .nan, count: slots)
+            for magnitude in magnitudes {
+                let slot = Int(((magnitude - low) / width).rounded())
+                counts[slot] += 1
+                values[slot] = magnitude
+            }
+            for slot in 0..<slots where counts[slot] > 0 {
+                self.values.append(values[slot])
+                self.counts.append(Double(counts[slot]))
+            }
+        }
+
+        /// The classic b and its Shi–Bolt σ of the magnitudes ≥ `mc` − Δm/2.
+        func classic(mc: Double, width: Double) -> (b: Double, std: Double) {
+            let threshold = mc - width / 2
+            var n = 0.0, sum = 0.0
+            for (value, count) in zip(values, counts) where value >= threshold {
+                n += count
+                sum += count * value
+            }
+            let mean = sum / n
+            let b = log(1 + width / (mean - mc)) / width / log(10)
+            var squares = 0.0
+            for (value, count) in zip(values, counts) where value >= threshold { squares += count * (value - mean) * (value - mean) }
+            return (b, log(10) * b * b * (squares / n).squareRoot() / (n - 1).squareRoot())
+        }
     }
 
     /// A draw from Bin(`n`, `p`) by inversion: from 0 when few successes or failures are

@@ -67,7 +67,7 @@ package struct MagnitudeEstimate: Sendable, Hashable {
                  settings: EstimationSettings = EstimationSettings()) throws(StatisticsError) {
         var order = magnitudes.indices.filter { magnitudes[$0].isFinite }
         order.sort { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
-        let binned = order.map { SeismoStatsNumerics.binned(magnitudes[$0], width: width) }
+        let binned = SeismoStatsNumerics.binned(order.map { magnitudes[$0] }, width: width)
         let orderedTimes = order.map { times[$0] }
         self.settings = settings
         self.mc = mc

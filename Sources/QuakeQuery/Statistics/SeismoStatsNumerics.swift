@@ -14,6 +14,15 @@ package enum SeismoStatsNumerics {
         return (index * width * scale + 0.5 + 1e-12).rounded(.down) / scale
     }
 
+    /// Every value of `values` ``binned(_:width:)``, the scale worked out once.
+    package static func binned(_ values: [Double], width: Double) -> [Double] {
+        let scale = pow(10, Double(decimals(of: width)))
+        return values.map { value in
+            let index = (value / width + 0.5 + 1e-12).rounded(.down)
+            return (index * width * scale + 0.5 + 1e-12).rounded(.down) / scale
+        }
+    }
+
     /// The decimals Python prints `width` with (0.1 → 1, 0.05 → 2, 1.0 → 1).
     package static func decimals(of width: Double) -> Int {
         var decimals = 0
