@@ -12,7 +12,7 @@ runs=${1:-3}
 skip=${2:-}
 magnitudes=${TMPDIR:-/tmp}/quakemap-estimators.bin
 # shellcheck disable=SC2046
-swift build $(cat scripts/release-flags) --product quakemap-bench >/dev/null
+swift build $(cat scripts/release-flags) --product quakemap-bench >/dev/null 2>&1 || swift build $(cat scripts/release-flags) --product quakemap-bench
 bin=$(swift build $(cat scripts/release-flags) --show-bin-path)
 echo "== quakemap (release build)"
 "$bin/quakemap-bench" estimators "$runs" "$magnitudes"
