@@ -36,7 +36,7 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
         var accumulator = Accumulator()
         for event in events {
             accumulator.add(time: event.time, magnitude: event.magnitude, depth: event.depth,
-                            type: Self.typeKey(event.eventType))
+                            type: Self.typeKey(event.eventType), magnitudeType: event.magnitudeType)
         }
         self.init(accumulator, binning: binning, completeness: completeness)
     }
