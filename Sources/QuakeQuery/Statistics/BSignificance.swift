@@ -33,7 +33,7 @@ package struct BSignificance: Sendable, Hashable {
             throw .estimatorFailed("b-significance: the window (\(window)) must hold at least \(minimum) events")
         }
         let kept = BValueEstimators.complete(magnitudes, mc: mc, width: width)
-        guard kept.count / window >= 3, Double(kept.count) / Double(window) >= 3 else {
+        guard Double(kept.count) / Double(window) >= 3 else {
             throw .tooFewForEstimator(method: "b-significance", found: kept.count, required: 3 * window,
                                       what: "events at or above Mc \(mc) for three windows of \(window)")
         }

@@ -75,13 +75,13 @@ package struct CompletenessTable: Sendable, Hashable {
         var periods: [Period] = []
         for (position, item) in text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
             let parts = item.split(separator: ":", omittingEmptySubsequences: false)
-            let where_ = "item \(position + 1) '\(item.trimmingCharacters(in: .whitespaces))'"
-            guard parts.count == 2 else { throw .invalidCompletenessTable("\(where_) is not year:Mc") }
+            let label = "item \(position + 1) '\(item.trimmingCharacters(in: .whitespaces))'"
+            guard parts.count == 2 else { throw .invalidCompletenessTable("\(label) is not year:Mc") }
             guard let year = Int(parts[0].trimmingCharacters(in: .whitespaces)), (1000...3000).contains(year) else {
-                throw .invalidCompletenessTable("\(where_): '\(parts[0])' is not a year (1000…3000)")
+                throw .invalidCompletenessTable("\(label): '\(parts[0])' is not a year (1000…3000)")
             }
             guard let mc = Double(parts[1].trimmingCharacters(in: .whitespaces)), mc.isFinite, abs(mc) <= 12 else {
-                throw .invalidCompletenessTable("\(where_): '\(parts[1])' is not a magnitude (-12…12)")
+                throw .invalidCompletenessTable("\(label): '\(parts[1])' is not a magnitude (-12…12)")
             }
             periods.append(Period(year: year, completeness: mc))
         }

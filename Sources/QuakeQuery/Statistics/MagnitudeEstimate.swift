@@ -103,8 +103,8 @@ package struct MagnitudeEstimate: Sendable, Hashable {
             Bootstrap.standardDeviation(count: pool.count, resamples: resamples, seed: settings.seed) { picks in
                 var sample: [Double] = [], sampleYears: [Int] = []
                 sample.reserveCapacity(pool.count)
-                for (index, times) in picks.enumerated() where times > 0 {
-                    for _ in 0..<times {
+                for (index, copies) in picks.enumerated() where copies > 0 {
+                    for _ in 0..<copies {
                         sample.append(pool[index])
                         if !poolYears.isEmpty { sampleYears.append(poolYears[index]) }
                     }

@@ -52,8 +52,8 @@ package enum SlidingWindows {
                                                         seed: settings?.seed ?? 0) { picks in
                         var resample: [Double] = []
                         resample.reserveCapacity(sample.count)
-                        for (index, times) in picks.enumerated() where times > 0 {
-                            for _ in 0..<times { resample.append(sample[index]) }
+                        for (index, copies) in picks.enumerated() where copies > 0 {
+                            for _ in 0..<copies { resample.append(sample[index]) }
                         }
                         return try? GutenbergRichterFit(magnitudes: resample, binning: binning, method: completeness,
                                                         minimumEvents: 2).completeness
