@@ -14,7 +14,10 @@ extension Quakemap {
             abstract: "Draw a chart of the selected events (PNG, PDF or SVG).",
             discussion: """
                 Kinds: magnitude-time, cumulative, rate (events per hour, day or week, from the span), \
-                depth (histogram), fmd (frequency–magnitude), cross-section (with --profile).
+                depth (histogram), fmd (frequency–magnitude), cross-section (with --profile), \
+                mc-time and b-time (Mc, or b by --b-method at each window's Mc, in windows of --window \
+                events moved on by --step, with ±σ bars: a bootstrap of --mc-resamples for Mc, the \
+                estimator's σ for b).
                 Like stats, chart takes every matching event unless --limit is given.
 
                 Examples:
@@ -27,9 +30,11 @@ extension Quakemap {
         /// The charts `chart` draws.
         enum Kind: String, ExpressibleByArgument, CaseIterable {
             case magnitudeTime = "magnitude-time", cumulative, rate, depth, fmd, crossSection = "cross-section"
+            case mcTime = "mc-time", bTime = "b-time"
         }
 
-        @Argument(help: ArgumentHelp("magnitude-time, cumulative, rate, depth, fmd or cross-section.", valueName: "kind"))
+        @Argument(help: ArgumentHelp("magnitude-time, cumulative, rate, depth, fmd, cross-section, mc-time or b-time.",
+                                     valueName: "kind"))
         var kind: Kind
 
         @OptionGroup var inputOptions: InputOptions
@@ -62,7 +67,18 @@ extension Quakemap {
         var title: String?
 
         @OptionGroup(title: "Cross-section") var profileOptions: ProfileOptions
-        @OptionGroup(title: "Magnitude statistics (fmd)") var magnitudeStatistics: MagnitudeStatisticsOptions
+        @OptionGroup(title: "Magnitude statistics (fmd, mc-time, b-time)") var magnitudeStatistics: MagnitudeStatisticsOptions
+        @OptionGroup(title: "b-values (b-time: --b-method, --dmc, --completeness, --bootstrap)") var bValueOptions: BValueOptions
+
+        @Option(help: ArgumentHelp("mc-time, b-time: events per window.", valueName: "N"))
+        var window = 500
+
+        @Option(help: ArgumentHelp("mc-time, b-time: events from one window's start to the next (default: a fifth of --window).",
+                                   valueName: "N"))
+        var step: Int?
+
+        @Option(help: ArgumentHelp("mc-time: bootstrap resamples for σ(Mc) (0: no bars; none for --mc-method ks).", valueName: "N"))
+        var mcResamples = 100
 
         var outputPath: String { output ?? "Output/\(kind.rawValue).png" }
 
@@ -91,6 +107,9 @@ extension Quakemap {
                 throw ValidationError("--profile applies to cross-section only")
             }
             _ = try OutputFormat.resolve(output: outputPath, format: format)
+            guard (2...1_000_000).contains(window) else { throw ValidationError("--window must be 2…1000000") }
+            if let step, !(1...window).contains(step) { throw ValidationError("--step must be 1…--window") }
+            guard (0...10_000).contains(mcResamples) else { throw ValidationError("--mc-resamples must be 0…10000") }
         }
 
         func run() async throws {
@@ -101,15 +120,22 @@ extension Quakemap {
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let events = loaded.selection.events
                 let builder = ChartBuilder(options: chartOptions)
-                let chart: ChartKind = switch kind {
-                case .magnitudeTime: .magnitudeTime
-                case .cumulative: .cumulative
-                case .rate: .rate
-                case .depth: .depth
-                case .fmd: .frequencyMagnitude(binning: try magnitudeStatistics.binning(), completeness: magnitudeStatistics.completeness)
-                case .crossSection: .crossSection(try profileOptions.crossSection()!)
+                let step = self.step ?? max(1, window / 5)
+                let scene: MapScene = switch kind {
+                case .magnitudeTime: builder.scene(.magnitudeTime, for: events)
+                case .cumulative: builder.scene(.cumulative, for: events)
+                case .rate: builder.scene(.rate, for: events)
+                case .depth: builder.scene(.depth, for: events)
+                case .fmd: builder.scene(.frequencyMagnitude(binning: try magnitudeStatistics.binning(),
+                                                             completeness: magnitudeStatistics.completeness), for: events)
+                case .crossSection: builder.scene(.crossSection(try profileOptions.crossSection()!), for: events)
+                case .mcTime: builder.completenessOverTime(events, window: window, step: step, binning: try magnitudeStatistics.binning(),
+                                                           completeness: magnitudeStatistics.completeness,
+                                                           resamples: mcResamples, seed: magnitudeStatistics.seed)
+                case .bTime: builder.bValueOverTime(events, window: window, step: step, binning: try magnitudeStatistics.binning(),
+                                                    completeness: magnitudeStatistics.completeness,
+                                                    settings: try bValueOptions.settings(seed: magnitudeStatistics.seed))
                 }
-                let scene = builder.scene(chart, for: events)
                 let output = outputPath
                 let bytes = try MapRenderer().data(for: scene, format: try OutputFormat.resolve(output: output, format: format))
                 if output == "-" {

@@ -16,10 +16,22 @@ extension Quakemap {
             discussion: """
                 Unlike render and list, stats takes every matching event unless --limit is given.
 
-                Mc is found by maximum curvature plus --mc-correction (or given with --mc), on \
-                magnitudes rounded to bins of --mag-bin; b is the Aki–Utsu maximum-likelihood \
-                estimate with the half-bin correction, ± the Shi & Bolt (1982) standard error. \
-                Below 50 events at or above Mc there is no estimate: stats says so and exits 0.
+                Mc is found by --mc-method (maxc: maximum curvature plus --mc-correction; ks: the \
+                Kolmogorov–Smirnov test, Monte Carlo with --ks-simulations and --seed; b-stability: \
+                b stable over --stability-range), or given with --mc, on magnitudes rounded to bins \
+                of --mag-bin. Below 50 events at or above Mc there is no estimate: stats says so \
+                and exits 0.
+
+                b is estimated by --b-method, as SeismoStats 1.0.1 does: utsu (Aki–Utsu with the \
+                half-bin correction, the default), classic (Tinti & Mulargia 1987), positive \
+                (van der Elst 2021) and more-positive (Lippiello & Petrillo 2024) on the events in \
+                time order with differences of at least --dmc, weichert (1980) and kijko-smit \
+                (2012) from a --completeness table. σ(b) is Shi & Bolt's (1982) for the first \
+                three, a bootstrap of 500 for more-positive, the estimator's own for the last two; \
+                --bootstrap N adds a bootstrap σ. The a-value is SeismoStats's estimator paired \
+                with the b method (--a-method, --m-ref, --a-scaling). --b-significance N tests \
+                whether b varies in time (Mirwald et al. 2024) over windows of N events. The JSON \
+                output gives every figure at full precision; see docs/statistics.md.
                 """
         )
 
@@ -36,6 +48,9 @@ extension Quakemap {
         var format: Format = .text
 
         @OptionGroup(title: "Magnitude statistics") var magnitudeStatistics: MagnitudeStatisticsOptions
+        @OptionGroup(title: "b- and a-values") var bValueOptions: BValueOptions
+
+        @Option(help: .hidden) var ksDistancesOut: String?
 
         func validate() throws {
             try SelectionOptions.check(limit: limit)
@@ -47,22 +62,27 @@ extension Quakemap {
             try await reportingErrors(log) {
                 let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
                 let binning = try magnitudeStatistics.binning(), completeness = magnitudeStatistics.completeness
+                let settings = try bValueOptions.settings(seed: magnitudeStatistics.seed)
                 let limited = limit > 0
                 guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
                     // Every event counts without a limit: they are folded from a spool of small records, not kept.
                     guard limited else {
                         return try QuakeMap.statistics(from: source, feed: feed, selection: selection, binning: binning,
-                                                       completeness: completeness)
+                                                       completeness: completeness, settings: settings)
                     }
                     let selected = try QuakeMap.select(from: source, feed: feed, selection: selection)
-                    return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness)],
+                    return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness,
+                                                                            settings: settings)],
                                           summary: selected.summary, duplicates: selected.duplicates)
                 }, fromCatalogue: { catalogue, selection in
                     let selected = try await catalogue.select(selection)
-                    return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness)],
+                    return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness,
+                                                                            settings: settings)],
                                           summary: selected.summary)
                 }) else { return }
                 let statistics = loaded.selection.events[0]
+                if let warning = statistics.mixedMagnitudeTypesWarning { log.warning("\(warning)") }
+                if let path = ksDistancesOut { try writeDistances(statistics, to: path) }
                 let data: Data
                 switch format {
                 case .text:
@@ -76,6 +96,18 @@ extension Quakemap {
                 Reporting.finish(loaded, loader: loader, outcome: "summarized", done: "summarized \(statistics.count)",
                                  selected: statistics.count, start: start, log: log)
             }
+        }
+
+        /// Writes the KS search's simulated distances as JSON ({"mcs": [...], "distances": [[...]]}),
+        /// so a test can hand them to SeismoStats's `estimate_mc_ks(ks_ds_list=…)`.
+        private func writeDistances(_ statistics: CatalogStatistics, to path: String) throws {
+            struct Distances: Encodable { var mcs: [Double]; var bValues: [Double]; var distances: [[Double]] }
+            guard case .success(let fit) = statistics.gutenbergRichter, let search = fit.search else {
+                throw ValidationError("--ks-distances-out needs --mc-method ks and an Mc found")
+            }
+            let data = try JSONEncoder().encode(Distances(mcs: search.tested, bValues: search.bValues,
+                                                          distances: search.simulatedDistances))
+            try AtomicFileWriter.write(data, to: path)
         }
     }
 }

@@ -4,6 +4,7 @@
 // each stage, and checks the streamed list against the one built in memory.
 //
 // usage: quakemap-bench FEED.csv [RUNS] [STAGES]
+//        quakemap-bench estimators [RUNS] [MAGNITUDES.bin]   (see Estimators.swift)
 // STAGES `parse` stops after the parsing stages, `whole` after parsing whole
 // events, for profiling them alone.
 import Foundation
@@ -17,6 +18,11 @@ guard arguments.count >= 2 else {
 let path = arguments[1]
 let runs = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 3) : 3
 let stopAfter = arguments.count > 3 ? arguments[3] : ""
+if path == "estimators" {
+    // The statistics estimators on synthetic magnitudes (Estimators.swift); no feed is read.
+    try runEstimatorBenchmark(runs: runs, output: arguments.count > 3 ? arguments[3] : "/tmp/quakemap-estimators.bin")
+    exit(0)
+}
 
 /// A line of /proc/self/status in KiB (`VmRSS`, `VmHWM`); `nil` where there is none (not Linux).
 func statusKiB(_ field: String) -> Int? {

@@ -23,6 +23,11 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
     /// The completeness magnitude, b-value and a-value of the events' magnitudes
     /// (whatever their magnitude types), or why there are none (too few events).
     public var gutenbergRichter: Result<GutenbergRichterFit, StatisticsError>
+    /// Events with a magnitude per magnitude type (lower-cased; `unknown` without one).
+    package var magnitudeTypes: [String: Int] = [:]
+    /// b, σ, a (and the b-significance) by the estimators `settings` chose, at the fit's
+    /// Mc; `nil` when the fit has none (its problem says why).
+    package var estimate: Result<MagnitudeEstimate, StatisticsError>?
 
     /// Summarizes `events`; magnitudes are binned by `binning` and Mc found by
     /// `completeness` for the Gutenberg–Richter fit.
@@ -31,13 +36,25 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
         var accumulator = Accumulator()
         for event in events {
             accumulator.add(time: event.time, magnitude: event.magnitude, depth: event.depth,
-                            type: Self.typeKey(event.eventType))
+                            type: Self.typeKey(event.eventType), magnitudeType: event.magnitudeType)
         }
         self.init(accumulator, binning: binning, completeness: completeness)
     }
 
+    /// Summarizes `events`, with b, σ and a by the estimators `settings` choose.
+    package init(_ events: [SeismicEvent], binning: MagnitudeBinning, completeness: CompletenessMethod,
+                 settings: EstimationSettings) {
+        var accumulator = Accumulator()
+        for event in events {
+            accumulator.add(time: event.time, magnitude: event.magnitude, depth: event.depth,
+                            type: Self.typeKey(event.eventType), magnitudeType: event.magnitudeType)
+        }
+        self.init(accumulator, binning: binning, completeness: completeness, settings: settings)
+    }
+
     /// The figures of what `accumulator` was given.
-    package init(_ accumulator: Accumulator, binning: MagnitudeBinning, completeness: CompletenessMethod) {
+    package init(_ accumulator: Accumulator, binning: MagnitudeBinning, completeness: CompletenessMethod,
+                 settings: EstimationSettings? = nil) {
         count = accumulator.count
         first = accumulator.first
         last = accumulator.last
@@ -48,6 +65,24 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
         gutenbergRichter = Result { () throws(StatisticsError) in
             try GutenbergRichterFit(magnitudes: magnitudes, binning: binning, method: completeness)
         }
+        magnitudeTypes = accumulator.magnitudeTypes
+        if let settings, case .success(let fit) = gutenbergRichter {
+            let times = accumulator.times
+            estimate = Result { () throws(StatisticsError) in
+                try MagnitudeEstimate(magnitudes: magnitudes, times: times, mc: fit.completeness,
+                                      width: binning.width, settings: settings)
+            }
+        }
+    }
+
+    /// The warning for a selection of several magnitude types (whose scales differ, so
+    /// one b over all of them means little), naming the commonest to filter on.
+    package var mixedMagnitudeTypesWarning: String? {
+        guard magnitudeTypes.count > 1 else { return nil }
+        let sorted = magnitudeTypes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        let listed = sorted.prefix(6).map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+        return "the selection mixes magnitude types " + listed + (sorted.count > 6 ? "…" : "")
+            + "; add --where \"magType = '\(sorted[0].key)'\" to use one"
     }
 
     /// The key an event's type is counted under: ``EventType/normalized(_:)``,
@@ -67,6 +102,22 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
         package private(set) var last: Date?
         /// Every magnitude, for the fit (8 bytes an event).
         package private(set) var magnitudes: [Double] = []
+        /// Each magnitude's time (seconds since 2001), for the estimators that read time order (8 bytes an event).
+        package private(set) var times: [Double] = []
+        /// Magnitudes per magnitude type (lower-cased, so ML and ml count together): counts, not a
+        /// type per event.
+        package var magnitudeTypes: [String: Int] {
+            var all: [String: Int] = [:]
+            for (type, count) in zip(typeNames, typeTallies) {
+                all[type.contains(where: \.isUppercase) ? type.lowercased() : type, default: 0] += count
+            }
+            return all
+        }
+        /// Counts per spelling: a catalogue has a handful, so a short list searched from the last
+        /// hit is quicker than hashing every event's string.
+        private var typeNames: [String] = []
+        private var typeTallies: [Int] = []
+        private var lastTypeIndex = 0
         package private(set) var magnitudeRange: ClosedRange<Double>?
         package private(set) var depthRange: ClosedRange<Double>?
         package private(set) var types: [String: Int] = [:]
@@ -74,12 +125,25 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
         /// Adds an event; `type` is its ``CatalogStatistics/typeKey(_:)``.
         /// Minima and maxima compare as `min()` and `max()` do, so ties and
         /// signed zeros come out as they would over the whole list.
-        package mutating func add(time: Date, magnitude: Double?, depth: Double?, type: String) {
+        package mutating func add(time: Date, magnitude: Double?, depth: Double?, type: String,
+                                  magnitudeType: String? = nil) {
             count += 1
             if first.map({ time < $0 }) ?? true { first = time }
             if last.map({ $0 < time }) ?? true { last = time }
             if let magnitude {
                 magnitudes.append(magnitude)
+                times.append(time.timeIntervalSinceReferenceDate)
+                let type = magnitudeType.flatMap { $0.isEmpty ? nil : $0 } ?? "unknown"
+                if lastTypeIndex < typeNames.count, typeNames[lastTypeIndex] == type {
+                    typeTallies[lastTypeIndex] += 1
+                } else if let index = typeNames.firstIndex(of: type) {
+                    typeTallies[index] += 1
+                    lastTypeIndex = index
+                } else {
+                    typeNames.append(type)
+                    typeTallies.append(1)
+                    lastTypeIndex = typeNames.count - 1
+                }
                 magnitudeRange = Self.widened(magnitudeRange, magnitude)
             }
             if let depth { depthRange = Self.widened(depthRange, depth) }
@@ -94,11 +158,19 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
         }
     }
 
-    package enum CodingKeys: String, CodingKey { case count, first, last, magnitude, depth, types, gutenbergRichter }
+    package enum CodingKeys: String, CodingKey {
+        case count, first, last, magnitude, depth, types, magnitudeTypes, gutenbergRichter, estimate
+    }
     package enum RangeKeys: String, CodingKey { case min, max }
     package enum FitKeys: String, CodingKey {
-        case binWidth, mcMethod, mcCorrection, mc, eventsAboveMc, minimumEvents, b, bUncertainty, a, problem
+        case binWidth, mcMethod, mcCorrection, mc, eventsAboveMc, minimumEvents, b, bUncertainty, a, problem, mcSearch
     }
+    package enum SearchKeys: String, CodingKey { case tested, bValues, statistics, distances }
+    package enum EstimateKeys: String, CodingKey {
+        case bMethod, b, std, stdMethod, n, dmc, mc, aMethod, a, aProblem, mRef, aScaling, completenessTable
+        case bootstrap, bootstrapStd, seed, bSignificance, problem
+    }
+    package enum SignificanceKeys: String, CodingKey { case window, mac, expectedMAC, stdMAC, pValue, problem }
 
     /// JSON with ISO 8601 times and `{min, max}` ranges (`null` when empty).
     public func encode(to encoder: Encoder) throws {
@@ -125,9 +197,17 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
             if case .maximumCurvature(let correction) = result.method { try fit.encode(correction, forKey: .mcCorrection) }
             try fit.encode(result.completeness, forKey: .mc)
             try fit.encode(result.countAboveCompleteness, forKey: .eventsAboveMc)
-            try fit.encode(Self.rounded(result.b, 4), forKey: .b)
-            try fit.encode(Self.rounded(result.bUncertainty, 4), forKey: .bUncertainty)
-            try fit.encode(Self.rounded(result.a, 4), forKey: .a)
+            // Full precision: the figures are compared with other tools' to 1e-6.
+            try fit.encode(result.b, forKey: .b)
+            try fit.encode(result.bUncertainty, forKey: .bUncertainty)
+            try fit.encode(result.a, forKey: .a)
+            if let search = result.search {
+                var nested = fit.nestedContainer(keyedBy: SearchKeys.self, forKey: .mcSearch)
+                try nested.encode(search.tested, forKey: .tested)
+                try nested.encode(search.bValues, forKey: .bValues)
+                try nested.encode(search.statistics, forKey: .statistics)
+                if !search.distances.isEmpty { try nested.encode(search.distances, forKey: .distances) }
+            }
         case .failure(let error):
             if case let .notEnoughEvents(found, _, completeness) = error {
                 try fit.encode(found, forKey: .eventsAboveMc)
@@ -135,12 +215,51 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
             }
             try fit.encode(error.message, forKey: .problem)
         }
+        if !magnitudeTypes.isEmpty { try container.encode(magnitudeTypes, forKey: .magnitudeTypes) }
+        guard let estimate else { return }
+        var nested = container.nestedContainer(keyedBy: EstimateKeys.self, forKey: .estimate)
+        switch estimate {
+        case .failure(let error):
+            try nested.encode(error.message, forKey: .problem)
+        case .success(let estimate):
+            try Self.encode(estimate, into: &nested)
+        }
     }
 
-    /// Four decimals: far below the estimators' own error, and stable to print.
-    private static func rounded(_ value: Double, _ decimals: Int) -> Double {
-        let scale = pow(10, Double(decimals))
-        return (value * scale).rounded() / scale
+    private static func encode(_ estimate: MagnitudeEstimate, into nested: inout KeyedEncodingContainer<EstimateKeys>) throws {
+        let settings = estimate.settings
+        try nested.encode(settings.bMethod.rawValue, forKey: .bMethod)
+        try nested.encode(estimate.b, forKey: .b)
+        try nested.encode(estimate.std, forKey: .std)
+        try nested.encode(estimate.stdMethod, forKey: .stdMethod)
+        try nested.encode(estimate.n, forKey: .n)
+        try nested.encode(estimate.mc, forKey: .mc)
+        if settings.bMethod.isPositive { try nested.encode(estimate.dmc, forKey: .dmc) }
+        try nested.encode(estimate.aMethod, forKey: .aMethod)
+        switch estimate.a {
+        case .success(let a): try nested.encode(a, forKey: .a)
+        case .failure(let error): try nested.encode(error.message, forKey: .aProblem)
+        }
+        try nested.encodeIfPresent(settings.mRef, forKey: .mRef)
+        try nested.encodeIfPresent(settings.aScaling, forKey: .aScaling)
+        try nested.encodeIfPresent(settings.completenessTable?.text, forKey: .completenessTable)
+        try nested.encode(settings.seed, forKey: .seed)
+        if settings.bootstrap > 0 {
+            try nested.encode(settings.bootstrap, forKey: .bootstrap)
+            try nested.encodeIfPresent(estimate.bootstrapStd, forKey: .bootstrapStd)
+        }
+        guard let significance = estimate.significance else { return }
+        var test = nested.nestedContainer(keyedBy: SignificanceKeys.self, forKey: .bSignificance)
+        switch significance {
+        case .success(let result):
+            try test.encode(result.window, forKey: .window)
+            try test.encode(result.mac, forKey: .mac)
+            try test.encode(result.expectedMAC, forKey: .expectedMAC)
+            try test.encode(result.stdMAC, forKey: .stdMAC)
+            try test.encode(result.pValue, forKey: .pValue)
+        case .failure(let error):
+            try test.encode(error.message, forKey: .problem)
+        }
     }
 
     /// Aligned text for a terminal.
@@ -167,6 +286,34 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
             lines.append("a          " + Formatted.fixed(fit.a, 2))
         case .failure(let error):
             lines.append("Mc, b      " + error.message)
+        }
+        switch estimate {
+        case .success(let estimate):
+            let settings = estimate.settings
+            let bDecimals = estimate.std < 0.01 ? 3 : 2
+            var line = "b \(settings.bMethod.rawValue)".padding(toLength: 11, withPad: " ", startingAt: 0)
+            line += Formatted.fixed(estimate.b, bDecimals) + " ± " + Formatted.fixed(estimate.std, bDecimals)
+            line += " (\(settings.bMethod.title), σ by \(estimate.stdMethod); n \(estimate.n))"
+            lines.append(line)
+            if let bootstrap = estimate.bootstrapStd {
+                lines.append("bootstrap  σ " + Formatted.fixed(bootstrap, 3) + " (\(settings.bootstrap) resamples, seed \(settings.seed))")
+            }
+            switch estimate.a {
+            case .success(let a): lines.append("a \(estimate.aMethod)".padding(toLength: 11, withPad: " ", startingAt: 0) + Formatted.fixed(a, 3))
+            case .failure(let error): lines.append("a          " + error.message)
+            }
+            switch estimate.significance {
+            case .success(let test)?:
+                lines.append("b varies   p " + String(format: "%.3g", test.pValue) + " (MAC " + Formatted.fixed(test.mac, 3)
+                             + ", expected " + Formatted.fixed(test.expectedMAC, 3) + " ± " + Formatted.fixed(test.stdMAC, 3)
+                             + "; windows of \(test.window))")
+            case .failure(let error)?: lines.append("b varies   " + error.message)
+            case nil: break
+            }
+        case .failure(let error):
+            lines.append("b          " + error.message)
+        case nil:
+            break
         }
         lines.append("types")
         let width = types.keys.map(\.count).max() ?? 0

@@ -10,6 +10,14 @@ public enum CompletenessMethod: Sendable, Hashable {
     case maximumCurvature(correction: Double)
     /// A completeness magnitude the caller knows (from a network's own study, say).
     case fixed(Double)
+    /// SeismoStats's `estimate_mc_ks`: the smallest Mc whose magnitudes pass a
+    /// Kolmogorov–Smirnov test against a Gutenberg–Richter law (p ≥ `pValue`, SeismoStats's
+    /// default 0.1, from `simulations` synthetic catalogues, its default 10,000, drawn with
+    /// `seed`).
+    case kolmogorovSmirnov(pValue: Double, simulations: Int, seed: UInt64)
+    /// SeismoStats's `estimate_mc_b_stability`: the smallest Mc whose b stays within
+    /// its σ over the next `range` magnitude units (SeismoStats's default 0.5).
+    case bStability(range: Double)
 
     /// Maximum curvature with the +0.2 correction.
     public static let standard = CompletenessMethod.maximumCurvature(correction: 0.2)
@@ -21,6 +29,9 @@ public enum CompletenessMethod: Sendable, Hashable {
             return correction == 0 ? "maximum curvature"
                 : "maximum curvature " + (correction < 0 ? "− " : "+ ") + String(format: "%g", abs(correction))
         case .fixed: return "fixed"
+        case let .kolmogorovSmirnov(pValue, simulations, _):
+            return "Kolmogorov–Smirnov, p ≥ " + String(format: "%g", pValue) + ", \(simulations) simulations"
+        case .bStability(let range): return "b-stability over " + String(format: "%g", range)
         }
     }
 }
@@ -53,6 +64,8 @@ public struct GutenbergRichterFit: Sendable, Hashable {
     public var bUncertainty: Double
     /// The a-value of log₁₀ N(≥ M) = a − b·M.
     public var a: Double
+    /// What the Kolmogorov–Smirnov and b-stability searches tried; `nil` for the others.
+    package var search: CompletenessSearch?
 
     /// The fewest events above Mc a fit is made from: below about 50 the
     /// b-value's error passes ±0.15 and Mc by maximum curvature is a guess
@@ -75,6 +88,7 @@ public struct GutenbergRichterFit: Sendable, Hashable {
                  method: CompletenessMethod, minimumEvents: Int) throws(StatisticsError) {
         let binning = distribution.binning
         let completeness: Double
+        var search: CompletenessSearch?
         switch method {
         case .fixed(let value):
             completeness = binning.binned(value)
@@ -83,6 +97,24 @@ public struct GutenbergRichterFit: Sendable, Hashable {
                 throw .notEnoughEvents(aboveCompleteness: 0, required: minimumEvents, completeness: nil)
             }
             completeness = binning.binned(peak + correction)
+        case let .kolmogorovSmirnov(pValue, simulations, seed):
+            var tried = CompletenessSearch()
+            let found = CompletenessEstimators.kolmogorovSmirnov(binnedMagnitudes, width: binning.width, pValue: pValue,
+                                                                 simulations: simulations, seed: seed, search: &tried)
+            guard let found else {
+                throw .estimatorFailed("no Mc passes the Kolmogorov–Smirnov test (p ≥ " + String(format: "%g", pValue)
+                                       + ") among \(tried.tested.count) tried")
+            }
+            completeness = binning.binned(found)
+            search = tried
+        case .bStability(let range):
+            var tried = CompletenessSearch()
+            guard let found = try CompletenessEstimators.bStability(binnedMagnitudes, width: binning.width, range: range,
+                                                                    search: &tried) else {
+                throw .estimatorFailed("no Mc passes the b-stability test among \(tried.tested.count) tried")
+            }
+            completeness = binning.binned(found)
+            search = tried
         }
         // Binned magnitudes at or above Mc's bin; half a bin of slack keeps 1.2 when Mc is 1.2000000000000002.
         let threshold = completeness - binning.width / 2
@@ -109,6 +141,7 @@ public struct GutenbergRichterFit: Sendable, Hashable {
         self.b = b
         self.bUncertainty = log(10) * b * b * (squares / Double(count * (count - 1))).squareRoot()
         self.a = log10(Double(count)) + b * completeness
+        self.search = search
     }
 
     /// The number of events of magnitude ≥ `magnitude` the fitted law predicts.
@@ -128,6 +161,12 @@ public enum StatisticsError: QuakeKitError, Hashable {
     case invalidProfile(String)
     /// A b-value grid's options out of range (the reason says which).
     case invalidGrid(String)
+    /// Too few values for an estimator: `what` says of what (events above Mc, positive differences…).
+    case tooFewForEstimator(method: String, found: Int, required: Int, what: String)
+    /// An estimator that has no answer for these data, and why.
+    case estimatorFailed(String)
+    /// A completeness table (`--completeness year:Mc,…`) that cannot be used, and why.
+    case invalidCompletenessTable(String)
 
     /// The message.
     public var message: String {
@@ -142,6 +181,12 @@ public enum StatisticsError: QuakeKitError, Hashable {
             return "invalid profile: \(reason)"
         case .invalidGrid(let reason):
             return "invalid b-value grid: \(reason)"
+        case let .tooFewForEstimator(method, found, required, what):
+            return "not enough data for \(method): \(found) \(what), \(required) needed"
+        case .estimatorFailed(let reason):
+            return reason
+        case .invalidCompletenessTable(let reason):
+            return "completeness table: \(reason)"
         }
     }
 }

@@ -29,8 +29,9 @@ public struct MagnitudeBinning: Sendable, Hashable {
 
     /// The bin of `magnitude`, counted in widths from 0 (`1.25` → 13 with width 0.1).
     package func index(of magnitude: Double) -> Int {
-        // The slack absorbs binary representation: 1.25 / 0.1 is 12.499999999999998.
-        Int((magnitude / width + 0.5 + 1e-9).rounded(.down))
+        // The slack absorbs binary representation (1.25 / 0.1 is 12.499999999999998); 1e-12 is
+        // SeismoStats's, so a magnitude a hair below a half bin goes where its bin_to_precision puts it.
+        Int((magnitude / width + 0.5 + 1e-12).rounded(.down))
     }
 
     /// The centre of bin `index`, rounded to the decimals the width has, so
