@@ -71,6 +71,7 @@ extension Quakemap {
         var grid: String?
 
         @OptionGroup(title: "Magnitude statistics") var magnitudeStatistics: MagnitudeStatisticsOptions
+        @OptionGroup(title: "b-values (--b-method and its settings, as stats)") var bValueOptions: BValueOptions
         @OptionGroup(title: "Map") var mapArguments: MapArguments
 
         func validate() throws {
@@ -94,10 +95,12 @@ extension Quakemap {
                 }
                 span = low...high
             }
-            return BValueGridOptions(spacing: spacing, neighbourhood: radius.map { .radius($0) } ?? .nearest(nearest ?? 200),
-                                     maximumRadius: maxRadius, minimumEvents: minEvents,
-                                     completeness: magnitudeStatistics.completeness, binning: try magnitudeStatistics.binning(),
-                                     layer: layer, range: span)
+            var options = BValueGridOptions(spacing: spacing, neighbourhood: radius.map { .radius($0) } ?? .nearest(nearest ?? 200),
+                                            maximumRadius: maxRadius, minimumEvents: minEvents,
+                                            completeness: magnitudeStatistics.completeness, binning: try magnitudeStatistics.binning(),
+                                            layer: layer, range: span)
+            options.estimation = try bValueOptions.settings(seed: magnitudeStatistics.seed)
+            return options
         }
 
         func run() async throws {

@@ -5,7 +5,8 @@ import QuakeModel
 /// each node is estimated from, and which figure is drawn.
 ///
 /// Each node takes its nearest `N` events (or those within a radius), finds Mc
-/// and b from their magnitudes as ``GutenbergRichterFit`` does, and is left
+/// and b from their magnitudes as ``GutenbergRichterFit`` does (or b by another
+/// estimator of `quakemap stats --b-method`), and is left
 /// clear with fewer than `minimumEvents` at or above its Mc — the constant-number
 /// and constant-radius grids of Wiemer & Wyss (1997) and ZMAP.
 public struct BValueGridOptions: Sendable, Hashable {
@@ -47,6 +48,8 @@ public struct BValueGridOptions: Sendable, Hashable {
     package var layer: Layer
     /// The values the colour scale spans; `nil` is 0.5…1.5 for b, and the nodes' own range otherwise.
     package var range: ClosedRange<Double>?
+    /// The b estimator and its settings (``EstimationSettings``): Aki–Utsu unless chosen.
+    package var estimation = EstimationSettings()
 
     /// Options for a b-value map.
     ///
@@ -186,8 +189,12 @@ package struct BValueGrid: Sendable, Hashable {
                 if longitude > 180 { longitude -= 360 }
                 let found = tree.nearest(latitude: latitude, longitude: longitude, count: wanted, within: reach, search: &search)
                 let chosen = found.map { events[$0.index] }
-                let fit = try? GutenbergRichterFit(magnitudes: chosen.map(\.magnitude), binning: options.binning,
+                var fit = try? GutenbergRichterFit(magnitudes: chosen.map(\.magnitude), binning: options.binning,
                                                    method: options.completeness, minimumEvents: options.minimumEvents)
+                if let found = fit, options.estimation.bMethod != .utsu {
+                    // Mc as the fit found it; b, σ(b) and a by the chosen estimator (in time order), or no estimate.
+                    fit = Self.refit(found, chosen, options)
+                }
                 nodes.append(Node(latitude: latitude, longitude: longitude,
                                   count: found.count, radius: found.last.map { $0.kilometres } ?? 0, fit: fit))
             }
@@ -198,6 +205,21 @@ package struct BValueGrid: Sendable, Hashable {
         self.columns = columns
         self.rows = rows
         self.options = resolved
+    }
+
+    /// `fit` with b, σ(b) and a from `options`' estimator on `events` above its Mc; `nil` when
+    /// the estimator has too few values (the node stays clear).
+    private static func refit(_ fit: GutenbergRichterFit, _ events: [MapEvent], _ options: BValueGridOptions) -> GutenbergRichterFit? {
+        guard let estimate = try? MagnitudeEstimate(magnitudes: events.map(\.magnitude),
+                                                    times: events.map(\.time.timeIntervalSinceReferenceDate),
+                                                    mc: fit.completeness, width: options.binning.width,
+                                                    settings: options.estimation),
+              estimate.b.isFinite else { return nil }
+        var refitted = fit
+        refitted.b = estimate.b
+        refitted.bUncertainty = estimate.std
+        if case .success(let a) = estimate.a { refitted.a = a }
+        return refitted
     }
 
     /// The colour scale's span: the options', else 0.5…1.5 for b, else the nodes' values' range.
