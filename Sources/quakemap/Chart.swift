@@ -63,6 +63,7 @@ extension Quakemap {
 
         @OptionGroup(title: "Cross-section") var profileOptions: ProfileOptions
         @OptionGroup(title: "Magnitude statistics (fmd)") var magnitudeStatistics: MagnitudeStatisticsOptions
+        @OptionGroup(title: "Declustering") var declusterOptions: DeclusterOptions
 
         var outputPath: String { output ?? "Output/\(kind.rawValue).png" }
 
@@ -97,7 +98,8 @@ extension Quakemap {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
-                let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
+                var loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
+                loader.declustering = try declusterOptions.declustering()
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let events = loaded.selection.events
                 let builder = ChartBuilder(options: chartOptions)

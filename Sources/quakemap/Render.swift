@@ -43,6 +43,8 @@ extension Quakemap {
 
         @OptionGroup(title: "Map") var mapArguments: MapArguments
 
+        @OptionGroup(title: "Declustering") var declusterOptions: DeclusterOptions
+
         func validate() throws {
             if ifChanged && ((inputOptions.url == nil && inputOptions.fdsn == nil) || output == "-") {
                 throw ValidationError("--if-changed needs --url or --fdsn, and an output file")
@@ -64,8 +66,9 @@ extension Quakemap {
                 var selection = try selectionOptions.selection(filteredBy: filterOptions)
                 selection.region = box
                 selection.readsDetails = map.symbols.coloring.readsDetails
-                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
+                var loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
+                loader.declustering = try declusterOptions.declustering()
                 var loaded: LoadedFeed<MapEvent>
                 switch try await loader.load(ifChangedOutput: ifChanged ? output : nil, as: MapEvent.self) {
                 case .unchanged(let url):
