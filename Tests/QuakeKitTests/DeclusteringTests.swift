@@ -19,8 +19,8 @@ struct DeclusteringTests {
         kilometres / (Self.kilometresPerDegree * cos(latitude * Double.pi / 180))
     }
 
-    static func gk(_ window: GardnerKnopoffWindow = .gardnerKnopoff, fraction: Double = 1, cutoff: Double? = nil,
-                   _ events: [DeclusteringEvent]) throws -> [ClusterAssignment] {
+    static func gk(_ events: [DeclusteringEvent], window: GardnerKnopoffWindow = .gardnerKnopoff, fraction: Double = 1,
+                   cutoff: Double? = nil) throws -> [ClusterAssignment] {
         try DeclusteringMethod.gardnerKnopoff(window: window, foreshockFraction: fraction, timeCutoffDays: cutoff)
             .clusters(of: events)
     }
@@ -52,26 +52,26 @@ struct DeclusteringTests {
         #expect(result[2].isMainshock && result[2].clusterID != 1)
         #expect(result[3].isMainshock && result[3].clusterID != 1)
         // Without a foreshock window, the foreshock founds its own cluster (and takes what is near it).
-        let noForeshocks = try Self.gk(fraction: 0, events)
+        let noForeshocks = try Self.gk(events, fraction: 0)
         #expect(noForeshocks[4].isMainshock && noForeshocks[4].clusterID != 1)
         #expect(noForeshocks[1].clusterID == 1)
         // Half the window: a foreshock 100 days before is outside (T/2 = 71.9), 60 days before inside.
-        let half = try Self.gk(fraction: 0.5, [Self.event(0, 0, 0, 5), Self.event(-100, 0, 0, 3), Self.event(-60, 0, 0, 3)])
+        let half = try Self.gk([Self.event(0, 0, 0, 5), Self.event(-100, 0, 0, 3), Self.event(-60, 0, 0, 3)], fraction: 0.5)
         #expect(half.map(\.isMainshock) == [true, true, false])
     }
 
     @Test func windowsDiffer() throws {
         // 30 km: inside Gardner–Knopoff's 40 km, outside Uhrhammer's 20 km.
         let events = [Self.event(0, 10, 0, 5), Self.event(0.5, 10, Self.east(30, at: 10), 3)]
-        #expect(try Self.gk(.gardnerKnopoff, events).map(\.isMainshock) == [true, false])
-        #expect(try Self.gk(.uhrhammer, events).map(\.isMainshock) == [true, true])
-        #expect(try Self.gk(.gruenthal, events).map(\.isMainshock) == [true, false])
+        #expect(try Self.gk(events, window: .gardnerKnopoff).map(\.isMainshock) == [true, false])
+        #expect(try Self.gk(events, window: .uhrhammer).map(\.isMainshock) == [true, true])
+        #expect(try Self.gk(events, window: .gruenthal).map(\.isMainshock) == [true, false])
     }
 
     @Test func timeCutoffCapsTheWindow() throws {
         let events = [Self.event(0, 0, 0, 5), Self.event(20, 0, 0, 3)]
         #expect(try Self.gk(events).map(\.isMainshock) == [true, false])
-        #expect(try Self.gk(cutoff: 10, events).map(\.isMainshock) == [true, true])
+        #expect(try Self.gk(events, cutoff: 10).map(\.isMainshock) == [true, true])
     }
 
     @Test func tiesGoToTheEarliestThenTheFirstListed() throws {
@@ -125,7 +125,7 @@ struct DeclusteringTests {
     func gridAgreesWithAPlainLoop(window: GardnerKnopoffWindow) throws {
         let events = Self.clustered(count: 1500, seed: 7)
         for fraction in [1.0, 0.3] {
-            let fast = try Self.gk(window, fraction: fraction, events)
+            let fast = try Self.gk(events, window: window, fraction: fraction)
             let plain = Self.plainGardnerKnopoff(events, window: window, fraction: fraction)
             #expect(fast == plain)
         }
