@@ -82,6 +82,12 @@ struct DeclusterCLITests {
         let map = try QuakemapProcess.run(["render", "-", "--decluster", "gk-uhrhammer", "-o", folder.appendingPathComponent("m.png").path],
                                           stdin: Data(Self.feed.utf8))
         #expect(map.status == 0 && map.stderr.contains("drew 2 "), "\(map.stderr)")
+        let clusters = try QuakemapProcess.run(["render", "-", "--decluster", "gk", "--decluster-show", "clusters",
+                                                "-o", folder.appendingPathComponent("k.png").path], stdin: Data(Self.feed.utf8))
+        #expect(clusters.status == 0 && clusters.stderr.contains("drew 4 "), "\(clusters.stderr)")
+        let alone = try QuakemapProcess.run(["render", "-", "--decluster-show", "clusters", "-o", folder.appendingPathComponent("x.png").path],
+                                            stdin: Data(Self.feed.utf8))
+        #expect(alone.status == 64, "--decluster-show needs --decluster: \(alone.stderr)")
         let chart = try QuakemapProcess.run(["chart", "magnitude-time", "-", "--decluster", "gk",
                                              "-o", folder.appendingPathComponent("c.png").path], stdin: Data(Self.feed.utf8))
         #expect(chart.status == 0 && chart.stderr.contains("charted 2 "), "\(chart.stderr)")

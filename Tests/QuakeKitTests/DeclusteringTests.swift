@@ -260,6 +260,12 @@ struct DeclusteringTests {
         }
     }
 
+    @Test func clusterColoursLeaveBackgroundEventsAlone() {
+        let fills = ClusterPalette.fills(ids: ["a", "b", "c", "", "d"], clusters: [1, 1, 2, 3, 3])
+        #expect(Set(fills.keys) == ["a", "b", "d"], "c is alone in its cluster; the event without an id cannot be coloured")
+        #expect(fills["a"] == fills["b"] && fills["a"] != fills["d"])
+    }
+
     @Test func gaussianMixtureFindsTheValley() throws {
         var random = Random(state: 5)
         // Two modes at −8 and −2 (σ 1): the valley is near −5.
