@@ -58,7 +58,7 @@ package struct NearestNeighbourParameters: Sendable, Hashable {
 /// trees of strong links; the mainshock of each is its largest event (the earliest on ties,
 /// then the first in input order). Events without a parent or with a weak link are roots.
 ///
-/// The search is exact. Events sit in 10° cells split into 0.5° cells, each cell's in time
+/// The search is exact. Events sit in 10° cells split into 1° cells, each cell's in time
 /// order; for an event, a cell is skipped when no event in it could be nearer than the nearest
 /// found so far: the time to the cell's latest earlier event, times the cell's least distance
 /// raised to df, times 10^(−b·the cell's largest magnitude), bounds η from below.
@@ -162,12 +162,12 @@ package struct NearestNeighbourClusters: Sendable, Hashable {
     }
 }
 
-/// Events in 10° cells split into 0.5° cells, each cell's events in time order, for the
+/// Events in 10° cells split into 1° cells, each cell's events in time order, for the
 /// nearest-neighbour search.
 private struct NeighbourIndex: @unchecked Sendable {
     static let secondsPerYear = 365.25 * 86_400
-    static let fineDegrees = 0.5
-    static let finePerCoarse = 20
+    static let fineDegrees = 1.0
+    static let finePerCoarse = 10
 
     struct Cell {
         var south: Double, north: Double, west: Double, east: Double
