@@ -11,7 +11,8 @@ SeismoStats compares each mainshock with every event: 20,000 synthetic events ta
 with one window. To keep the file near a minute, the 20,000-event catalogue is declustered with the
 Gardner–Knopoff window only, and a 5,000-event one with the other two; the feeds longer than
 FEED_ROWS rows are cut to their FEED_ROWS most recent rows (a contiguous stretch, so sequences stay
-whole; QUAKEMAP_DECLUSTER_FULL=1 takes them whole, about 3 minutes more).
+whole; QUAKEMAP_DECLUSTER_FULL=1 takes them whole: the feed tests then take 39 s instead of 15 s, and
+agree as well).
 """
 import csv
 import io
