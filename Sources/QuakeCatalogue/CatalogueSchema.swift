@@ -33,9 +33,10 @@ package enum CatalogueSchema {
     /// Where the detail columns start in ``readColumns``.
     package static let firstDetailColumn = coreColumns.count
 
-    /// The fields kept in detail columns, in ``readColumns`` order: every one ``EventField`` has,
-    /// so a field added there is a column here (step 4 adds what a catalogue lacks).
-    package static let detailFields = EventField.detailFields
+    /// The fields kept in detail columns, in ``readColumns`` order: every one ``EventField`` has
+    /// but those it says are not catalogued (what `decluster` computes), so a field added there
+    /// is a column here (step 4 adds what a catalogue lacks).
+    package static let detailFields = EventField.detailFields.filter { $0.spec.catalogued }
 
 
     /// Each step of the SQLite schema, named, applied in order by GRDB's `DatabaseMigrator`.

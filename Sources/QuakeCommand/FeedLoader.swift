@@ -21,9 +21,19 @@ package struct LoadedFeed<Event: Sendable & Hashable> {
     package var fdsn: FDSNClient.Result?
     /// The catalogue read, when `--catalogue` was the input (no password in it).
     package var catalogue: String?
+    /// With `--decluster` (``FeedLoader/declustering``): each selected event's cluster, in the
+    /// order of `selection.events`.
+    package var clusters: [ClusterAssignment]?
 
     /// The feed's own time: GeoJSON `metadata.generated`, else HTTP `Last-Modified`.
     package var generated: Date? { selection.summary.generated ?? lastModified }
+
+    /// The same load, its events replaced by `events` (a summary of them, say).
+    package func replacingEvents<Other>(_ events: [Other]) -> LoadedFeed<Other> {
+        LoadedFeed<Other>(selection: SelectedEvents(events: events, summary: selection.summary, duplicates: selection.duplicates,
+                                                    places: selection.places),
+                          fetched: fetched, staleFrom: staleFrom, lastModified: lastModified, fdsn: fdsn, catalogue: catalogue)
+    }
 }
 
 /// Gets the feed from a file, standard input or `--url`, with the cache and
@@ -37,7 +47,7 @@ package struct FeedLoader {
 
     package let input: InputOptions
     package let fetch: FetchArguments
-    package let selection: EventSelection
+    package var selection: EventSelection
     package let log: Logger
     /// `--now`: also the "now" against which events in the future are rejected.
     package var now: Date?
@@ -74,6 +84,11 @@ package struct FeedLoader {
     /// `--sync`: ask the FDSN service only for events updated after this.
     package var updatedAfter: Date?
 
+    /// `--decluster`: events are declustered by ``load(ifChangedOutput:as:)`` (``load()``), all
+    /// that the filters pass, before the limit keeps the most recent (see
+    /// ``SelectedEvents/declustered(_:limit:)``).
+    package var declustering: SelectionDeclustering?
+
     /// Loads the feed and selects whole events.
     package func load() async throws -> Outcome<SeismicEvent> {
         try await load(as: SeismicEvent.self)
@@ -82,7 +97,22 @@ package struct FeedLoader {
     /// Loads the feed (or the catalogue) and selects events as `type`; with
     /// `ifChangedOutput`, stops early when nothing changed since the last render there.
     package func load<Event: CatalogueReadable>(ifChangedOutput: String? = nil, as type: Event.Type) async throws -> Outcome<Event> {
-        try await load(ifChangedOutput: ifChangedOutput, reading: { source, feed, selection in
+        if let declustering {
+            // Every matching event is read, declustered, and only then limited: one rule, here.
+            var everything = self
+            everything.declustering = nil
+            everything.selection.limit = nil
+            var loaded: LoadedFeed<Event>
+            switch try await everything.load(ifChangedOutput: ifChangedOutput, as: type) {
+            case .unchanged(let url): return .unchanged(url: url)
+            case .loaded(let feed): loaded = feed
+            }
+            let (selection, clusters) = try loaded.selection.declustered(declustering, limit: selection.limit)
+            loaded.selection = selection
+            loaded.clusters = clusters
+            return .loaded(loaded)
+        }
+        return try await load(ifChangedOutput: ifChangedOutput, reading: { source, feed, selection in
             try QuakeMap.select(from: source, feed: feed, selection: selection, as: Event.self)
         }, fromCatalogue: { try await Event.fromCatalogue($0, $1) })
     }
@@ -216,7 +246,7 @@ package struct FeedLoader {
 }
 
 /// What can be selected from a catalogue as from a feed: whole events, or what a map draws of them.
-package protocol CatalogueReadable: SelectableEvent {
+package protocol CatalogueReadable: SelectableEvent, DeclusterableEvent {
     /// What `selection` selects from `catalogue`, kept as this type.
     static func fromCatalogue(_ catalogue: Catalogue, _ selection: EventSelection) async throws -> SelectedEvents<Self>
 }

@@ -79,6 +79,7 @@ extension Quakemap {
 
         @Option(help: ArgumentHelp("mc-time: bootstrap resamples for σ(Mc) (0: no bars; none for --mc-method ks).", valueName: "N"))
         var mcResamples = 100
+        @OptionGroup(title: "Declustering") var declusterOptions: DeclusterOptions
 
         var outputPath: String { output ?? "Output/\(kind.rawValue).png" }
 
@@ -116,7 +117,8 @@ extension Quakemap {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
-                let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
+                var loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
+                loader.declustering = try declusterOptions.declustering()
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let events = loaded.selection.events
                 let builder = ChartBuilder(options: chartOptions)

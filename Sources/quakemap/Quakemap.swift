@@ -34,7 +34,8 @@ struct Quakemap: AsyncParsableCommand {
             On any failure the previous output file is left as it was.
             """,
         version: QuakeMap.version,
-        subcommands: [Render.self, List.self, Stats.self, BMap.self, Tiles.self, Chart.self, Report.self, Animate.self, Ingest.self],
+        subcommands: [Render.self, List.self, Stats.self, Decluster.self, BMap.self, Tiles.self, Chart.self, Report.self, Animate.self,
+                      Ingest.self],
         defaultSubcommand: Render.self
     )
 }

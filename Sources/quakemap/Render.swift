@@ -43,11 +43,23 @@ extension Quakemap {
 
         @OptionGroup(title: "Map") var mapArguments: MapArguments
 
+        @OptionGroup(title: "Declustering") var declusterOptions: DeclusterOptions
+
+        enum DeclusterShow: String, ExpressibleByArgument { case mainshocks, clusters }
+
+        @Option(help: ArgumentHelp(
+            "With --decluster: draw the mainshocks only (the default), or every event, those of each cluster in a colour of their own (background events as usual).",
+            valueName: "mainshocks|clusters"))
+        var declusterShow: DeclusterShow?
+
         func validate() throws {
             if ifChanged && ((inputOptions.url == nil && inputOptions.fdsn == nil) || output == "-") {
                 throw ValidationError("--if-changed needs --url or --fdsn, and an output file")
             }
             _ = try outputFormat()
+            if declusterShow != nil, declusterOptions.method == nil {
+                throw ValidationError("--decluster-show needs --decluster METHOD")
+            }
         }
 
         private func outputFormat() throws -> ImageFormat {
@@ -64,8 +76,10 @@ extension Quakemap {
                 var selection = try selectionOptions.selection(filteredBy: filterOptions)
                 selection.region = box
                 selection.readsDetails = map.symbols.coloring.readsDetails
-                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
+                var loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
+                let byCluster = declusterShow == .clusters
+                loader.declustering = try declusterOptions.declustering(mainshocksOnly: !byCluster)
                 var loaded: LoadedFeed<MapEvent>
                 switch try await loader.load(ifChangedOutput: ifChanged ? output : nil, as: MapEvent.self) {
                 case .unchanged(let url):
@@ -79,6 +93,9 @@ extension Quakemap {
                 // a million) before the image is drawn.
                 let events = loaded.selection.events
                 loaded.selection.events = []
+                if byCluster, let clusters = loaded.clusters {
+                    map.symbols.clusterFills = ClusterPalette.fills(ids: events.map(\.id), clusters: clusters.map(\.clusterID))
+                }
                 let drawn = events.count
                 let scene = SceneBuilder(drawing: map.crediting(loaded.selection.summary))
                     .scene(for: consume events, feedGenerated: loaded.generated,

@@ -46,6 +46,7 @@ extension Quakemap {
 
         @OptionGroup(title: "Cross-section") var profileOptions: ProfileOptions
         @OptionGroup(title: "Magnitude statistics") var magnitudeStatistics: MagnitudeStatisticsOptions
+        @OptionGroup(title: "Declustering") var declusterOptions: DeclusterOptions
 
         func validate() throws {
             try SelectionOptions.check(limit: limit)
@@ -85,7 +86,8 @@ extension Quakemap {
                     profile: try profileOptions.crossSection(), binning: try magnitudeStatistics.binning(),
                     completeness: magnitudeStatistics.completeness, largestEvents: largest
                 )
-                let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
+                var loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
+                loader.declustering = try declusterOptions.declustering()
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let pages = SeismicityReport.pages(for: loaded.selection, options: options)
                 let pdf = try MapRenderer().pdfData(for: pages, title: options.title ?? ReportLayout.defaultTitle)

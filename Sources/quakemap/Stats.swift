@@ -52,6 +52,8 @@ extension Quakemap {
 
         @Option(help: .hidden) var ksDistancesOut: String?
 
+        @OptionGroup(title: "Declustering") var declusterOptions: DeclusterOptions
+
         func validate() throws {
             try SelectionOptions.check(limit: limit)
         }
@@ -60,26 +62,36 @@ extension Quakemap {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
-                let loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
+                var loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
                 let binning = try magnitudeStatistics.binning(), completeness = magnitudeStatistics.completeness
                 let settings = try bValueOptions.settings(seed: magnitudeStatistics.seed)
                 let limited = limit > 0
-                guard case .loaded(let loaded) = try await loader.load(reading: { source, feed, selection in
-                    // Every event counts without a limit: they are folded from a spool of small records, not kept.
-                    guard limited else {
-                        return try QuakeMap.statistics(from: source, feed: feed, selection: selection, binning: binning,
-                                                       completeness: completeness, settings: settings)
-                    }
-                    let selected = try QuakeMap.select(from: source, feed: feed, selection: selection)
-                    return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness,
-                                                                            settings: settings)],
-                                          summary: selected.summary, duplicates: selected.duplicates)
-                }, fromCatalogue: { catalogue, selection in
-                    let selected = try await catalogue.select(selection)
-                    return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning, completeness: completeness,
-                                                                            settings: settings)],
-                                          summary: selected.summary)
-                }) else { return }
+                loader.declustering = try declusterOptions.declustering()
+                let outcome: FeedLoader.Outcome<CatalogStatistics>
+                if loader.declustering != nil {
+                    // Declustering needs the events themselves: the loader keeps the mainshocks.
+                    guard case .loaded(let whole) = try await loader.load() else { return }
+                    outcome = .loaded(whole.replacingEvents(
+                        [CatalogStatistics(whole.selection.events, binning: binning, completeness: completeness, settings: settings)]))
+                } else {
+                    outcome = try await loader.load(reading: { source, feed, selection in
+                        // Every event counts without a limit: they are folded from a spool of small records, not kept.
+                        guard limited else {
+                            return try QuakeMap.statistics(from: source, feed: feed, selection: selection, binning: binning,
+                                                           completeness: completeness, settings: settings)
+                        }
+                        let selected = try QuakeMap.select(from: source, feed: feed, selection: selection)
+                        return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning,
+                                                                         completeness: completeness, settings: settings)],
+                                              summary: selected.summary, duplicates: selected.duplicates)
+                    }, fromCatalogue: { catalogue, selection in
+                        let selected = try await catalogue.select(selection)
+                        return SelectedEvents(events: [CatalogStatistics(selected.events, binning: binning,
+                                                                         completeness: completeness, settings: settings)],
+                                              summary: selected.summary)
+                    })
+                }
+                guard case .loaded(let loaded) = outcome else { return }
                 let statistics = loaded.selection.events[0]
                 if let warning = statistics.mixedMagnitudeTypesWarning { log.warning("\(warning)") }
                 if let path = ksDistancesOut { try writeDistances(statistics, to: path) }

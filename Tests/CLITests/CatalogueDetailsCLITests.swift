@@ -245,7 +245,7 @@ struct CatalogueDetailsCLITests {
         let fixture = try CatalogueFixture(backend)
         defer { fixture.finish() }
         #expect(try fixture.ingest(Self.sample).status == 0)
-        let column = EventField.detailFields.last!.spec.column
+        let column = CatalogueSchema.detailFields.last!.spec.column
         func sql(_ statement: String) throws {
             switch backend {
             case .sqlite: try DatabaseQueue(path: fixture.writer).write { try $0.execute(sql: statement) }

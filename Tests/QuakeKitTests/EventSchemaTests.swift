@@ -32,7 +32,7 @@ struct EventSchemaTests {
             let spec = field.spec
             lines.append("| `\(spec.name)` | \(spec.kind.rawValue) | \(spec.unit ?? "") | \(spec.title) | \(cell(spec.csvColumn)) "
                 + "| \(cell(spec.geoJSONProperty)) | \(cell(spec.fdsnTextColumn)) | \(cell(spec.quakeML)) "
-                + "| `\(spec.column)` \(spec.sqliteType) / \(spec.postgresType) |")
+                + (spec.catalogued ? "| `\(spec.column)` \(spec.sqliteType) / \(spec.postgresType) |" : "| — (not catalogued) |"))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -101,7 +101,11 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
     case associatedStationCount
     /// Author of the location.
     case author
-
+    // quakemap's own, written by `quakemap decluster`: never in a feed nor a catalogue.
+    /// The cluster declustering put the event in.
+    case clusterId
+    /// 1 where declustering kept the event as its cluster's mainshock, else 0.
+    case mainshock
 
     /// What a field holds.
     package enum Kind: String, Sendable, Hashable {
@@ -135,6 +139,9 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
         package let quakeML: String?
         /// The catalogue's column.
         package let column: String
+        /// Whether the catalogue keeps the field: not for what a command computes from a
+        /// selection (`clusterId`, `mainshock`), which would need a column nothing fills.
+        package let catalogued: Bool
 
         /// The column's SQL type in SQLite.
         package var sqliteType: String {
@@ -171,9 +178,10 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
 
     private var makeSpec: Spec {
         func field(_ name: String, _ kind: Kind, _ unit: String? = nil, _ title: String, csv: String? = nil,
-                   geoJSON: String? = nil, fdsn: String? = nil, quakeML: String? = nil, column: String? = nil) -> Spec {
+                   geoJSON: String? = nil, fdsn: String? = nil, quakeML: String? = nil, column: String? = nil,
+                   catalogued: Bool = true) -> Spec {
             Spec(name: name, kind: kind, unit: unit, title: title, csvColumn: csv, geoJSONProperty: geoJSON,
-                 fdsnTextColumn: fdsn, quakeML: quakeML, column: column ?? Self.snakeCase(name))
+                 fdsnTextColumn: fdsn, quakeML: quakeML, column: column ?? Self.snakeCase(name), catalogued: catalogued)
         }
         switch self {
         case .time:
@@ -291,6 +299,11 @@ public enum EventField: UInt8, CaseIterable, Sendable, Hashable, Codable, Compar
                          quakeML: "origin/quality/associatedStationCount")
         case .author:
             return field("author", .text, nil, "Author of the location", quakeML: "origin/creationInfo/author")
+        case .clusterId:
+            return field("clusterId", .integer, nil, "Cluster of the event (quakemap decluster)", catalogued: false)
+        case .mainshock:
+            return field("mainshock", .integer, nil, "1 where the event is its cluster's mainshock, else 0 (quakemap decluster)",
+                         catalogued: false)
         }
     }
 

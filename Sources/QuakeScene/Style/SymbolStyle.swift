@@ -14,6 +14,9 @@ public struct SymbolStyle: Sendable, Hashable {
     package var coloring: SymbolColoring
     /// Events with a focal mechanism drawn as beachballs; `nil` draws circles for all.
     package var beachballs: BeachballStyle?
+    /// `render --decluster-show clusters`: the fill of each clustered event, by id
+    /// (``ClusterPalette``); events not in it keep ``coloring``'s.
+    package var clusterFills: [String: RGBA]?
 
     /// Creates a symbol style: by default the command line's (``MagnitudeStyle``'s
     /// default sizes, coloured by magnitude).
@@ -30,6 +33,7 @@ public struct SymbolStyle: Sendable, Hashable {
     /// The fill of a drawn event; `reference` is the resolved "now" of `.age`
     /// (``SymbolColoring/referenceTime(for:feedGenerated:)``).
     package func fill(for event: MapEvent, reference: Date) -> RGBA {
-        coloring.fill(for: event, style: sizes, reference: reference)
+        if let clusterFills, let fill = clusterFills[event.id] { return fill }
+        return coloring.fill(for: event, style: sizes, reference: reference)
     }
 }
