@@ -44,6 +44,9 @@ extension Quakemap {
         @Option(help: ArgumentHelp("Rows in the table of the largest events (\(ReportOptions.largestEventsRange.lowerBound)…\(ReportOptions.largestEventsRange.upperBound)).", valueName: "N"))
         var largest: Int = 10
 
+        @Flag(help: "Leave out the page of b-value and Mc maps (drawn for a region up to 30° across with enough events).")
+        var noBvalueMap = false
+
         @OptionGroup(title: "Cross-section") var profileOptions: ProfileOptions
         @OptionGroup(title: "Magnitude statistics") var magnitudeStatistics: MagnitudeStatisticsOptions
         @OptionGroup(title: "Declustering") var declusterOptions: DeclusterOptions
@@ -84,7 +87,8 @@ extension Quakemap {
                 let options = ReportOptions(
                     paper: paper, title: title, source: source, region: try regionBox(),
                     profile: try profileOptions.crossSection(), binning: try magnitudeStatistics.binning(),
-                    completeness: magnitudeStatistics.completeness, largestEvents: largest
+                    completeness: magnitudeStatistics.completeness, largestEvents: largest,
+                    bValueGrid: noBvalueMap ? nil : BValueGridOptions()
                 )
                 var loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
                 loader.declustering = try declusterOptions.declustering()

@@ -6,15 +6,16 @@ import QuakeKit
 /// exit 64 before anything is read, and a previous map kept when a run fails.
 @Suite("quakemap bmap", .timeLimit(.minutes(10)))
 struct BMapCLITests {
-    /// 1,500 events over a 3° × 2° box with b = 1 magnitudes (evenly spaced quantiles above 1.95).
-    static func catalogue(in folder: URL) throws -> String {
+    /// Events on a regular lattice over a 3° × 2° box (`side` × 50 of them… 30 × 50 by default) with
+    /// b = 1 magnitudes (evenly spaced quantiles above 1.95).
+    static func catalogue(in folder: URL, side: Int = 30) throws -> String {
         var rows = ["time,latitude,longitude,depth,mag,magType,net,id,updated,place,type"]
-        for index in 0..<1500 {
+        for index in 0..<(side * 50) {
             let quantile = (Double(index % 150) + 0.5) / 150
             let magnitude = ((1.95 - log10(1 - quantile)) * 100).rounded() / 100
             let time = CivilTime.iso8601(Date(timeIntervalSince1970: 1_600_000_000 + Double(index) * 300))
-            rows.append("\(time),\(34 + Double(index % 30) * 0.066),\(-120 + Double(index / 30) * 0.06),5,\(magnitude),ml,ci,ci\(index),"
-                        + "\(time),here,earthquake")
+            rows.append("\(time),\(34 + Double(index % side) * 2 / Double(side)),\(-120 + Double(index / side) * 0.06),5,\(magnitude),ml,"
+                        + "ci,ci\(index),\(time),here,earthquake")
         }
         let path = folder.appendingPathComponent("box.csv").path
         try (rows.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)

@@ -69,6 +69,21 @@ struct ReportCLITests {
         return (output, try Self.pages(output))
     }
 
+    /// A regional catalogue gets the page of b-value and Mc maps, laid out as the others; `--no-bvalue-map` drops it.
+    @Test func aRegionGetsTheBValuePage() throws {
+        let folder = try QuakemapProcess.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try BMapCLITests.catalogue(in: folder, side: 150)
+        let (_, pages) = try report([input])
+        #expect(pages.count == 3)
+        let words = pages.count == 3 ? pages[2].words.map(\.text) : []
+        #expect(words.starts(with: ["b-value", "and", "completeness"]), "\(words.prefix(8))")
+        #expect(words.contains("Mc") && words.contains("σ(b)") == false)
+        checkLayout(pages)
+        let (_, without) = try report([input, "--no-bvalue-map"])
+        #expect(without.count == 2)
+    }
+
     /// Words stay on the page, inside 30 pt margins, and no two overlap.
     func checkLayout(_ pages: [Page], sourceLocation: SourceLocation = #_sourceLocation) {
         for (index, page) in pages.enumerated() {

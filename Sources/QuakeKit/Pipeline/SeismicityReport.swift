@@ -47,7 +47,8 @@ public struct ReportOptions: Sendable, Hashable {
     package var plateBoundaries: PlateBoundaries?
     /// The grid of the b-value page; `nil` leaves the page out. By default each
     /// node of about 100 across the region takes its nearest 200 events; the binning
-    /// and Mc method are the report's. The page is left out when no node has enough events.
+    /// and Mc method are the report's. The page is left out for a region wider than 30°
+    /// or when fewer than 10 nodes have enough events.
     package var bValueGrid: BValueGridOptions?
 
     /// Creates options.
@@ -99,8 +100,8 @@ public enum ReportOptionsError: QuakeKitError, Equatable {
 ///    events (time, magnitude, depth, place) and the events per hour, day or week;
 /// 2. a map of the region the events occupy coloured by depth, magnitude
 ///    against time, and the frequency–magnitude distribution with Mc and b;
-/// 3. when enough events for it: maps of the b-value and of Mc on a grid over
-///    that region (``BValueGridOptions``);
+/// 3. for a region up to 30° across with enough events: maps of the b-value and of
+///    Mc on a grid over it (``BValueGridOptions``);
 /// 4. with a `profile`: the profile's map, the depth
 ///    cross-section along it and the depths of the events in its band;
 /// 5. when events have focal mechanisms: their beachballs on a map of the region
@@ -202,16 +203,24 @@ package struct ReportLayout {
         place(chart(height: height).frequencyMagnitude(events, binning: options.binning, method: options.completeness), height: height)
     }
 
+    /// The widest region (degrees each way) the b-value page is drawn for.
+    package static let bValueRegionSpan = 30.0
+    /// The fewest nodes with an estimate for the b-value page: fewer is no map.
+    package static let bValueMinimumNodes = 10
+
     /// Maps of b and Mc on a grid over page 2's region, each node from its own events;
-    /// nothing when no node has enough.
+    /// nothing for a region wider than 30° or fewer than 10 nodes with an estimate.
     package mutating func bValuePage(_ events: [SeismicEvent]) {
         guard var grid = options.bValueGrid else { return }
         grid.binning = options.binning
         grid.completeness = options.completeness
         let mapEvents = events.compactMap(MapEvent.init)
-        let region = options.region ?? GeoBox.enclosing(events.map { GeoPoint(longitude: $0.longitude, latitude: $0.latitude) })
-        guard var computed = try? QuakeMap.bValueGrid(mapEvents, grid: grid, region: region),
-              computed.nodes.contains(where: { $0.fit != nil }) else { return }
+        // A b-value map is a regional study: over a continent or the world its nodes mix tectonic
+        // settings and magnitude scales, so the page is left out there.
+        guard let region = options.region ?? GeoBox.enclosing(events.map { GeoPoint(longitude: $0.longitude, latitude: $0.latitude) }),
+              region.longitudeSpan <= Self.bValueRegionSpan, region.latitudeSpan <= Self.bValueRegionSpan,
+              var computed = try? QuakeMap.bValueGrid(mapEvents, grid: grid, region: region),
+              computed.nodes.count(where: { $0.fit != nil }) >= Self.bValueMinimumNodes else { return }
         startPage()
         text("b-value and completeness", size: 14, bold: true, advance: 8)
         let height = (bottom - y - 8) / 2

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The b-value estimators of SeismoStats 1.0.1, by its names.
-package enum BValueMethod: String, CaseIterable, Sendable, Hashable {
+public enum BValueMethod: String, CaseIterable, Sendable, Hashable {
     /// Aki (1965) – Utsu (1965) with the half-bin correction (`UtsuBValueEstimator`).
     case utsu
     /// The exact maximum-likelihood estimate for binned magnitudes, Tinti & Mulargia

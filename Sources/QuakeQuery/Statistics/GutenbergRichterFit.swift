@@ -74,14 +74,34 @@ public struct GutenbergRichterFit: Sendable, Hashable {
 
     /// Fits `magnitudes` (NaN and infinities are left out).
     ///
+    /// With an `estimator` other than Aki–Utsu, b and σ(b) are that estimator's (SeismoStats's
+    /// definitions, `quakemap stats --b-method`) above the Mc `method` finds, and a puts the line
+    /// through the Mc bin's count with that b. The positive estimators read the magnitudes in the
+    /// order of `times` (one a magnitude; `nil`: in the order given). Weichert and Kijko–Smit take
+    /// a completeness table, which `quakemap stats --completeness` gives; here they throw.
+    ///
     /// - Throws: ``StatisticsError/notEnoughEvents(aboveCompleteness:required:completeness:)``
     ///   with fewer than `minimumEvents` above Mc, or when every one sits in the Mc bin
-    ///   (no spread to estimate b from).
+    ///   (no spread to estimate b from); the estimator's own errors.
     public init(magnitudes: some Sequence<Double>, binning: MagnitudeBinning = .tenth,
-                method: CompletenessMethod = .standard, minimumEvents: Int = Self.minimumEvents) throws(StatisticsError) {
-        let binned = magnitudes.lazy.filter(\.isFinite).map(binning.binned)
+                method: CompletenessMethod = .standard, minimumEvents: Int = Self.minimumEvents,
+                estimator: BValueMethod = .utsu, times: [Date]? = nil) throws(StatisticsError) {
+        let given = Array(magnitudes)
+        let binned = given.lazy.filter(\.isFinite).map(binning.binned)
         try self.init(distribution: FrequencyMagnitudeDistribution(magnitudes: binned, binning: binning),
                       binnedMagnitudes: Array(binned), method: method, minimumEvents: minimumEvents)
+        guard estimator != .utsu else { return }
+        var settings = EstimationSettings()
+        settings.bMethod = estimator
+        let order = times.map { $0.map(\.timeIntervalSinceReferenceDate) } ?? given.indices.map(Double.init)
+        guard order.count == given.count else {
+            throw .estimatorFailed("\(given.count) magnitudes but \(order.count) times: give one time a magnitude")
+        }
+        let estimate = try MagnitudeEstimate(magnitudes: given, times: order, mc: completeness, width: binning.width,
+                                             settings: settings)
+        b = estimate.b
+        bUncertainty = estimate.std
+        a = log10(Double(countAboveCompleteness)) + b * completeness
     }
 
     private init(distribution: FrequencyMagnitudeDistribution, binnedMagnitudes: [Double],
