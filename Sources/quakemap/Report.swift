@@ -84,14 +84,17 @@ extension Quakemap {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
+                let declustering = try declusterOptions.declustering()
+                // A declustered report says so where it names its source: its counts are of mainshocks.
+                let named = [source, declustering.map { "mainshocks declustered by " + $0.method.name }].compactMap { $0 }
                 let options = ReportOptions(
-                    paper: paper, title: title, source: source, region: try regionBox(),
+                    paper: paper, title: title, source: named.isEmpty ? nil : named.joined(separator: " · "), region: try regionBox(),
                     profile: try profileOptions.crossSection(), binning: try magnitudeStatistics.binning(),
                     completeness: magnitudeStatistics.completeness, largestEvents: largest,
                     bValueGrid: noBvalueMap ? nil : BValueGridOptions()
                 )
                 var loader = try FeedLoader(input: inputOptions, fetch: fetchArguments, limit: limit, filters: filterOptions, log: log)
-                loader.declustering = try declusterOptions.declustering()
+                loader.declustering = declustering
                 guard case .loaded(let loaded) = try await loader.load() else { return }
                 let pages = SeismicityReport.pages(for: loaded.selection, options: options)
                 let pdf = try MapRenderer().pdfData(for: pages, title: options.title ?? ReportLayout.defaultTitle)

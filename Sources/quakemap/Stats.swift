@@ -98,7 +98,9 @@ extension Quakemap {
                 let data: Data
                 switch format {
                 case .text:
-                    data = Data(statistics.text.utf8)
+                    // The figures are of mainshocks: the first line says by which method.
+                    let declustered = loader.declustering.map { "declustered  mainshocks by \($0.method.name)\n" } ?? ""
+                    data = Data((declustered + statistics.text).utf8)
                 case .json:
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
