@@ -72,6 +72,7 @@ extension Quakemap {
 
         @OptionGroup(title: "Magnitude statistics") var magnitudeStatistics: MagnitudeStatisticsOptions
         @OptionGroup(title: "b-values (--b-method and its settings, as stats)") var bValueOptions: BValueOptions
+        @OptionGroup(title: "Declustering (--decluster METHOD: the mainshocks' b)") var declusterOptions: DeclusterOptions
         @OptionGroup(title: "Map") var mapArguments: MapArguments
 
         func validate() throws {
@@ -112,8 +113,9 @@ extension Quakemap {
                 let gridOptions = try gridOptions()
                 var selection = try SelectionOptions.selection(limit: limit, filteredBy: filterOptions)
                 selection.region = map.region
-                let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
+                var loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
+                loader.declustering = try declusterOptions.declustering()
                 guard case .loaded(let loaded) = try await loader.load(ifChangedOutput: nil, as: MapEvent.self) else { return }
                 let events = loaded.selection.events
                 let computed = try QuakeMap.bValueGrid(events, grid: gridOptions, region: map.region)
