@@ -8,18 +8,6 @@ import QuakeKit
 /// (SeismoStats checks each node's b in Tests/Interop/test_bvalue_map.py.)
 @Suite("b-value maps")
 struct BValueGridTests {
-    /// A generator with a seed, so that the scattered positions are the same on every run.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func haversine(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
         let rad = Double.pi / 180
         let dLat = (b.0 - a.0) * rad, dLon = (b.1 - a.1) * rad
@@ -29,7 +17,7 @@ struct BValueGridTests {
 
     @Test("the tree finds the nearest events a search of all finds, across the antimeridian and at the poles")
     func nearestMatchesBruteForce() {
-        var random = SplitMix(state: 42)
+        var random = SplitMix64(state: 42)
         // Clumps at the antimeridian, near a pole and in the open, as catalogues are clumped.
         var positions: [(latitude: Double, longitude: Double)] = []
         for (latitude, longitude) in [(-20.0, 179.5), (88.5, 10.0), (35.0, -118.0)] {
@@ -63,7 +51,7 @@ struct BValueGridTests {
     /// is `b(longitude)`, drawn at their quantiles in a shuffled order.
     static func catalogue(count: Int, box: (west: Double, south: Double, east: Double, north: Double),
                           b: (Double) -> Double) -> [MapEvent] {
-        var random = SplitMix(state: 7)
+        var random = SplitMix64(state: 7)
         return (0..<count).map { index in
             let longitude = Double.random(in: box.west...box.east, using: &random)
             let latitude = Double.random(in: box.south...box.north, using: &random)
