@@ -13,5 +13,5 @@ export RUNS=${RUNS:-2}
 for part in $PARTS; do
     echo
     echo "## $part"
-    "Benchmarks/stats-$part.sh"
+    if [ "$part" = estimators ]; then Benchmarks/stats-estimators.sh "$RUNS"; else "Benchmarks/stats-$part.sh"; fi
 done
