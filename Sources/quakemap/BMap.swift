@@ -56,7 +56,7 @@ extension Quakemap {
         @Option(help: ArgumentHelp("Each node takes every event within this distance instead of the nearest N.", valueName: "km"))
         var radius: Double?
 
-        @Option(help: ArgumentHelp("With --nearest: take no event farther than this (default: five node spacings).", valueName: "km"))
+        @Option(help: ArgumentHelp("With --nearest: take no event farther than this (default: five node spacings, at most 200 km).", valueName: "km"))
         var maxRadius: Double?
 
         @Option(help: ArgumentHelp("The fewest events at or above a node's Mc for an estimate.", valueName: "N"))

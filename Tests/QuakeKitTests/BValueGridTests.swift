@@ -142,6 +142,31 @@ struct BValueGridTests {
         #expect(empty.nodes.count == 9 && empty.nodes.allSatisfy { $0.fit == nil && $0.count == 0 })
     }
 
+    @Test("a world grid has its seam's meridian once, and its cells stay on their side of a world map's seam")
+    func worldGridsAndTheSeam() throws {
+        // Events along the antimeridian and the prime meridian, so nodes at both have estimates.
+        let events = Self.catalogue(count: 6000, box: (-10, -20, 10, 20)) { _ in 1 }
+            + Self.catalogue(count: 6000, box: (170, -20, 190, 20)) { _ in 1 }.map { event in
+                var wrapped = event
+                if wrapped.longitude > 180 { wrapped.longitude -= 360 }
+                return wrapped
+            }
+        let grid = try QuakeMap.bValueGrid(events, grid: BValueGridOptions(spacing: 10, maximumRadius: 1500, completeness: .fixed(1)),
+                                           region: .world)
+        #expect(grid.columns == 36 && grid.rows == 19)
+        #expect(grid.nodes.filter { abs($0.longitude) == 180 }.count == 19, "180° once a row")
+        for projection in [MapProjection.equalEarth, .robinson, .plateCarree] {
+            var options = MapOptions(width: 800, mapProjection: projection, basemap: .none, plateBoundaries: nil)
+            options.centerLongitude = projection == .plateCarree ? 0 : 150
+            let scene = SceneBuilder(options: options).scene(for: grid, events: events)
+            #expect(!scene.polygons.isEmpty)
+            for cell in scene.polygons {
+                let xs = cell.rings[0].map(\.x)
+                #expect(xs.max()! - xs.min()! < 800 / 8, "\(projection): a cell \(xs.max()! - xs.min()!) px wide")
+            }
+        }
+    }
+
     @Test func defaultSpacingIsRound() {
         #expect(BValueGridOptions.spacing(across: 11) == 0.2)
         #expect(BValueGridOptions.spacing(across: 10) == 0.1)

@@ -36,7 +36,7 @@ public struct BValueGridOptions: Sendable, Hashable {
     package var neighbourhood: Neighbourhood
     /// With ``Neighbourhood/nearest(_:)``, events farther than this (km) are not
     /// taken: a node in an empty sea gets nothing rather than far-away events.
-    /// `nil` is five node spacings.
+    /// `nil` is five node spacings, at most 200 km (``defaultMaximumRadius(spacing:)``).
     package var maximumRadius: Double?
     /// The fewest events at or above a node's Mc for an estimate (else the node is clear).
     package var minimumEvents: Int
@@ -56,7 +56,7 @@ public struct BValueGridOptions: Sendable, Hashable {
     /// - Parameters:
     ///   - spacing: degrees between nodes (`nil`: about 100 nodes across the region).
     ///   - neighbourhood: the nearest 200 events by default.
-    ///   - maximumRadius: km; `nil` is five node spacings (nearest-N grids only).
+    ///   - maximumRadius: km; `nil` is five node spacings, at most 200 km (nearest-N grids only).
     ///   - minimumEvents: at or above Mc, for an estimate; 50 by default.
     ///   - completeness: Mc per node, by maximum curvature + 0.2 by default.
     ///   - layer: b by default.
@@ -72,6 +72,12 @@ public struct BValueGridOptions: Sendable, Hashable {
         self.binning = binning
         self.layer = layer
         self.range = range
+    }
+
+    /// The reach of a nearest-N node without a given one: five node spacings (55 km at 0.1°), but
+    /// never over 200 km, the radius of global b-value studies; farther events say nothing of a node.
+    package static func defaultMaximumRadius(spacing: Double) -> Double {
+        min(5 * spacing * Double.pi / 180 * BValueGrid.earthRadius, 200)
     }
 
     /// The most nodes a grid may have: a 0.01° grid over all of California is 1.1 M.
@@ -160,7 +166,9 @@ package struct BValueGrid: Sendable, Hashable {
         let firstRow = Int((region.south / spacing - 1e-9).rounded(.up)), lastRow = Int((region.north / spacing + 1e-9).rounded(.down))
         let firstColumn = Int((region.west / spacing - 1e-9).rounded(.up))
         let lastColumn = Int(((region.west + region.longitudeSpan) / spacing + 1e-9).rounded(.down))
-        let rows = max(0, lastRow - firstRow + 1), columns = max(0, lastColumn - firstColumn + 1)
+        // A region all the way round has its seam's meridian once, not at both ends.
+        let wholeTurn = region.longitudeSpan >= 360 - 1e-9
+        let rows = max(0, lastRow - firstRow + 1), columns = max(0, lastColumn - firstColumn + (wholeTurn ? 0 : 1))
         guard rows * columns <= BValueGridOptions.maximumNodes else {
             throw .invalidGrid("\(columns) × \(rows) nodes at \(spacing)° is over \(BValueGridOptions.maximumNodes); choose a wider spacing")
         }
@@ -172,7 +180,7 @@ package struct BValueGrid: Sendable, Hashable {
         switch options.neighbourhood {
         case .nearest(let count):
             wanted = count
-            reach = options.maximumRadius ?? 5 * spacing * Double.pi / 180 * Self.earthRadius
+            reach = options.maximumRadius ?? BValueGridOptions.defaultMaximumRadius(spacing: spacing)
         case .radius(let kilometres):
             wanted = Int.max
             reach = kilometres

@@ -87,7 +87,16 @@ extension SceneBuilder {
             let south = max(node.latitude - half, -90), north = min(node.latitude + half, 90)
             let corners = [(south, node.longitude - half), (south, node.longitude + half),
                            (north, node.longitude + half), (north, node.longitude - half)]
-            var ring = corners.map { geometry.point(latitude: $0.0, longitude: $0.1) }
+            var ring: [PixelPoint]
+            if case .globe(let globe) = geometry {
+                // A world map's cell stays on its centre's side of the seam, cut at the map's edge.
+                let offset = MapProjection.offset(longitude: node.longitude, from: globe.centerLongitude)
+                ring = corners.map { corner in
+                    globe.point(latitude: corner.0, offset: min(180, max(-180, offset + corner.1 - node.longitude)))
+                }
+            } else {
+                ring = corners.map { geometry.point(latitude: $0.0, longitude: $0.1) }
+            }
             // A cell the seam of a world map cuts: keep its western half's width on the side its centre is.
             if case .plateCarree = geometry, abs(ring[1].x - ring[0].x) > Double(scene.width) / 2 {
                 let center = geometry.point(latitude: node.latitude, longitude: node.longitude)
@@ -113,7 +122,7 @@ extension SceneBuilder {
         let taken: String
         switch options.neighbourhood {
         case .nearest(let count):
-            let reach = options.maximumRadius ?? 5 * grid.spacing * Double.pi / 180 * BValueGrid.earthRadius
+            let reach = options.maximumRadius ?? BValueGridOptions.defaultMaximumRadius(spacing: grid.spacing)
             taken = "nearest \(count) events ≤ \(Int(reach.rounded())) km"
         case .radius(let kilometres):
             taken = "events ≤ \(Self.shortest(kilometres)) km"
