@@ -79,6 +79,23 @@ struct BValueGridTests {
             let expected = try? GutenbergRichterFit(magnitudes: nearest.map(\.event.magnitude), method: .fixed(1.0))
             #expect(node.fit == expected, "\(node.latitude), \(node.longitude)")
         }
+        // Another estimator: each node's fit is the public initializer's with that estimator, in time order.
+        var positive = options
+        positive.estimation.bMethod = .positive
+        let positiveGrid = try QuakeMap.bValueGrid(events, grid: positive, region: region)
+        var compared = 0
+        for (node, utsu) in zip(positiveGrid.nodes, grid.nodes) {
+            let nearest = events.map { (event: $0, distance: Self.haversine((node.latitude, node.longitude), ($0.latitude, $0.longitude))) }
+                .filter { $0.distance <= reach }.sorted { $0.distance < $1.distance }.prefix(150)
+            let expected = try? GutenbergRichterFit(magnitudes: nearest.map(\.event.magnitude), method: .fixed(1.0),
+                                                    estimator: .positive, times: nearest.map(\.event.time))
+            #expect(node.fit == expected, "\(node.latitude), \(node.longitude)")
+            if let b = node.fit?.b, let other = utsu.fit?.b {
+                #expect(b != other)
+                compared += 1
+            }
+        }
+        #expect(compared > 20)
         // The columns at −121 and −116 are a degree (over 90 km) from every event: clear.
         #expect(grid.nodes.filter { $0.longitude == -121 || $0.longitude == -116 }.allSatisfy { $0.fit == nil && $0.count == 0 })
         #expect(grid.nodes.filter { (-120)...(-117) ~= $0.longitude }.allSatisfy { $0.fit != nil })

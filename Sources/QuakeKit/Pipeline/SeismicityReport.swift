@@ -226,13 +226,8 @@ package struct ReportLayout {
         let height = (bottom - y - 8) / 2
         for layer in [BValueGridOptions.Layer.bValue, .completeness] {
             computed.options.layer = layer
-            var options = mapOptions(width: contentWidth, region: region, coloring: .magnitude, profile: nil)
-            if Double(options.height) > height {
-                options = mapOptions(width: max(120, contentWidth * height / Double(options.height)), region: region,
-                                     coloring: .magnitude, profile: nil)
-            }
-            let scene = SceneBuilder(options: options).scene(for: computed, events: mapEvents)
-            place(scene, height: Double(scene.height), width: Double(scene.width))
+            let grid = computed
+            placeMap(region: region, coloring: .magnitude, maximumHeight: height) { $0.scene(for: grid, events: mapEvents) }
             y += 8
         }
     }
@@ -378,13 +373,22 @@ package struct ReportLayout {
     private mutating func placeMap(_ events: [SeismicEvent], region: GeoBox?, coloring: SymbolColoring,
                                    profile: CrossSectionProfile? = nil, maximumHeight: Double,
                                    feedGenerated: Date? = nil, feedTitle: String? = nil) {
+        placeMap(region: region, coloring: coloring, profile: profile, maximumHeight: maximumHeight) { builder in
+            builder.scene(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
+        }
+    }
+
+    /// A map of `region` as wide as the text, or narrower (and centred) to keep within
+    /// `maximumHeight`; `scene` draws it with the builder of those options.
+    private mutating func placeMap(region: GeoBox?, coloring: SymbolColoring, profile: CrossSectionProfile? = nil,
+                                   maximumHeight: Double, scene: (SceneBuilder) -> MapScene) {
         var options = mapOptions(width: contentWidth, region: region, coloring: coloring, profile: profile)
         if Double(options.height) > maximumHeight {
             let width = max(120, contentWidth * maximumHeight / Double(options.height))
             options = mapOptions(width: width, region: region, coloring: coloring, profile: profile)
         }
-        let scene = SceneBuilder(options: options).scene(for: events, feedGenerated: feedGenerated, feedTitle: feedTitle)
-        place(scene, height: Double(scene.height), width: Double(scene.width))
+        let drawn = scene(SceneBuilder(options: options))
+        place(drawn, height: Double(drawn.height), width: Double(drawn.width))
     }
 
     /// Rows of the table of the largest events.

@@ -197,12 +197,12 @@ package struct BValueGrid: Sendable, Hashable {
                 if longitude > 180 { longitude -= 360 }
                 let found = tree.nearest(latitude: latitude, longitude: longitude, count: wanted, within: reach, search: &search)
                 let chosen = found.map { events[$0.index] }
-                var fit = try? GutenbergRichterFit(magnitudes: chosen.map(\.magnitude), binning: options.binning,
-                                                   method: options.completeness, minimumEvents: options.minimumEvents)
-                if let found = fit, options.estimation.bMethod != .utsu {
-                    // Mc as the fit found it; b, σ(b) and a by the chosen estimator (in time order), or no estimate.
-                    fit = Self.refit(found, chosen, options)
-                }
+                // A node whose estimator has too few values (or no answer) stays clear.
+                let fit = (try? GutenbergRichterFit(magnitudes: chosen.map(\.magnitude),
+                                                   times: chosen.map(\.time.timeIntervalSinceReferenceDate),
+                                                   binning: options.binning, method: options.completeness,
+                                                   minimumEvents: options.minimumEvents, settings: options.estimation))
+                    .flatMap { $0.b.isFinite ? $0 : nil }
                 nodes.append(Node(latitude: latitude, longitude: longitude,
                                   count: found.count, radius: found.last.map { $0.kilometres } ?? 0, fit: fit))
             }
@@ -213,21 +213,6 @@ package struct BValueGrid: Sendable, Hashable {
         self.columns = columns
         self.rows = rows
         self.options = resolved
-    }
-
-    /// `fit` with b, σ(b) and a from `options`' estimator on `events` above its Mc; `nil` when
-    /// the estimator has too few values (the node stays clear).
-    private static func refit(_ fit: GutenbergRichterFit, _ events: [MapEvent], _ options: BValueGridOptions) -> GutenbergRichterFit? {
-        guard let estimate = try? MagnitudeEstimate(magnitudes: events.map(\.magnitude),
-                                                    times: events.map(\.time.timeIntervalSinceReferenceDate),
-                                                    mc: fit.completeness, width: options.binning.width,
-                                                    settings: options.estimation),
-              estimate.b.isFinite else { return nil }
-        var refitted = fit
-        refitted.b = estimate.b
-        refitted.bUncertainty = estimate.std
-        if case .success(let a) = estimate.a { refitted.a = a }
-        return refitted
     }
 
     /// The colour scale's span: the options', else 0.5…1.5 for b, else the nodes' values' range.

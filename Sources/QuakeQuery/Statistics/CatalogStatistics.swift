@@ -33,23 +33,22 @@ public struct CatalogStatistics: Sendable, Hashable, Encodable {
     /// `completeness` for the Gutenberg–Richter fit.
     public init(_ events: [SeismicEvent], binning: MagnitudeBinning = .tenth,
                 completeness: CompletenessMethod = .standard) {
-        var accumulator = Accumulator()
-        for event in events {
-            accumulator.add(time: event.time, magnitude: event.magnitude, depth: event.depth,
-                            type: Self.typeKey(event.eventType), magnitudeType: event.magnitudeType)
-        }
-        self.init(accumulator, binning: binning, completeness: completeness)
+        self.init(Self.accumulated(events), binning: binning, completeness: completeness)
     }
 
     /// Summarizes `events`, with b, σ and a by the estimators `settings` choose.
     package init(_ events: [SeismicEvent], binning: MagnitudeBinning, completeness: CompletenessMethod,
                  settings: EstimationSettings) {
+        self.init(Self.accumulated(events), binning: binning, completeness: completeness, settings: settings)
+    }
+
+    private static func accumulated(_ events: [SeismicEvent]) -> Accumulator {
         var accumulator = Accumulator()
         for event in events {
             accumulator.add(time: event.time, magnitude: event.magnitude, depth: event.depth,
                             type: Self.typeKey(event.eventType), magnitudeType: event.magnitudeType)
         }
-        self.init(accumulator, binning: binning, completeness: completeness, settings: settings)
+        return accumulator
     }
 
     /// The figures of what `accumulator` was given.

@@ -86,18 +86,26 @@ public struct GutenbergRichterFit: Sendable, Hashable {
     public init(magnitudes: some Sequence<Double>, binning: MagnitudeBinning = .tenth,
                 method: CompletenessMethod = .standard, minimumEvents: Int = Self.minimumEvents,
                 estimator: BValueMethod = .utsu, times: [Date]? = nil) throws(StatisticsError) {
-        let given = Array(magnitudes)
-        let binned = given.lazy.filter(\.isFinite).map(binning.binned)
-        try self.init(distribution: FrequencyMagnitudeDistribution(magnitudes: binned, binning: binning),
-                      binnedMagnitudes: Array(binned), method: method, minimumEvents: minimumEvents)
-        guard estimator != .utsu else { return }
         var settings = EstimationSettings()
         settings.bMethod = estimator
-        let order = times.map { $0.map(\.timeIntervalSinceReferenceDate) } ?? given.indices.map(Double.init)
-        guard order.count == given.count else {
-            throw .estimatorFailed("\(given.count) magnitudes but \(order.count) times: give one time a magnitude")
+        let given = Array(magnitudes)
+        try self.init(magnitudes: given, times: times?.map(\.timeIntervalSinceReferenceDate) ?? given.indices.map(Double.init),
+                      binning: binning, method: method, minimumEvents: minimumEvents, settings: settings)
+    }
+
+    /// Fits `magnitudes` at `times` (seconds since 2001, one a magnitude), b by the estimator
+    /// `settings` choose (with its completeness table, dmc…): the one rule of the public
+    /// initializer and of each node of a ``BValueGrid``.
+    package init(magnitudes: [Double], times: [Double], binning: MagnitudeBinning, method: CompletenessMethod,
+                 minimumEvents: Int, settings: EstimationSettings) throws(StatisticsError) {
+        let binned = magnitudes.lazy.filter(\.isFinite).map(binning.binned)
+        try self.init(distribution: FrequencyMagnitudeDistribution(magnitudes: binned, binning: binning),
+                      binnedMagnitudes: Array(binned), method: method, minimumEvents: minimumEvents)
+        guard settings.bMethod != .utsu else { return }
+        guard times.count == magnitudes.count else {
+            throw .estimatorFailed("\(magnitudes.count) magnitudes but \(times.count) times: give one time a magnitude")
         }
-        let estimate = try MagnitudeEstimate(magnitudes: given, times: order, mc: completeness, width: binning.width,
+        let estimate = try MagnitudeEstimate(magnitudes: magnitudes, times: times, mc: completeness, width: binning.width,
                                              settings: settings)
         b = estimate.b
         bUncertainty = estimate.std

@@ -18,7 +18,7 @@ public struct ChartOptions: Sendable, Hashable {
     package var symbols: SymbolStyle
 
     /// The smallest chart side in pixels before scaling: below it axes, labels and titles no longer fit.
-    public static let minimumSide = 200
+    package static let minimumSide = 200
 
     /// Creates options.
     public init(width: Int = 800, height: Int = 500, scale: Double = 1, title: String? = nil,
@@ -35,7 +35,7 @@ public struct ChartOptions: Sendable, Hashable {
     /// The image height in pixels (height × scale).
     package var pixelHeight: Int { Int((Double(height) * scale).rounded()) }
 
-    /// Checks the sides (``minimumSide``…``MapOptions/maximumSide``), the scale (above 0, at most ``MapOptions/maximumScale``)
+    /// Checks the sides (200 px…``MapOptions/maximumSide``), the scale (above 0, at most 8)
     /// and the scaled size (within the limits a map has).
     public func validate() throws(ChartOptionsError) {
         let sides = Self.minimumSide...MapOptions.maximumSide
@@ -51,11 +51,11 @@ public struct ChartOptions: Sendable, Hashable {
 
 /// Why ``ChartOptions/validate()`` refused options.
 public enum ChartOptionsError: QuakeKitError, Equatable {
-    /// Width or height outside ``ChartOptions/minimumSide``…``MapOptions/maximumSide``.
+    /// Width or height outside 200 px…``MapOptions/maximumSide``.
     case sideOutOfRange(width: Int, height: Int)
-    /// A scale that is not above 0 and at most ``MapOptions/maximumScale``.
+    /// A scale that is not above 0 and at most 8.
     case scaleOutOfRange(Double)
-    /// Over ``MapOptions/maximumPixels`` or ``MapOptions/maximumSide`` once scaled.
+    /// Over 100,000,000 pixels or ``MapOptions/maximumSide`` once scaled.
     case tooLarge(width: Int, height: Int, scale: Double)
 
     /// The message, with the values.

@@ -12,7 +12,7 @@ public struct AnimationOptions: Sendable, Hashable {
     /// counted. Default 10.
     package var duration: Double
     /// Frames a second. Default 10. With ``duration``, the number of frames
-    /// (``frameCount``), at most ``maximumFrames``.
+    /// (``frameCount``), at most 3,600.
     package var fps: Int
     /// Catalogue seconds an event takes to fade from its map colour to the
     /// remnant (``remnant``), which stays to the end, so the last frame shows
@@ -30,11 +30,11 @@ public struct AnimationOptions: Sendable, Hashable {
     package var showsClock: Bool
 
     /// The most frames an animation may have (six minutes at 10 frames a second).
-    public static let maximumFrames = 3_600
+    package static let maximumFrames = 3_600
     /// The most pixels a frame may have, scale applied: 4096 × 4096 (64 MB a frame buffer).
-    public static let maximumFramePixels = 16_777_216
+    package static let maximumFramePixels = 16_777_216
     /// The longest playback, or hold, in seconds: an hour.
-    public static let maximumSeconds = 3_600.0
+    package static let maximumSeconds = 3_600.0
 
     /// Creates options.
     public init(map: MapOptions = MapOptions(), duration: Double = 10, fps: Int = 10, fade: TimeInterval? = nil,
@@ -85,9 +85,9 @@ public enum AnimationOptionsError: QuakeKitError, Equatable {
     case durationOutOfRange(Double)
     /// A frame rate outside 1…60.
     case fpsOutOfRange(Int)
-    /// More than ``AnimationOptions/maximumFrames`` frames.
+    /// More than 3,600 frames.
     case tooManyFrames(Int)
-    /// A frame of more than ``AnimationOptions/maximumFramePixels`` pixels.
+    /// A frame of more than 16,777,216 pixels pixels.
     case frameTooLarge(width: Int, height: Int)
     /// A negative or non-finite fade.
     case fadeOutOfRange(Double)

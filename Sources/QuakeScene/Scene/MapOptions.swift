@@ -110,19 +110,19 @@ public struct MapOptions: Sendable, Hashable {
 
     /// The most pixels a map may have, scale applied: 100 million (about 400 MB
     /// of pixels while it is drawn).
-    public static let maximumPixels = 100_000_000
+    package static let maximumPixels = 100_000_000
     /// The most labels a map takes (`labelCount`; more are not drawn): past a
     /// few dozen they hide the map they name.
-    public static let maximumLabelCount = 50
+    package static let maximumLabelCount = 50
     /// The longest side in pixels, scale applied: Cairo's limit for an image.
     public static let maximumSide = 32_767
     /// The largest scale (pixels per map unit) of a map or chart: 8, print resolution for a
     /// map of a few inches; larger scales draw a small map's symbols and text blurrily large.
-    public static let maximumScale = 8.0
+    package static let maximumScale = 8.0
     /// The longitudes a map may be centred on.
-    public static let centerLongitudeRange = -180.0...180.0
+    package static let centerLongitudeRange = -180.0...180.0
     /// Graticule spacings in degrees: finer is unreadable, coarser draws nothing.
-    public static let graticuleRange = 1.0...90.0
+    package static let graticuleRange = 1.0...90.0
 
     /// Checks that the map can be drawn: its sides, its pixel count and its
     /// scale, the centre longitude, the graticule spacing, and that a
@@ -153,7 +153,7 @@ public struct MapOptions: Sendable, Hashable {
         }
     }
 
-    /// Whether an image of these pixel sides is within ``maximumSide`` and ``maximumPixels``.
+    /// Whether an image of these pixel sides is within ``maximumSide`` and 100,000,000 pixels.
     package static func fits(width: Double, height: Double) -> Bool {
         // Each side first, so the product of absurd sizes cannot overflow.
         width >= 1 && height >= 1 && width <= Double(maximumSide) && height <= Double(maximumSide)
@@ -224,15 +224,15 @@ public struct MapPalette: Sendable, Hashable {
 public enum MapOptionsError: QuakeKitError, Equatable {
     /// Width or height outside 1…``MapOptions/maximumSide``.
     case sideOutOfRange(width: Int, height: Int)
-    /// A scale that is not above 0 and at most ``MapOptions/maximumScale``.
+    /// A scale that is not above 0 and at most 8.
     case scaleOutOfRange(Double)
-    /// Over ``MapOptions/maximumPixels`` or ``MapOptions/maximumSide`` once scaled.
+    /// Over 100,000,000 pixels or ``MapOptions/maximumSide`` once scaled.
     case tooLarge(width: Int, height: Int, scale: Double)
-    /// A centre longitude outside ``MapOptions/centerLongitudeRange``.
+    /// A centre longitude outside −180…180.
     case centerLongitudeOutOfRange(Double)
-    /// A graticule spacing outside ``MapOptions/graticuleRange``.
+    /// A graticule spacing outside 1…90°.
     case graticuleOutOfRange(Double)
-    /// More labels than ``MapOptions/maximumLabelCount``, or fewer than none.
+    /// More labels than 50, or fewer than none.
     case labelCountOutOfRange(Int)
     /// A region with a projection that draws only the whole world.
     case projectionNeedsWorld(MapProjection, region: GeoBox)
