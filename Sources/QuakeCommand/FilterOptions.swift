@@ -45,6 +45,25 @@ package struct FilterOptions: ParsableArguments {
         valueName: "cql2"))
     package var cql: String?
 
+    @Option(help: ArgumentHelp(
+        "Only events within RADIUS degrees of arc of a point (LAT,LON,RADIUS), or in a ring (LAT,LON,MIN,MAX); as FDSN's latitude, longitude, minradius, maxradius.",
+        valueName: "lat,lon,radius"))
+    package var circle: String?
+
+    @Option(name: .customLong("mag-type"), help: ArgumentHelp("Only events with this magnitude type, any case (repeatable): mw, mww, mb, ml…",
+                                                              valueName: "type"))
+    package var magnitudeTypes: [String] = []
+
+    @Option(name: .customLong("catalog"), help: ArgumentHelp("Only events of this catalogue (the catalog field; repeatable).", valueName: "name"))
+    package var catalogs: [String] = []
+
+    @Option(name: .customLong("contributor"), help: ArgumentHelp("Only events of this contributor (the network, net; repeatable).",
+                                                                 valueName: "net"))
+    package var contributors: [String] = []
+
+    @Option(help: ArgumentHelp("Only events updated at or after this time (same forms as --since).", valueName: "time"))
+    package var updatedAfter: String?
+
     package func validate() throws {
         _ = try filter()
     }
@@ -68,7 +87,8 @@ package struct FilterOptions: ParsableArguments {
             }
         }
         for (name, text, keyPath, end) in [("--since", since, \EventFilter.since, TimeBound.End.lower),
-                                            ("--until", until, \EventFilter.until, TimeBound.End.upper)] {
+                                            ("--until", until, \EventFilter.until, TimeBound.End.upper),
+                                            ("--updated-after", updatedAfter, \EventFilter.updatedAfter, TimeBound.End.lower)] {
             guard let text else { continue }
             do { filter[keyPath: keyPath] = try TimeBound.parse(text, now: reference, as: end) } catch let error as TimeBoundError {
                 throw ValidationError("\(name): \(error.message)")
@@ -88,6 +108,20 @@ package struct FilterOptions: ParsableArguments {
         filter.maximumDepth = maxDepth
         filter.types = Set(types)
         filter.excludedTypes = Set(excludedTypes)
+        filter.magnitudeTypes = Set(magnitudeTypes)
+        filter.catalogs = Set(catalogs)
+        filter.contributors = Set(contributors)
+        if let circle {
+            let numbers = circle.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard [3, 4].contains(numbers.count), numbers.allSatisfy({ $0?.isFinite == true }) else {
+                throw ValidationError("--circle: '\(circle)' is not LAT,LON,RADIUS or LAT,LON,MIN,MAX (degrees)")
+            }
+            let values = numbers.compactMap { $0 }
+            let ring = GeoCircle(latitude: values[0], longitude: values[1], minimumRadius: values.count == 4 ? values[2] : 0,
+                                 maximumRadius: values[values.count - 1])
+            if let problem = ring.problem { throw ValidationError("--circle: \(problem)") }
+            filter.circle = ring
+        }
         if let cql {
             do { filter.cql = try CQLFilter(cql) } catch let error as CQLError {
                 throw ValidationError("--where: \(error.message)")

@@ -67,6 +67,8 @@ public struct FDSNQuery: Sendable, Hashable {
     package var isWhollyPushed: Bool {
         filter.cql == nil && filter.excludedTypes.isEmpty
             && (filter.types.isEmpty || service.filtersEventType)
+            && filter.magnitudeTypes.count <= 1 && filter.catalogs.count <= 1 && filter.contributors.count <= 1
+            && (filter.updatedAfter == nil || service.filtersUpdatedAfter)
             && !(filter.bbox != nil && region != nil)
     }
 
@@ -93,7 +95,20 @@ public struct FDSNQuery: Sendable, Hashable {
         if service.filtersEventType, !filter.types.isEmpty {
             items.append(("eventtype", filter.types.sorted().joined(separator: ",")))
         }
-        if let updatedAfter, service.filtersUpdatedAfter { items.append(("updatedafter", Self.time(updatedAfter))) }
+        if let circle = filter.circle {
+            items += [("latitude", Self.number(circle.latitude)), ("longitude", Self.number(circle.longitude))]
+            if circle.minimumRadius > 0 { items.append(("minradius", Self.number(circle.minimumRadius))) }
+            items.append(("maxradius", Self.number(circle.maximumRadius)))
+        }
+        // One value each, as FDSN takes them; several are left to the local filter.
+        for (name, values) in [("magnitudetype", filter.magnitudeTypes), ("catalog", filter.catalogs),
+                               ("contributor", filter.contributors)] where values.count == 1 {
+            items.append((name, values.first!))
+        }
+        // A mirror's mark and the filter's own bound: the later one.
+        if let updatedAfter = [updatedAfter, filter.updatedAfter].compactMap({ $0 }).max(), service.filtersUpdatedAfter {
+            items.append(("updatedafter", Self.time(updatedAfter)))
+        }
         return items
     }
 
@@ -123,6 +138,8 @@ public struct FDSNQuery: Sendable, Hashable {
         var items = filterParameters(window: window, longitudes: longitudeParts.first ?? nil).filter {
             $0.0 != "starttime" && $0.0 != "endtime" && $0.0 != "updatedafter"
         }
+        // The filter's own bound stays in the key (a mirror's mark does not: it moves every run).
+        if let updatedAfter = filter.updatedAfter { items.append(("updated-after", Self.time(updatedAfter))) }
         items.insert(("since", since ?? "30d"), at: 0)
         items.insert(("until", until ?? "now"), at: 1)
         if longitudeParts.count > 1, let box { items.append(("bbox", "\(box.west),\(box.south),\(box.east),\(box.north)")) }

@@ -116,6 +116,7 @@ struct Endpoints: Sendable {
         }
         route("/tiles/:z/:x/:y") { request, context in try await tile(request, context) }
         registerVectorTiles(route)
+        registerFDSN(route)
         route("/map.png") { request, _ in try await map(request) }
         route("/version") { request, _ in
             // What a page polls to learn of a new catalogue: cheap, and cacheable for a moment, so a

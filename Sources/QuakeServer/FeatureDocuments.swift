@@ -85,14 +85,14 @@ enum FeatureBytes {
     /// The opening quote and the items' path as a JSON string writes them,
     /// made once a page: JSON escapes byte by byte, so an item's href is
     /// this, its escaped id and a closing quote.
-    private static func itemPrefix(base: String) -> [UInt8] {
+    static func itemPrefix(base: String) -> [UInt8] {
         var out: [UInt8] = []
         JSONBytes.appendString("\(base)/collections/\(FeatureDocuments.collectionID)/items/", to: &out)
         out.removeLast()  // the closing quote: the id follows
         return out
     }
 
-    private static func append(_ event: SeismicEvent, itemPrefix: [UInt8], moreLinks: [Link], to out: inout [UInt8]) {
+    static func append(_ event: SeismicEvent, itemPrefix: [UInt8], moreLinks: [Link], to out: inout [UInt8]) {
         out.append(contentsOf: #"{"type":"Feature""#.utf8)
         if !event.id.isEmpty {
             out.append(contentsOf: #","id":"#.utf8)

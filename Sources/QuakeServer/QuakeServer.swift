@@ -33,6 +33,8 @@ package struct ServerOptions: Sendable {
     package var maximumConnections: Int
     /// How often the change stream's clients get a heartbeat.
     package var heartbeat: Duration
+    /// The most events one FDSN answer holds; a request for more is refused (413), never cut short.
+    package var fdsnMaximumEvents: Int
 
     /// Options with the defaults.
     package init(host: String = "127.0.0.1", port: Int = 8080, style: MagnitudeStyle = MagnitudeStyle(),
@@ -40,7 +42,7 @@ package struct ServerOptions: Sendable {
                 concurrentRenders: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
                 queuedRenders: Int = 64, renderTimeout: Duration = .seconds(10), cacheBytes: Int = 64 << 20,
                 idleTimeout: Duration = .seconds(10), maximumConnections: Int = ServerLimits.connectionCap(),
-                heartbeat: Duration = .seconds(25)) {
+                heartbeat: Duration = .seconds(25), fdsnMaximumEvents: Int = 20_000) {
         self.host = host
         self.port = port
         self.symbols = SymbolStyle(sizes: style, coloring: coloring)
@@ -52,6 +54,7 @@ package struct ServerOptions: Sendable {
         self.idleTimeout = idleTimeout
         self.maximumConnections = maximumConnections
         self.heartbeat = heartbeat
+        self.fdsnMaximumEvents = fdsnMaximumEvents
     }
 }
 

@@ -118,6 +118,10 @@ struct ServerCommand: AsyncParsableCommand {
                                valueName: "seconds"))
     var heartbeat = 25.0
 
+    @Option(help: ArgumentHelp("The most events one FDSN event answer (/fdsnws/event/1/query) holds; a request for more gets 413 (default 20000, as the USGS).",
+                               valueName: "n"))
+    var fdsnMaxEvents = 20_000
+
     @Option(name: .customLong("write-site"),
             help: ArgumentHelp("Write the web map as files for a static HTTP host into this folder (the page, basemap.pmtiles, web/), then exit; put the events beside it as quakes.pmtiles (quakemap tiles FEED --encoding mvt --container pmtiles -o DIR/quakes.pmtiles).",
                                valueName: "folder"))
@@ -126,6 +130,7 @@ struct ServerCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard heartbeat >= 1, heartbeat <= 3600 else { throw ValidationError("--heartbeat must be 1…3600 seconds") }
+        guard fdsnMaxEvents >= 1 else { throw ValidationError("--fdsn-max-events must be at least 1") }
         if writeSite != nil {
             guard inputOptions.input == nil, inputOptions.catalogue == nil, inputOptions.url == nil, feeds.isEmpty else {
                 throw ValidationError("--write-site writes the page alone: give it no feed or catalogue (the events go into quakes.pmtiles beside it)")
@@ -229,7 +234,7 @@ struct ServerCommand: AsyncParsableCommand {
                 concurrentRenders: concurrentRenders ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
                 renderTimeout: .milliseconds(Int64(renderTimeout * 1000)),
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), maximumConnections: connections,
-                heartbeat: .milliseconds(Int64(heartbeat * 1000)))
+                heartbeat: .milliseconds(Int64(heartbeat * 1000)), fdsnMaximumEvents: fdsnMaxEvents)
             let app = QuakeServer.application(store: store, options: options, logger: log) { [host] bound in
                 log.info("serving \(count) events from \(served) on http://\(host):\(bound)/",
                          metadata: ["outcome": "listening", "port": .stringConvertible(bound), "events": .stringConvertible(count)])

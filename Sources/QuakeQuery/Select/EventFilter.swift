@@ -34,6 +34,22 @@ public struct EventFilter: Sendable, Hashable {
     }
     /// A CQL2 expression that must be true.
     package var cql: CQLFilter?
+    /// Only events within this ring around a point (FDSN's `latitude`, `longitude`, `minradius`, `maxradius`).
+    package var circle: GeoCircle?
+    /// Only events whose magnitude type is one of these (compared without case: `mw` is `Mw`).
+    package var magnitudeTypes: Set<String> = [] {
+        didSet { magnitudeTypes = Set(magnitudeTypes.map { $0.lowercased() }) }
+    }
+    /// Only events from these catalogues (the `catalog` field, compared without case).
+    package var catalogs: Set<String> = [] {
+        didSet { catalogs = Set(catalogs.map { $0.lowercased() }) }
+    }
+    /// Only events from these contributors (the network, `net`, compared without case).
+    package var contributors: Set<String> = [] {
+        didSet { contributors = Set(contributors.map { $0.lowercased() }) }
+    }
+    /// Only events updated at or after this time (an event that never says when it was updated does not pass).
+    package var updatedAfter: Date?
 
     /// Creates a filter; by default everything passes. Type names are normalized.
     public init(bbox: GeoBox? = nil, since: Date? = nil, until: Date? = nil,
@@ -55,6 +71,7 @@ public struct EventFilter: Sendable, Hashable {
     /// Whether the filter reads an event's text: its type, or text a CQL filter names.
     package var readsDescriptions: Bool {
         !types.isEmpty || !excludedTypes.isEmpty || cql?.expression.readsDescriptions == true
+            || !magnitudeTypes.isEmpty || !catalogs.isEmpty || !contributors.isEmpty || updatedAfter != nil
     }
 
     /// Whether `event` passes every part of the filter.
@@ -62,8 +79,18 @@ public struct EventFilter: Sendable, Hashable {
         NumericAdmission(self).admits(event) && matchesTypesAndExpression(event)
     }
 
-    /// The parts that are not ``NumericAdmission``'s: types and the CQL expression.
+    /// The parts that are not ``NumericAdmission``'s: the circle, types, sources, the update time
+    /// and the CQL expression.
     package func matchesTypesAndExpression(_ event: SeismicEvent) -> Bool {
+        if let circle, !circle.contains(latitude: event.latitude, longitude: event.longitude) { return false }
+        if !magnitudeTypes.isEmpty && !magnitudeTypes.contains(event.magnitudeType?.lowercased() ?? "") { return false }
+        if !contributors.isEmpty && !contributors.contains(event.network?.lowercased() ?? "") { return false }
+        if !catalogs.isEmpty {
+            guard case .text(let catalog)? = event.details[.catalog], catalogs.contains(catalog.lowercased()) else { return false }
+        }
+        if let updatedAfter {
+            guard let updated = event.updated, updated >= updatedAfter else { return false }
+        }
         if !types.isEmpty || !excludedTypes.isEmpty {
             let type = EventType.normalized(event.eventType)
             if !types.isEmpty && !types.contains(type) { return false }
@@ -75,7 +102,10 @@ public struct EventFilter: Sendable, Hashable {
 
     /// Whether the filter reads nothing but an event's position, time,
     /// magnitude and depth: then ``NumericAdmission`` decides it alone.
-    package var isNumeric: Bool { types.isEmpty && excludedTypes.isEmpty && cql == nil }
+    package var isNumeric: Bool {
+        types.isEmpty && excludedTypes.isEmpty && cql == nil && circle == nil && magnitudeTypes.isEmpty
+            && catalogs.isEmpty && contributors.isEmpty && updatedAfter == nil
+    }
 }
 
 extension NumericAdmission {

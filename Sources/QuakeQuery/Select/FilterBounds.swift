@@ -63,6 +63,8 @@ package struct FilterBounds: Sendable, Hashable {
         magnitude = Range(lower: filter.minimumMagnitude.flatMap(Self.finite), upper: filter.maximumMagnitude.flatMap(Self.finite))
         depth = Range(lower: filter.minimumDepth.flatMap(Self.finite), upper: filter.maximumDepth.flatMap(Self.finite))
         if let bbox = filter.bbox { boxes = [[bbox]] }
+        if let circle = filter.circle { boxes.append([circle.enclosingBox]) }
+        if let updatedAfter = filter.updatedAfter { updated = Range(lower: updatedAfter.timeIntervalSince1970) }
         if let expression = filter.cql?.expression { self = intersection(Self.bounds(of: expression)) }
     }
 

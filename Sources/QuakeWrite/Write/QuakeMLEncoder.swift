@@ -27,6 +27,9 @@ import QuakeQuery
 /// schema-valid document matters more to other readers (ObsPy drops an event
 /// with an unknown type) than a type QuakeML has no word for.
 package struct QuakeMLEncoder {
+    /// An encoder (it keeps no state).
+    package init() {}
+
     package static let header = """
         <?xml version="1.0" encoding="UTF-8"?>
         <q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2" xmlns="http://quakeml.org/xmlns/bed/1.2" \
@@ -42,7 +45,9 @@ package struct QuakeMLEncoder {
         return xml + Self.footer
     }
 
-    private func append(_ event: SeismicEvent, to xml: inout String) {
+    /// Appends one `event` element: what a document streamed an event at a time writes between
+    /// ``header`` and ``footer``.
+    package func append(_ event: SeismicEvent, to xml: inout String) {
         let id = Self.resourceText(event.id)
         let eventID = "quakeml:quakemap/query?eventid=" + id
         let originID = "quakeml:quakemap/origin?eventid=" + id
