@@ -166,7 +166,8 @@ extension Endpoints {
     }
 
     private static func tooMany(_ cap: Int) -> FDSNFailure {
-        FDSNFailure(status: 413, detail: "The request matches more than \(cap) events, the most one answer holds. "
+        // Worded as the USGS words it ("exceeds search limit of N"), which clients read the cap from.
+        FDSNFailure(status: 413, detail: "Too many events: the request exceeds the search limit of \(cap) events one answer holds. "
                     + "Ask for less (a shorter time window, a smaller region, a higher minimum magnitude) or in parts with limit and offset.")
     }
 
