@@ -132,6 +132,18 @@ struct CatalogueServerTests {
         "filter=magnitude%20%3E%203", "bbox=10,10", "offset=-1", "limit=0",
     ]
 
+    /// FDSN event queries (after `/fdsnws/event/1/query?`, or `count?…`): each parameter, each order, pages, no data.
+    static let fdsnQueries = [
+        "format=text", "format=text&minmag=2.5&orderby=magnitude&limit=30&offset=3", "format=text&lat=36&lon=-118&maxradius=5",
+        "format=text&latitude=60&longitude=-150&minradius=2&maxradius=8", "format=text&minlon=170&maxlon=200",
+        "format=xml&magnitudetype=ml&limit=40", "format=text&contributor=ci&updatedafter=2022-03-10",
+        "format=text&orderby=time-asc&limit=50", "format=text&orderby=magnitude-asc&limit=20&offset=100",
+        "format=text&eventtype=earthquake&mindepth=5&maxdepth=50&limit=100", "format=text&eventtype=quarry*,explosion",
+        "format=text&starttime=2022-03-05T00:00:00&endtime=2022-03-06T12:00:00.5", "format=text&minmag=9.9",
+        "format=text&nodata=404&minmag=9.9", "format=text&catalog=nope", "count?minmag=2", "count?lat=36&lon=-118&maxradius=5",
+        "format=text&minmag=nonsense", "format=text&limit=2&offset=99999",
+    ]
+
     /// The features of every page from `uri` on, following next links, and the links followed.
     static func walk(_ client: some TestClientProtocol, _ uri: String) async throws -> (features: [String], links: [String]) {
         var features: [String] = [], links = [uri], next: String? = uri
@@ -182,6 +194,13 @@ struct CatalogueServerTests {
                                 #expect(matched == expected.json["numberMatched"] as? Int, "\(name) \(uri)")
                             }
                         }
+                    }
+                    // The FDSN event service reads through the same filter, streamed a page at a time from a database.
+                    for query in Self.fdsnQueries + ["eventid=\(ids[3])&format=text", "eventid=nope"] {
+                        let path = "/fdsnws/event/1/" + (query.hasPrefix("count?") ? query : "query?" + query)
+                        let got = try await served.answer(path), expected = try await reference.answer(path)
+                        #expect(got.status == expected.status, "\(name) \(path): \(got) vs \(expected)")
+                        if got.status == 200 { #expect(got.body == expected.body, "\(name) \(path)") }
                     }
                     // Every page by its next link: a catalogue's go by cursor, the feed's by offset, and they join
                     // into the same events, each once, in the same order.
