@@ -40,6 +40,31 @@ struct QueryCLITests {
         }
     }
 
+    /// The FDSN service's filters on the command line: the same rule, so the same events.
+    @Test func theCircleSourcesAndUpdateTime() throws {
+        let result = try QuakemapProcess.run([
+            "list", "Data/synthetic_all_day.csv", "--circle", "37,-119,1,4", "--mag-type", "ML", "--contributor", "NC",
+            "--contributor", "nn", "--updated-after", "2026-11-21T06:00:00Z", "--limit", "0", "--format", "json", "--quiet"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [[String: Any]])
+        #expect(events.count > 3)
+        for event in events {
+            let latitude = try #require(event["latitude"] as? Double), longitude = try #require(event["longitude"] as? Double)
+            let distance = GeoCircleReference.degrees(37, -119, latitude, longitude)
+            #expect(distance >= 1 && distance <= 4, "\(event)")
+            #expect(event["magType"] as? String == "ml" && ["nc", "nn"].contains(event["net"] as? String))
+            #expect((event["updated"] as? String ?? "") >= "2026-11-21T06:00:00.000Z")
+        }
+        for (arguments, message) in [(["--circle", "37,-119"], "--circle: '37,-119' is not LAT,LON,RADIUS"),
+                                     (["--circle", "95,0,3"], "--circle: the centre's latitude 95.0 is outside"),
+                                     (["--circle", "0,0,5,2"], "--circle: the minimum radius 5.0 exceeds the maximum 2.0"),
+                                     (["--updated-after", "later"], "--updated-after: 'later' is not a time")] {
+            let refused = try QuakemapProcess.run(["list", "Data/synthetic_all_day.csv"] + arguments)
+            #expect(refused.status == 64, "\(arguments)")
+            #expect(refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+        }
+    }
+
     @Test func tableAndStatsForPeople() throws {
         let table = try QuakemapProcess.run(["list", "Data/synthetic_all_day.csv", "--limit", "3", "--format", "table", "--quiet"])
         let lines = table.stdoutText.split(separator: "\n")
@@ -134,5 +159,14 @@ struct QueryCLITests {
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return try #require(Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+}
+
+/// Great-circle distance in degrees by the spherical law of cosines: a formula of its own, not the filter's haversine.
+enum GeoCircleReference {
+    static func degrees(_ latitude1: Double, _ longitude1: Double, _ latitude2: Double, _ longitude2: Double) -> Double {
+        let r = Double.pi / 180
+        let cosine = sin(latitude1 * r) * sin(latitude2 * r) + cos(latitude1 * r) * cos(latitude2 * r) * cos((longitude2 - longitude1) * r)
+        return acos(min(1, max(-1, cosine))) / r
     }
 }

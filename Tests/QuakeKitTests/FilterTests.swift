@@ -17,6 +17,37 @@ struct FilterTests {
         catalogue.filter(filter.matches).map(\.id)
     }
 
+    /// The box indexes narrow a circle by holds every point of the disc: near the poles, across
+    /// 180°, small and large; and the index answers as a scan does.
+    @Test func aCirclesBoxNeverCutsItsDisc() {
+        var random = SplitMix64(state: 46)
+        let centres: [(Double, Double)] = [(0, 0), (37, -119), (-60, 179.5), (85, 20), (-89, -170), (10, -179.9)]
+        for (latitude, longitude) in centres {
+            for radius in [0.5, 3, 20, 75, 179] {
+                let circle = GeoCircle(latitude: latitude, longitude: longitude, maximumRadius: radius)
+                let box = circle.enclosingBox
+                for _ in 0..<400 {
+                    let point = (Double.random(in: -90...90, using: &random), Double.random(in: -180...180, using: &random))
+                    if circle.contains(latitude: point.0, longitude: point.1) {
+                        #expect(box.contains(latitude: point.0, longitude: point.1), "\(circle) \(box) \(point)")
+                    }
+                }
+            }
+        }
+        let events = (0..<3000).map { index in
+            SeismicEvent(id: "e\(index)", time: Date(timeIntervalSince1970: 1e9 - Double(index) * 60),
+                         latitude: Double.random(in: -90...90, using: &random), longitude: Double.random(in: -180...180, using: &random),
+                         depth: 10, magnitude: 2, place: "", eventType: "earthquake")
+        }
+        let index = EventIndex(events)
+        for (latitude, longitude) in centres {
+            var filter = EventFilter()
+            filter.circle = GeoCircle(latitude: latitude, longitude: longitude, minimumRadius: 2, maximumRadius: 25)
+            #expect(index.positions(matching: filter) == events.indices.filter { filter.matches(events[$0]) })
+            #expect(!index.positions(matching: filter).isEmpty)
+        }
+    }
+
     @Test func boundsAreInclusive() {
         #expect(ids(EventFilter(minimumMagnitude: 4.5)) == ["b", "c", "g", "i", "j"])
         #expect(ids(EventFilter(maximumMagnitude: 1.2)) == ["a", "e"])
