@@ -36,8 +36,8 @@ public final class EventListSpool: @unchecked Sendable, Hashable {
     /// Whether the spool went to a temporary file (for tests).
     package var isSpilled: Bool { spool.isSpilled }
 
-    /// Whether `format` can be spooled (CSV, FDSN text, JSON, GeoJSON, a
-    /// table); QuakeML is written whole by ``EventListEncoder``.
+    /// Whether `format` can be spooled: every list format (CSV, FDSN text, JSON, GeoJSON,
+    /// QuakeML, a table).
     package static func spools(_ format: EventListFormat) -> Bool {
         EventLineEncoder.streams(format) || format == .table
     }

@@ -11,12 +11,11 @@ import QuakeScene
 /// and closing around them. ``EventListEncoder`` (a whole list in memory)
 /// and ``EventListSpool`` (a list of any length) both write through it.
 package struct EventLineEncoder: Sendable {
-    /// The formats written one event at a time; a table needs every row's
-    /// width first, and QuakeML stays with its own encoder.
+    /// The formats written one event at a time: all but a table, which needs every row's width first.
     package static func streams(_ format: EventListFormat) -> Bool {
         switch format {
-        case .csv, .text, .json, .geojson, .mechanisms: return true
-        case .table, .quakeml: return false
+        case .csv, .text, .json, .geojson, .mechanisms, .quakeml: return true
+        case .table: return false
         }
     }
 
@@ -65,7 +64,12 @@ package struct EventLineEncoder: Sendable {
         case .text: appendFDSNText(event, to: &out)
         case .json: appendJSON(event, to: &out)
         case .geojson: appendGeoJSONFeature(event, to: &out)
-        case .table, .quakeml: preconditionFailure("\(format) is not written one event at a time")
+        case .quakeml:
+            // QuakeML's own encoder, an event element at a time.
+            var xml = ""
+            QuakeMLEncoder().append(event, to: &xml)
+            out.append(contentsOf: xml.utf8)
+        case .table: preconditionFailure("\(format) is not written one event at a time")
         }
     }
 
@@ -78,7 +82,8 @@ package struct EventLineEncoder: Sendable {
         case .text: out.append(contentsOf: Self.fdsnTextHeader.utf8); out.append(ASCII.lf)
         case .json: out.append(UInt8(ascii: "["))
         case .geojson: out.append(contentsOf: #"{"features":["#.utf8)
-        case .table, .quakeml: preconditionFailure("\(format) is not written one event at a time")
+        case .quakeml: out.append(contentsOf: QuakeMLEncoder.header.utf8)
+        case .table: preconditionFailure("\(format) is not written one event at a time")
         }
     }
 
@@ -103,7 +108,8 @@ package struct EventLineEncoder: Sendable {
             Self.appendInteger(Int64(count), to: &out)
             out.append(contentsOf: #","title":"quakemap selection"},"type":"FeatureCollection"}"#.utf8)
             out.append(ASCII.lf)
-        case .csv, .text, .table, .quakeml, .mechanisms: break
+        case .quakeml: out.append(contentsOf: QuakeMLEncoder.footer.utf8)
+        case .csv, .text, .table, .mechanisms: break
         }
     }
 

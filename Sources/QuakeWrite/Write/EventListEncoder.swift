@@ -41,10 +41,9 @@ package struct EventListEncoder: Sendable {
     /// The events in `format`, UTF-8, ending with a newline; `columns` are a CSV's or JSON's.
     package func encode(_ events: [SeismicEvent], as format: EventListFormat, columns: EventColumns = .usgs) throws -> Data {
         switch format {
-        case .csv, .text, .json, .geojson, .mechanisms:
+        case .csv, .text, .json, .geojson, .mechanisms, .quakeml:
             return Data(EventLineEncoder(format: format, columns: columns).document(events))
         case .table: return Data(Self.table(events).utf8)
-        case .quakeml: return Data(QuakeMLEncoder().encode(events).utf8)
         }
     }
 

@@ -39,11 +39,6 @@ package struct QuakeMLEncoder {
         """
     package static let footer = "  </eventParameters>\n</q:quakeml>\n"
 
-    package func encode(_ events: [SeismicEvent]) -> String {
-        var xml = Self.header
-        for event in events { append(event, to: &xml) }
-        return xml + Self.footer
-    }
 
     /// Appends one `event` element: what a document streamed an event at a time writes between
     /// ``header`` and ``footer``.
