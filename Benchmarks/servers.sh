@@ -12,20 +12,28 @@
 # Then the change stream's part (Benchmarks/sse.sh): 5,000 SSE clients of one replica, an ingest of 100
 # events, memory, and CPU with the clients idle.
 # RUNS (default 2) runs of the measured parts. PostgreSQL runs beside it with fsync on.
-# PARTS (default "requests sse") chooses: `requests` is all of the above but the change stream, `sse` it.
+# Then the FDSN event service against the items (Benchmarks/fdsn.sh): CPU an event, and 1 M events in one answer.
+# PARTS (default "requests sse fdsn") chooses: `requests` is all of the above but the change stream and the
+# FDSN service, `sse` the change stream, `fdsn` the FDSN service.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=${WORK:-.build/bench}
 RUNS=${RUNS:-2}
 DURATION=${DURATION:-10s}
 ROWS=${ROWS:-5000000}
-PARTS=${PARTS:-requests sse}
+PARTS=${PARTS:-requests sse fdsn}
 for part in $PARTS; do
     case $part in
-        requests | sse) ;;
-        *) echo "bench-servers: PARTS: '$part' is not one of: requests sse" >&2; exit 64 ;;
+        requests | sse | fdsn) ;;
+        *) echo "bench-servers: PARTS: '$part' is not one of: requests sse fdsn" >&2; exit 64 ;;
     esac
 done
+# The FDSN part needs no PostgreSQL; it runs first, once (not again under scripts/with_postgres.sh).
+if [[ " $PARTS " == *" fdsn "* ]] && [ -z "${QUAKEMAP_TEST_POSTGRES:-}" ]; then
+    Benchmarks/fdsn.sh
+    PARTS=${PARTS//fdsn/}
+    [[ "$PARTS" =~ [a-z] ]] || exit 0
+fi
 # The change stream alone needs none of the above: it makes its own catalogue, builds and starts PostgreSQL.
 [[ " $PARTS " == *" requests "* ]] || exec Benchmarks/sse.sh
 mkdir -p "$WORK/servers"
