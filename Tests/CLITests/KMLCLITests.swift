@@ -35,6 +35,7 @@ struct KMLCLITests {
         #expect(kml.contains("<Data name=\"place\"><value>North of &lt;Here&gt; &amp; &quot;there&quot;</value></Data>"))
         #expect(kml.contains("<tr><th align=\"left\">place</th><td>North of &lt;Here&gt; &amp; &quot;there&quot;</td></tr>"))
         #expect(!kml.contains("<Here>"))
+        #expect(kml.contains("<name>M 2.0 – is3</name>"))
         // Every field the event has, named as the schema names it; depth below ground in metres.
         #expect(kml.contains("<Data name=\"magType\"><value>mww</value></Data>"))
         #expect(kml.contains("<Data name=\"updated\"><value>2026-11-21T02:00:00.000Z</value></Data>"))

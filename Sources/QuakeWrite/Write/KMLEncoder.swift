@@ -204,9 +204,10 @@ package struct KMLEncoder: Sendable {
 
     // MARK: Parts
 
-    /// "M 4.5 – 10 km SW of Town", without what is unknown; the id when there is no place.
+    /// "M 4.5 – 10 km SW of Town" (the magnitude to a tenth, as `list --format table` writes it),
+    /// without what is unknown; the id when there is no place.
     package static func name(_ event: SeismicEvent) -> String {
-        let magnitude = event.magnitude.map { "M " + EventLineEncoder.number(($0 * 10).rounded() / 10) }
+        let magnitude = event.magnitude.map { "M " + Formatted.fixed($0, 1) }
         let place = event.place.isEmpty ? (event.id.isEmpty ? nil : event.id) : event.place
         return [magnitude, place].compactMap { $0 }.joined(separator: " – ")
     }
