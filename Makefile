@@ -93,9 +93,9 @@ deps:
 	fi
 
 ## test-deps: what the tests use besides: pdftoppm (poppler-utils) renders the PDF outputs; curl,
-## headless Chromium and its WebDriver are clients of the server; xmllint checks QuakeML against its schema; PostgreSQL and PostGIS hold the
+## headless Chromium and its WebDriver are clients of the server; xmllint checks QuakeML and KML against their schemas; PostgreSQL and PostGIS hold the
 ## catalogue tests' databases; man-db and binutils (man, readelf) check `make install`; GDAL (gdal-bin) reads vector tiles
-## and MBTiles; and a Python virtual environment
+## and MBTiles, and KML; and a Python virtual environment
 ## (under ~/.cache/quakemap) with the client libraries of Tests/Interop/requirements*.txt from PyPI
 TEST_DEBIAN_PACKAGES := poppler-utils curl chromium chromium-driver postgresql postgis nginx man-db binutils libxml2-utils gdal-bin
 # Outside the checkout and named by the requirements' hash, so a new clone (CI's) reuses the

@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // Named for the error types QuakeFetch tells apart (AsyncHTTPClient's own dependencies).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -38,9 +39,10 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        // zlib's gzip streams, for vector tiles and their containers (QuakeWrite's `Gzip`).
+        // zlib's gzip streams, for vector tiles and their containers (QuakeWrite's `Gzip`). Not named
+        // CZlib: ZIPFoundation's own zlib module is, and one build cannot hold two modules of a name.
         .systemLibrary(
-            name: "CZlib",
+            name: "CLibZ",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
@@ -75,8 +77,9 @@ let package = Package(
         .target(name: "QuakeScene", dependencies: ["QuakeGeo", "QuakeQuery"]),
         // Cairo: scenes into pixels and pages.
         .target(name: "QuakeRender", dependencies: ["QuakeScene", "CCairo", "CReliefData"]),
-        // PNG, APNG, PDF, SVG and list formats; atomic, staged output.
-        .target(name: "QuakeWrite", dependencies: ["QuakeRender", "CPNGEncoder", "CZlib"]),
+        // PNG, APNG, PDF, SVG and list formats; atomic, staged output; KMZ archives through ZIPFoundation.
+        .target(name: "QuakeWrite", dependencies: ["QuakeRender", "CPNGEncoder", "CLibZ",
+                                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "QuakeKit", dependencies: ["QuakeWrite"]),
         // Networking lives apart, so that embedding QuakeKit pulls in no HTTP stack. HTTP goes
         // through AsyncHTTPClient (SwiftNIO) rather than URLSession, whose libcurl and its dozens

@@ -27,6 +27,8 @@ enum OpenAPIDocument {
     private static let schemaJSON = OpenAPI.ContentType(rawValue: "application/schema+json")!
     private static let openAPIJSON = OpenAPI.ContentType(rawValue: "application/vnd.oai.openapi+json;version=3.0")!
     private static let problemJSON = OpenAPI.ContentType(rawValue: "application/problem+json")!
+    private static let kml = OpenAPI.ContentType(rawValue: KMLEncoder.contentType)!
+    private static let kmz = OpenAPI.ContentType(rawValue: KMLEncoder.kmzContentType)!
     private static let mvt = OpenAPI.ContentType(rawValue: "application/vnd.mapbox-vector-tile")!
 
     private static var paths: OpenAPI.PathItem.Map {
@@ -45,7 +47,8 @@ enum OpenAPIDocument {
             "/collections/{collectionId}": get("A collection", ok([.json: .init(schema: .object)]), parameters: collection, notFound: true),
             "/collections/{collectionId}/queryables": get("What filters may name", ok([schemaJSON: .init(schema: .object)]),
                                                           parameters: collection, notFound: true),
-            "/collections/{collectionId}/items": get("Events, newest first", ok([geoJSON: .init(schemaReference: .component(named: "Events"))]),
+            "/collections/{collectionId}/items": get("Events, newest first", ok([geoJSON: .init(schemaReference: .component(named: "Events")),
+                                                                                  kml: .init(schema: .string), kmz: .init(schema: .string(format: .binary))]),
                                                      tagged: true,
                                                      parameters: [collection] + QueryParameters.items.map(\.openAPI),
                                                      badRequest: true, notFound: true),

@@ -40,6 +40,13 @@ enum QueryParameters {
                                                schema: { .string(allowedValues: "cql2-text") })
     static let filterCRS = QueryParameter(name: "filter-crs", description: "Only CRS84", schema: { .string })
     static let featureFormat = QueryParameter(name: "f", description: "The format", schema: { .string(allowedValues: "json", "geojson") })
+    static let itemsFormat = QueryParameter(
+        name: "f", description: "The format: GeoJSON (json, geojson), KML, KMZ, or a KML network link that loads these items as KML again and again",
+        schema: { .string(allowedValues: Endpoints.itemFormats.sorted().map { .init($0) }) })
+    static let refresh = QueryParameter(
+        name: "refresh", description: "With f=\(Endpoints.networkLinkFormat): seconds between the network link's loads",
+        schema: { .integer(maximum: (Endpoints.refreshRange.upperBound, exclusive: false), minimum: (Endpoints.refreshRange.lowerBound, exclusive: false),
+                           defaultValue: .init(Endpoints.defaultRefresh)) })
     static let imageFormat = QueryParameter(name: "f", description: "The format", schema: { .string(allowedValues: "png") })
     static let vectorFormat = QueryParameter(name: "f", description: "The format: Mapbox Vector Tile",
                                              schema: { .string(allowedValues: "mvt") })
@@ -67,7 +74,7 @@ enum QueryParameters {
     static let landingFormat = QueryParameter(name: "f", description: "The format; without it, the Accept header decides",
                                               schema: { .string(allowedValues: "json", "html") })
 
-    static let items = [bbox, bboxCRS, datetime, limit, offset, cursor, filter, filterLanguage, filterCRS, featureFormat]
+    static let items = [bbox, bboxCRS, datetime, limit, offset, cursor, filter, filterLanguage, filterCRS, itemsFormat, refresh]
     static let count = [bbox, bboxCRS, datetime, filter, filterLanguage, filterCRS, featureFormat, version]
     static let tile = [filter, filterLanguage, filterCRS, datetime, imageFormat, version]
     static let map = tile + [bbox, width, mapLimit, color, symbol, mechanism, basemap, layer, spacing]

@@ -27,14 +27,18 @@ extension Quakemap {
         @OptionGroup var selectionOptions: SelectionOptions
         @OptionGroup(title: "Filters") var filterOptions: FilterOptions
 
-        @Option(help: "Output format: csv, geojson, json, quakeml, table, text (FDSN event text) or mechanisms (CSV with focal-mechanism columns).")
-        var format: EventListFormat = .csv
+        @Option(help: "Output format: csv, geojson, json, quakeml, table, text (FDSN event text), mechanisms (CSV with focal-mechanism columns), kml or kmz (Google Earth).")
+        var format: ListFormat = .list(.csv)
+
+        @Option(help: ArgumentHelp("The folders of kml and kmz: magnitude (the default), day (UTC) or none.", valueName: "grouping"))
+        var kmlFolders: KMLFolders?
 
         @Option(help: ArgumentHelp("The fields of csv, json and mechanisms lists: 'usgs' (the default), 'all', or names such as time,mag,gap.",
                                    valueName: "fields"))
         var columns: String = "usgs"
 
         func validate() throws {
+            try validateKML()
             do { _ = try EventColumns(parsing: columns) } catch let error as EventColumnsError {
                 throw ValidationError("--columns: \(error.message)")
             }
@@ -48,6 +52,7 @@ extension Quakemap {
                 let columns = try EventColumns(parsing: columns)
                 let loader = FeedLoader(input: inputOptions, fetch: fetchArguments, selection: selection, log: log,
                                         now: try filterOptions.pinnedNow(), filters: filterOptions)
+                guard case .list(let format) = format else { return try await listKML(loader, start: start, log: log) }
                 // Without a limit the events would all be kept: they are spooled as lines instead.
                 if selection.limit == nil, EventListSpool.spools(format) {
                     let format = format

@@ -1,4 +1,4 @@
-import CZlib
+import CLibZ
 import Foundation
 
 /// gzip (RFC 1952) streams through the system's zlib: vector tiles in MBTiles and PMTiles, the
