@@ -101,6 +101,8 @@ enum OpenAPIDocument {
                             badRequest: true, busy: true),
             "/healthz": get("This server's own state: where its events come from, their version, its refreshes",
                             ok([.json: .init(schema: .object)])),
+            "/metrics": get("Prometheus metrics (text format 0.0.4): requests, latency, renders, the catalogue's age, database connections",
+                            ok([.init(rawValue: "text/plain; version=0.0.4")!: .init(schema: .string)])),
         ]
     }
 
