@@ -112,11 +112,17 @@ final class RenderGate: Sendable {
             throw Refusal.busy
         }
         if !admitted {
-            try await withCheckedThrowingContinuation { continuation in
-                waiter.install(continuation)
-                waiter.startTimer(after: timeout, on: timers) { [reporting] in
-                    if waiter.settle(.failure(Refusal.timedOut)) { reporting.refused(.queueTimeout) }
+            do {
+                try await withCheckedThrowingContinuation { continuation in
+                    waiter.install(continuation)
+                    waiter.startTimer(after: timeout, on: timers) {
+                        waiter.settle(.failure(Refusal.timedOut))
+                    }
                 }
+            } catch {
+                // Told here, on the caller's side: counted before its 503 is sent.
+                reporting.refused(.queueTimeout)
+                throw error
             }
         }
         reporting.admitted(ContinuousClock.now - arrived)
@@ -126,16 +132,21 @@ final class RenderGate: Sendable {
     /// when `work` ends; the caller stops waiting after the timeout.
     private func runHolding<T: Sendable>(_ count: Int, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         let outcome = Outcome<T>()
-        return try await withCheckedThrowingContinuation { continuation in
-            outcome.install(continuation)
-            queue.async { [self] in
-                defer { release(count) }
-                guard !outcome.isSettled else { return }
-                outcome.settle(Result(catching: work))
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                outcome.install(continuation)
+                queue.async { [self] in
+                    defer { release(count) }
+                    guard !outcome.isSettled else { return }
+                    outcome.settle(Result(catching: work))
+                }
+                outcome.startTimer(after: timeout, on: timers) {
+                    outcome.settle(.failure(Refusal.timedOut))
+                }
             }
-            outcome.startTimer(after: timeout, on: timers) { [reporting] in
-                if outcome.settle(.failure(Refusal.timedOut)) { reporting.refused(.renderTimeout) }
-            }
+        } catch Refusal.timedOut {
+            reporting.refused(.renderTimeout)
+            throw Refusal.timedOut
         }
     }
 
