@@ -6,6 +6,8 @@ import QuakeKit
 package struct Catalogue: Sendable {
     package let location: CatalogueLocation
     private let store: any CatalogueStore
+    /// A server's reads in progress (``open(reading:connections:)``); `nil` for a command's.
+    package var reads: CatalogueReads? { (store as? CountedReads)?.reads }
 
     /// Opens the catalogue at `location`, to write (created or migrated as
     /// needed) or to read (it must exist).
@@ -23,10 +25,12 @@ package struct Catalogue: Sendable {
     package static func open(reading location: CatalogueLocation, connections: Int) async throws -> Catalogue {
         switch location {
         case .sqlite(let path):
-            return Catalogue(location: location, store: try SQLiteCatalogue(path: path, writing: false, concurrently: true))
+            let store = try SQLiteCatalogue(path: path, writing: false, concurrently: true)
+            return Catalogue(location: location, store: CountedReads(store, connections: SQLiteCatalogue.concurrentReaders))
         case .postgres(let database):
-            return Catalogue(location: location,
-                             store: try await PostgresCatalogue.open(database, writing: false, connections: max(2, connections)))
+            let connections = max(2, connections)
+            let store = try await PostgresCatalogue.open(database, writing: false, connections: connections)
+            return Catalogue(location: location, store: CountedReads(store, connections: connections))
         }
     }
 

@@ -20,6 +20,9 @@ package final class SQLiteCatalogue: CatalogueStore {
     private let writer: (any DatabaseWriter)?
     private let reader: (any DatabaseReader)?
 
+    /// Read-only connections of a store opened to read concurrently: two per core (at least two).
+    package static var concurrentReaders: Int { max(2, ProcessInfo.processInfo.activeProcessorCount * 2) }
+
     /// Opens `path` to write (created when missing, migrated to the current
     /// schema) or to read (it must exist and have a schema this program knows).
     /// `concurrently`: to read from many tasks at once (a server), through a pool of read-only connections.
@@ -44,7 +47,7 @@ package final class SQLiteCatalogue: CatalogueStore {
                 configuration.readonly = true
                 let opened: any DatabaseReader
                 if concurrently {
-                    configuration.maximumReaderCount = max(2, ProcessInfo.processInfo.activeProcessorCount * 2)
+                    configuration.maximumReaderCount = Self.concurrentReaders
                     opened = try DatabasePool(path: path, configuration: configuration)
                 } else {
                     opened = try DatabaseQueue(path: path, configuration: configuration)

@@ -21,6 +21,8 @@ struct Endpoints: Sendable {
     let land = BasemapTiles()
     /// A catalogue's cluster index for vector tiles.
     let catalogueTiles: CatalogueTileIndex
+    /// What `/metrics` tells; `nil` when it is turned off.
+    let metrics: ServerMetrics?
 
     /// Parameters every tile and map request may carry: which events are drawn.
     /// `v` is any value and changes nothing: a page sends the catalogue version
@@ -37,11 +39,13 @@ struct Endpoints: Sendable {
     static let basemapCredit = " · <a href=\"https://www.naturalearthdata.com/\">\(Credits.naturalEarth)</a>"
         + " · <a href=\"https://doi.org/10.1029/2001GC000252\">\(Credits.plates)</a>"
 
-    init(store: any EventStore, options: ServerOptions, web: WebAssets) {
+    init(store: any EventStore, options: ServerOptions, web: WebAssets, metrics: ServerMetrics? = nil) {
         self.store = store
         self.options = options
         self.web = web
-        gate = RenderGate(width: options.concurrentRenders, queueLimit: options.queuedRenders, timeout: options.renderTimeout)
+        self.metrics = metrics
+        gate = RenderGate(width: options.concurrentRenders, queueLimit: options.queuedRenders, timeout: options.renderTimeout,
+                          reporting: metrics?.renderReporting ?? RenderGate.Reporting())
         cache = ResponseCache(budget: options.cacheBytes)
         catalogueTiles = CatalogueTileIndex(budget: options.tileLimit ?? Int.max)
         styleKey = "\(options.symbols.sizes.symbolScale) \(options.symbols.sizes.minimumDiameter) \(options.symbols.coloring) \(options.tileLimit ?? 0)"
@@ -136,6 +140,7 @@ struct Endpoints: Sendable {
             return tagged(try encoded(CountDocument(numberMatched: matched, atLeast: matched == nil ? Self.countBudget + 1 : nil)),
                           request, served)
         }
+        registerMetrics(route)
         route("/healthz") { _, _ in
             var health = await store.health()
             if case .database(let catalogue, let state) = await store.served() {

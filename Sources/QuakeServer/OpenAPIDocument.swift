@@ -37,7 +37,7 @@ enum OpenAPIDocument {
         let tile = [path("z", "Zoom", .integer(maximum: (Endpoints.maximumZoom, exclusive: false), minimum: (0, exclusive: false))),
                     path("x", "Column from 180° W", .integer(minimum: (0, exclusive: false))),
                     path("y", "Row from the north, with .png", .string)]
-        return [
+        var paths: OpenAPI.PathItem.Map = [
             "/": get("The landing page; a browser (Accept ranking text/html above JSON, or f=html) gets the web map",
                      ok([.json: .init(schema: .object), .html: .init(schema: .string)]),
                      parameters: QueryParameters.landingFormat.openAPI, badRequest: true),
@@ -104,6 +104,52 @@ enum OpenAPIDocument {
                             badRequest: true, busy: true),
             "/healthz": get("This server's own state: where its events come from, their version, its refreshes",
                             ok([.json: .init(schema: .object)])),
+            "/metrics": get("Prometheus metrics (text format 0.0.4): requests, latency, renders, the catalogue's age, database connections",
+                            ok([.init(rawValue: "text/plain; version=0.0.4")!: .init(schema: .string)])),
+        ]
+        for (path, item) in fdsnPaths { paths[path] = item }
+        return paths
+    }
+
+    /// The FDSN event web service 1.2 (its own description is its WADL); errors are the specification's plain text.
+    private static var fdsnPaths: OpenAPI.PathItem.Map {
+        let text = OpenAPI.ContentType(rawValue: "text/plain")!, xml = OpenAPI.ContentType.xml
+        func fdsn(_ summary: String, _ content: OpenAPI.Content.Map, parameters: [OpenAPI.Parameter] = [],
+                  answers: Bool = true) -> Either<JSONReference<OpenAPI.PathItem>, OpenAPI.PathItem> {
+            var responses: OpenAPI.Response.Map = [200: .response(ok(content))]
+            if answers {
+                responses[204] = .response(description: "No events match (nodata=404 makes it a 404)")
+                responses[400] = .response(description: "A bad parameter: the specification's error text",
+                                           content: [text: .init(schema: .string)])
+                responses[413] = .response(description: "More events than one answer holds (--fdsn-max-events)",
+                                           content: [text: .init(schema: .string)])
+            }
+            return .b(OpenAPI.PathItem(get: OpenAPI.Operation(summary: summary, parameters: parameters.map { .parameter($0) },
+                                                              responses: responses)))
+        }
+        let parameters = FDSNEventQuery.parameters.map { parameter in
+            let schema: JSONSchema = switch parameter.type {
+            case "xs:double": .number
+            case "xs:int": .integer
+            case "xs:boolean": .boolean
+            case "xs:dateTime": .string(format: .dateTime)
+            default: .string
+            }
+            return OpenAPI.Parameter(name: parameter.name, context: .query, schema: schema)
+        }
+        let base = Endpoints.fdsnPath
+        return [
+            OpenAPI.Path(rawValue: base + "/query"): fdsn(
+                "FDSN event query: QuakeML 1.2, FDSN text or GeoJSON, streamed",
+                [xml: .init(schema: .string), text: .init(schema: .string), .geojson: .init(schema: .object)], parameters: parameters),
+            OpenAPI.Path(rawValue: base + "/count"): fdsn("How many events the same query matches", [text: .init(schema: .string)],
+                                                       parameters: parameters.filter { !["orderby", "limit", "offset"].contains($0.name) }),
+            OpenAPI.Path(rawValue: base + "/version"): fdsn("The FDSN specification's version served", [text: .init(schema: .string)],
+                                                         answers: false),
+            OpenAPI.Path(rawValue: base + "/application.wadl"): fdsn("The service in WADL", [xml: .init(schema: .string)], answers: false),
+            OpenAPI.Path(rawValue: base + "/catalogs"): fdsn("The catalogues of the events", [xml: .init(schema: .string)], answers: false),
+            OpenAPI.Path(rawValue: base + "/contributors"): fdsn("The contributors of the events", [xml: .init(schema: .string)],
+                                                              answers: false),
         ]
     }
 

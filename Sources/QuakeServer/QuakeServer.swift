@@ -35,6 +35,8 @@ package struct ServerOptions: Sendable {
     package var heartbeat: Duration
     /// The most events one FDSN answer holds; a request for more is refused (413), never cut short.
     package var fdsnMaximumEvents: Int
+    /// Whether `/metrics` answers (Prometheus' text format); when off, it is an unknown path.
+    package var metrics: Bool
 
     /// Options with the defaults.
     package init(host: String = "127.0.0.1", port: Int = 8080, style: MagnitudeStyle = MagnitudeStyle(),
@@ -42,7 +44,7 @@ package struct ServerOptions: Sendable {
                 concurrentRenders: Int = max(1, ProcessInfo.processInfo.activeProcessorCount),
                 queuedRenders: Int = 64, renderTimeout: Duration = .seconds(10), cacheBytes: Int = 64 << 20,
                 idleTimeout: Duration = .seconds(10), maximumConnections: Int = ServerLimits.connectionCap(),
-                heartbeat: Duration = .seconds(25), fdsnMaximumEvents: Int = 20_000) {
+                heartbeat: Duration = .seconds(25), fdsnMaximumEvents: Int = 20_000, metrics: Bool = true) {
         self.host = host
         self.port = port
         self.symbols = SymbolStyle(sizes: style, coloring: coloring)
@@ -55,6 +57,7 @@ package struct ServerOptions: Sendable {
         self.maximumConnections = maximumConnections
         self.heartbeat = heartbeat
         self.fdsnMaximumEvents = fdsnMaximumEvents
+        self.metrics = metrics
     }
 }
 
@@ -74,6 +77,9 @@ package enum QuakeServer {
     ) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: AccessLog(logger: logger))
+        // Outside the problem answers, so that it sees each request's final status, errors' too.
+        let metrics = options.metrics ? ServerMetrics() : nil
+        if let metrics { router.add(middleware: RequestMetrics(metrics: metrics)) }
         // Outside the problem answers, so that errors carry the CORS headers too. The data is
         // open to all and read-only: any page may use it, without credentials.
         router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept, .ifNoneMatch, .contentType],
@@ -85,7 +91,7 @@ package enum QuakeServer {
         for reason in Set(web.missing.values).sorted() {
             logger.warning("the web map at / will not load: \(reason)")
         }
-        let endpoints = Endpoints(store: store, options: options, web: web)
+        let endpoints = Endpoints(store: store, options: options, web: web, metrics: metrics)
         endpoints.register(on: router)
         var frameworkLogger = logger
         frameworkLogger.logLevel = max(logger.logLevel, .warning)

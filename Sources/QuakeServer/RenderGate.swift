@@ -17,6 +17,23 @@ final class RenderGate: Sendable {
         case timedOut
     }
 
+    /// Why a render was refused, as the server's metrics tell it.
+    enum RefusalReason: String, CaseIterable, Sendable {
+        /// ``Refusal/busy``: the queue was full.
+        case queueFull = "queue_full"
+        /// ``Refusal/timedOut`` before a slot came free.
+        case queueTimeout = "queue_timeout"
+        /// ``Refusal/timedOut`` while drawing (the render goes on, holding its slots).
+        case renderTimeout = "render_timeout"
+    }
+
+    /// What the gate tells as it goes (the server's metrics): each refusal, and each render's
+    /// wait for its slots when it gets them. Nothing by default.
+    struct Reporting: Sendable {
+        var refused: @Sendable (RefusalReason) -> Void = { _ in }
+        var admitted: @Sendable (_ waited: Duration) -> Void = { _ in }
+    }
+
     private let queue = DispatchQueue(label: "quakemap.render", attributes: .concurrent)
     // Timeouts fire on a queue of their own, not in a task: a render can keep every thread of
     // the cooperative pool busy (2 on a 2-core machine), and a sleeping task then wakes only when
@@ -24,16 +41,19 @@ final class RenderGate: Sendable {
     private let timers = DispatchQueue(label: "quakemap.render-timeouts")
     private let timeout: Duration
     private let queueLimit: Int
-    private let width: Int
-    // Free slots, and the renders waiting for theirs (in arrival order) with how many they
-    // need. Waiting costs no thread: a render is dispatched only when it holds its slots.
-    private let slots: Locked<(free: Int, waiting: [(count: Int, admit: @Sendable () -> Void)])>
+    /// Slots in all.
+    let width: Int
+    private let reporting: Reporting
+    // Free slots, the renders holding some, and the renders waiting for theirs (in arrival order)
+    // with how many they need. Waiting costs no thread: a render is dispatched only when it holds its slots.
+    private let slots: Locked<(free: Int, holding: Int, waiting: [(count: Int, admit: @Sendable () -> Void)])>
 
-    init(width: Int, queueLimit: Int, timeout: Duration) {
+    init(width: Int, queueLimit: Int, timeout: Duration, reporting: Reporting = Reporting()) {
         self.width = max(1, width)
-        slots = Locked((self.width, []))
+        slots = Locked((self.width, 0, []))
         self.timeout = timeout
         self.queueLimit = queueLimit
+        self.reporting = reporting
     }
 
     /// The events one slot stands for.
@@ -75,9 +95,11 @@ final class RenderGate: Sendable {
     /// smaller ones, so it is never starved.
     private func acquire(_ count: Int) async throws {
         let waiter = Outcome<Void>()
+        let arrived = ContinuousClock.now
         let admitted: Bool? = slots.withLock { slots in
             if slots.waiting.isEmpty, slots.free >= count {
                 slots.free -= count
+                slots.holding += 1
                 return true
             }
             guard slots.waiting.count < queueLimit else { return nil }
@@ -85,44 +107,66 @@ final class RenderGate: Sendable {
             slots.waiting.append((count, { [self] in if !waiter.settle(.success(())) { release(count) } }))
             return false
         }
-        guard let admitted else { throw Refusal.busy }
-        if admitted { return }
-        try await withCheckedThrowingContinuation { continuation in
-            waiter.install(continuation)
-            waiter.startTimer(after: timeout, on: timers) {
-                waiter.settle(.failure(Refusal.timedOut))
+        guard let admitted else {
+            reporting.refused(.queueFull)
+            throw Refusal.busy
+        }
+        if !admitted {
+            do {
+                try await withCheckedThrowingContinuation { continuation in
+                    waiter.install(continuation)
+                    waiter.startTimer(after: timeout, on: timers) {
+                        waiter.settle(.failure(Refusal.timedOut))
+                    }
+                }
+            } catch {
+                // Told here, on the caller's side: counted before its 503 is sent.
+                reporting.refused(.queueTimeout)
+                throw error
             }
         }
+        reporting.admitted(ContinuousClock.now - arrived)
     }
 
     /// Runs `work` on the render queue with the `count` slots the caller holds, giving them back
     /// when `work` ends; the caller stops waiting after the timeout.
     private func runHolding<T: Sendable>(_ count: Int, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         let outcome = Outcome<T>()
-        return try await withCheckedThrowingContinuation { continuation in
-            outcome.install(continuation)
-            queue.async { [self] in
-                defer { release(count) }
-                guard !outcome.isSettled else { return }
-                outcome.settle(Result(catching: work))
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                outcome.install(continuation)
+                queue.async { [self] in
+                    defer { release(count) }
+                    guard !outcome.isSettled else { return }
+                    outcome.settle(Result(catching: work))
+                }
+                outcome.startTimer(after: timeout, on: timers) {
+                    outcome.settle(.failure(Refusal.timedOut))
+                }
             }
-            outcome.startTimer(after: timeout, on: timers) {
-                outcome.settle(.failure(Refusal.timedOut))
-            }
+        } catch Refusal.timedOut {
+            reporting.refused(.renderTimeout)
+            throw Refusal.timedOut
         }
     }
 
     /// Renders waiting for a slot now.
     var waiting: Int { slots.withLock { $0.waiting.count } }
 
+    /// Renders holding slots now (reading their events or drawing), and the slots they hold;
+    /// one that timed out holds them until it ends.
+    var holding: (renders: Int, slots: Int) { slots.withLock { ($0.holding, width - $0.free) } }
+
     /// Gives back `count` slots, and hands them on to the renders waiting first, as many
     /// in a row as they are enough for.
     private func release(_ count: Int) {
         let admitted: [@Sendable () -> Void] = slots.withLock { slots in
             slots.free += count
+            slots.holding -= 1
             var admitted: [@Sendable () -> Void] = []
             while let first = slots.waiting.first, first.count <= slots.free {
                 slots.free -= first.count
+                slots.holding += 1
                 admitted.append(slots.waiting.removeFirst().admit)
             }
             return admitted

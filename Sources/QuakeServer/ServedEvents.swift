@@ -26,6 +26,15 @@ package enum ServedEvents: Sendable {
         }
     }
 
+    /// When the events served last changed: when this snapshot of the feeds was made, or the
+    /// catalogue's last ingest (`nil`: none recorded).
+    var changed: Date? {
+        switch self {
+        case .memory(let snapshot): return snapshot.loadedAt
+        case .database(_, let state): return state.changed
+        }
+    }
+
     /// Who the data is from, for the footer and the web map: the feeds' sources, or those the
     /// catalogue's ingests recorded.
     var sources: [String] {

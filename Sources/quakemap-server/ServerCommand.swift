@@ -45,6 +45,8 @@ struct ServerCommand: AsyncParsableCommand {
               /count                    how many events a filter admits
               /version                  the catalogue's version (pages poll it)
               /healthz                  status, event count, version, refresh failures
+              /metrics                  Prometheus metrics (text format); --no-metrics
+                                        turns it off
 
             Query strings are read as forms and HTTP clients send them: '+' is a
             space, %2B a plus, escapes are UTF-8. Bad requests get 400 with a JSON
@@ -121,6 +123,9 @@ struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The most events one FDSN event answer (/fdsnws/event/1/query) holds; a request for more gets 413 (default 20000, as the USGS).",
                                valueName: "n"))
     var fdsnMaxEvents = 20_000
+    @Flag(inversion: .prefixedNo,
+          help: "Answer /metrics: requests, latency, renders, the catalogue's age, database connections (Prometheus' text format).")
+    var metrics = true
 
     @Option(name: .customLong("write-site"),
             help: ArgumentHelp("Write the web map as files for a static HTTP host into this folder (the page, basemap.pmtiles, web/), then exit; put the events beside it as quakes.pmtiles (quakemap tiles FEED --encoding mvt --container pmtiles -o DIR/quakes.pmtiles).",
@@ -234,7 +239,7 @@ struct ServerCommand: AsyncParsableCommand {
                 concurrentRenders: concurrentRenders ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
                 renderTimeout: .milliseconds(Int64(renderTimeout * 1000)),
                 idleTimeout: .milliseconds(Int64(idleTimeout * 1000)), maximumConnections: connections,
-                heartbeat: .milliseconds(Int64(heartbeat * 1000)), fdsnMaximumEvents: fdsnMaxEvents)
+                heartbeat: .milliseconds(Int64(heartbeat * 1000)), fdsnMaximumEvents: fdsnMaxEvents, metrics: metrics)
             let app = QuakeServer.application(store: store, options: options, logger: log) { [host] bound in
                 log.info("serving \(count) events from \(served) on http://\(host):\(bound)/",
                          metadata: ["outcome": "listening", "port": .stringConvertible(bound), "events": .stringConvertible(count)])

@@ -143,6 +143,9 @@ def test_every_replica_and_the_standby_answer_alike_through_nginx_and_directly(c
     # A tile: the same picture from each (the PNG encoder is deterministic, so the bytes).
     tiles = {requests.get(server.url + "/tiles/2/1/1.png", timeout=30).content for server in [proxy, *replicas]}
     assert len(tiles) == 1
+    # Metrics are each replica's own, scraped on its port: nginx refuses them.
+    assert requests.get(proxy.url + "/metrics", timeout=10).status_code == 404
+    assert all(requests.get(r.url + "/metrics", timeout=10).status_code == 200 for r in replicas)
 
 
 def test_etags_follow_the_catalogue_and_an_ingest_reaches_every_replica(cluster, tmp_path):
@@ -169,6 +172,11 @@ def test_etags_follow_the_catalogue_and_an_ingest_reaches_every_replica(cluster,
     assert not pending, f"replicas {sorted(pending)} did not serve the ingest within 5 s"
     after = {requests.get(r.url + "/healthz", timeout=10).json()["version"] for r in replicas}
     assert len(after) == 1
+    # Each replica's metrics name the version it serves now, and that one only.
+    for replica in replicas:
+        info = [line for line in requests.get(replica.url + "/metrics", timeout=10).text.splitlines()
+                if line.startswith("quakemap_catalogue_info{")]
+        assert info == [f'quakemap_catalogue_info{{version="{next(iter(after))}",source="postgresql"}} 1.0'], info
     # Through nginx once its copy is no longer fresh (max-age=2): the new events, a new tag, no 304 for the old one.
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:

@@ -61,6 +61,33 @@ struct RenderGateTests {
         #expect(started.withLock { $0 } == ["first", "second", "slow", "after"], "a render whose caller left is never started")
     }
 
+    /// What the gate reports to the server's metrics: each refusal with its reason, each admitted
+    /// render's wait, and what it holds and queues now.
+    @Test func reportsRefusalsByReasonAndWhatItHolds() async throws {
+        let reasons = Locked<[String]>([]), admitted = Locked(0)
+        let reporting = RenderGate.Reporting(refused: { reason in reasons.withLock { $0.append(reason.rawValue) } },
+                                             admitted: { _ in admitted.withLock { $0 += 1 } })
+        let gate = RenderGate(width: 1, queueLimit: 1, timeout: .milliseconds(300), reporting: reporting)
+        let started = Started()
+        let hold = DispatchSemaphore(value: 0)
+        let first = Task { try await gate.run(Self.job(started, "first", until: hold)) }
+        try await Self.eventually { started.withLock { $0 } == ["first"] }
+        #expect(gate.holding == (renders: 1, slots: 1) && gate.waiting == 0)
+        let second = Task { try await gate.run(Self.job(started, "second")) }
+        try await Self.eventually { gate.waiting == 1 }
+        await #expect(throws: RenderGate.Refusal.busy) { try await gate.run(Self.job(started, "third")) }
+        #expect(reasons.withLock { $0 } == ["queue_full"])
+        // Both time out: the first while drawing, the second while waiting for the slot the first holds.
+        await #expect(throws: RenderGate.Refusal.timedOut) { try await first.value }
+        await #expect(throws: RenderGate.Refusal.timedOut) { try await second.value }
+        #expect(reasons.withLock { $0 }.sorted() == ["queue_full", "queue_timeout", "render_timeout"])
+        // The drawing goes on, holding its slot, until it ends.
+        #expect(gate.holding == (renders: 1, slots: 1))
+        hold.signal()
+        try await Self.eventually { gate.holding == (renders: 0, slots: 0) && gate.waiting == 0 }
+        #expect(admitted.withLock { $0 } == 1, "only the first got its slot")
+    }
+
     /// A map's read happens inside its slot: a second request does not read its events while
     /// the first draws, a failed read gives the slot back, and so does a reader that gave up waiting.
     @Test func readsWaitForTheirSlotAsRendersDo() async throws {
