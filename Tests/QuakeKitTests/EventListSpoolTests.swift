@@ -14,6 +14,9 @@ import Testing
 @Suite("Spooled event lists", .timeLimit(.minutes(10)))
 struct EventListSpoolTests {
     static let formats = EventListFormat.allCases.filter(EventListSpool.spools)
+    /// The formats of the large generated feeds: QuakeML's events are ten times a CSV line's and go the
+    /// same way through the spool's bytes, so the small feeds check it.
+    static let largeFormats = formats.filter { $0 != .quakeml }
 
     static let selections: [EventSelection] = [
         EventSelection(limit: nil),
@@ -43,7 +46,7 @@ struct EventListSpoolTests {
           arguments: sharedFeeds)
     func sameBytesAsTheInMemoryListOnSharedFeeds(_ file: String) throws {
         let source = FeedSource.file(RealFeeds.folder + "/" + file)
-        for format in Self.formats {
+        for format in Self.largeFormats {
             for selection in Self.selections {
                 let expected = try Self.inMemory(source, selection, format)
                 let (got, spool) = try Self.spooled(source, selection, format)
@@ -96,7 +99,7 @@ struct EventListSpoolTests {
         let feed = Data(Self.generatedFeed(rows: 60_000).utf8)
         let source = FeedSource.bytes(feed, name: "generated")
         // Without a limit: with one, the in-memory selection settles repeated ids among the events it keeps.
-        for format in Self.formats {
+        for format in Self.largeFormats {
             for selection in Self.selections where selection.limit == nil {
                 let expected = try Self.inMemory(source, selection, format)
                 let (got, spool) = try Self.spooled(source, selection, format)
@@ -115,20 +118,20 @@ struct EventListSpoolTests {
     /// without a magnitude between them, and a filter that reads text (its
     /// rows are admitted per event, not by the bounds alone).
     @Test func sameBytesWhenRowsAreListedInParallelParts() throws {
-        var feed = Self.generatedFeed(rows: 40_000).replacingOccurrences(of: "\n", with: "\r\n")
+        var feed = Self.generatedFeed(rows: 24_000).replacingOccurrences(of: "\n", with: "\r\n")
         // A place broken over lines, long enough to straddle the guessed cuts of a window.
         let broken = "\"line one,\r\nline two\nand \"\"three\"\"\r\n\""
         var lines = feed.components(separatedBy: "\r\n")
         for index in stride(from: 1, to: lines.count - 1, by: 97) {
             lines[index] = lines[index].replacingOccurrences(of: ",ml,", with: ",\(broken),")
         }
-        for index in stride(from: 5, to: lines.count - 1, by: 1_013) { lines[index] = "not a time" + lines[index] }
+        for index in stride(from: 5, to: lines.count - 1, by: 503) { lines[index] = "not a time" + lines[index] }
         feed = lines.joined(separator: "\r\n")
         let source = FeedSource.bytes(Data(feed.utf8), name: "crlf")
         let selections = [EventSelection(limit: nil),
                           EventSelection(limit: nil, filter: EventFilter(excludedTypes: ["quarry blast"])),
                           EventSelection(limit: nil, filter: EventFilter(minimumMagnitude: 2, maximumDepth: 300))]
-        for format in Self.formats {
+        for format in Self.largeFormats {
             for selection in selections {
                 let expected = try Self.inMemory(source, selection, format)
                 let (got, spool) = try Self.spooled(source, selection, format)
