@@ -117,8 +117,9 @@ extension Endpoints {
     /// never cut short.
     private func fdsnEvents(_ query: FDSNEventQuery, _ served: ServedEvents) async throws -> FDSNEvents {
         if let id = query.eventID {
-            let event = try await served.event(id: id)
-            return .list(event.map { [$0] }.map { Array($0.dropFirst(query.skipped).prefix(query.limit ?? 1)) } ?? [])
+            // One event at most: an offset past it, like a missing id, is no data.
+            guard query.skipped == 0, let event = try await served.event(id: id) else { return .list([]) }
+            return .list([event])
         }
         let cap = options.fdsnMaximumEvents
         let limit = query.limit ?? .max

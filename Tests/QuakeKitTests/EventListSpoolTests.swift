@@ -99,8 +99,10 @@ struct EventListSpoolTests {
         let feed = Data(Self.generatedFeed(rows: 60_000).utf8)
         let source = FeedSource.bytes(feed, name: "generated")
         // Without a limit: with one, the in-memory selection settles repeated ids among the events it keeps.
+        // Every format unfiltered (the spill); the filter and the region in two of them.
         for format in Self.largeFormats {
-            for selection in Self.selections where selection.limit == nil {
+            for selection in Self.selections where selection.limit == nil
+                && ([.csv, .geojson].contains(format) || selection == Self.selections[0]) {
                 let expected = try Self.inMemory(source, selection, format)
                 let (got, spool) = try Self.spooled(source, selection, format)
                 #expect(got == expected, "\(format), limit \(selection.limit.map(String.init) ?? "none")")
@@ -131,8 +133,9 @@ struct EventListSpoolTests {
         let selections = [EventSelection(limit: nil),
                           EventSelection(limit: nil, filter: EventFilter(excludedTypes: ["quarry blast"])),
                           EventSelection(limit: nil, filter: EventFilter(minimumMagnitude: 2, maximumDepth: 300))]
+        // Every format unfiltered; the filters (admitted per event, or by the bounds alone) in two of them.
         for format in Self.largeFormats {
-            for selection in selections {
+            for selection in [.csv, .json].contains(format) ? selections : [selections[0]] {
                 let expected = try Self.inMemory(source, selection, format)
                 let (got, spool) = try Self.spooled(source, selection, format)
                 #expect(got == expected, "\(format), filter \(selection.filter)")
