@@ -128,6 +128,10 @@ package enum Reporting {
             // An internal failure (zlib out of memory), not the file system's.
             case .encodingFailed: return 70
             }
+        // EX_UNAVAILABLE: a program it needs (ffmpeg) is missing or failed.
+        case let error as VideoError:
+            if case .unsupportedExtension = error { return 64 }
+            return 69
         case let error as RenderError:
             switch error {
             case .invalidSize: return 64

@@ -7,7 +7,7 @@ import QuakeKit
 extension Quakemap {
     struct Animate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Animate the selected events over time as an animated PNG (or numbered PNG frames).",
+            abstract: "Animate the selected events over time as an animated PNG, an MP4 or WebM video, or numbered PNG frames.",
             discussion: """
                 Time runs linearly from the first selected event to the last. Each event appears at its \
                 time with its map symbol and fades to a faint remnant that stays, so the last frame shows \
@@ -17,6 +17,7 @@ extension Quakemap {
                 Examples:
                   quakemap animate all_month.csv --limit 0 -o Output/month.png
                   quakemap animate all_week.csv --duration 20s --fps 15 --fade 12h -o week.png
+                  quakemap animate all_week.csv --fps 25 -o week.mp4     (needs ffmpeg; .webm: VP9)
                   quakemap animate all_month.csv --limit 0 --frames Output/frames
                   quakemap animate all_month.csv --at 2020-06-15T12:00Z -o still.png
                 """
@@ -30,7 +31,7 @@ extension Quakemap {
         @OptionGroup(title: "Map") var mapArguments: MapArguments
 
         @Option(name: .shortAndLong, help: ArgumentHelp(
-            "Where to write the animated PNG (with --at: the still PNG). Folders are created as needed. Default Output/animation.png.",
+            "Where to write the animation: NAME.png an animated PNG, NAME.mp4 (H.264) or NAME.webm (VP9) a video by ffmpeg (with --at: the still PNG). Folders are created as needed. Default Output/animation.png.",
             valueName: "path"))
         var output: String?
 
@@ -68,6 +69,9 @@ extension Quakemap {
                 throw ValidationError("--frames writes a folder of frames: it cannot be used with --output or --at")
             }
             if output == "-" { throw ValidationError("animate writes a file: '-' (standard output) is not supported") }
+            if try format().isVideo && at != nil {
+                throw ValidationError("--at writes a still PNG: name it NAME.png, not \(output ?? "")")
+            }
             _ = try moment()
             do {
                 try animationOptions(map: MapOptions(width: mapArguments.width, height: mapArguments.height,
@@ -79,6 +83,15 @@ extension Quakemap {
                     throw MapArguments.validationError(mapError, projection: mapArguments.projection)
                 }
                 throw ValidationError(Self.optionName(error) + error.message)
+            }
+        }
+
+        /// What `-o` names by its extension: an APNG unless `.mp4` or `.webm`.
+        private func format() throws -> AnimationFormat {
+            do {
+                return try AnimationFormat(outputPath: output ?? "")
+            } catch {
+                throw ValidationError("-o: " + error.message)
             }
         }
 
@@ -131,6 +144,9 @@ extension Quakemap {
             let start = ContinuousClock.now
             let log = Reporting.logger(inputOptions)
             try await reportingErrors(log) {
+                // Before the feed is read: a missing ffmpeg fails at once.
+                let format = frames == nil && at == nil ? try format() : .apng
+                let ffmpeg = format.isVideo ? try FFmpegEncoder.locate() : nil
                 let box = try mapArguments.regionBox()
                 let options = try animationOptions(map: try mapArguments.options(symbols: symbolOptions))
                 var selection = try selectionOptions.selection(filteredBy: filterOptions)
@@ -164,7 +180,7 @@ extension Quakemap {
                     done = "animated \(drawn) in \(animation.frameCount) frames → \(frames)/ (\(size))"
                 } else {
                     destination = output ?? "Output/animation.png"
-                    try animation.writeAPNG(to: destination)
+                    try animation.write(to: destination, format: format, ffmpeg: ffmpeg)
                     done = "animated \(drawn) in \(animation.frameCount) frames → \(destination) (\(size))"
                 }
                 Reporting.finish(loaded, loader: loader, outcome: "animated", done: done, selected: drawn, start: start, log: log,

@@ -29,6 +29,35 @@ extension QuakeMap {
         try options.validate()
         try animation(for: selection, options: options).writeAPNG(to: path)
     }
+
+    /// Writes a selection as an animation in the format `path`'s extension names
+    /// (``AnimationFormat``): an animated PNG, or a video encoded by the system's ffmpeg,
+    /// found before anything is drawn unless `ffmpeg` names it (the public
+    /// ``animate(for:options:to:)`` writes an APNG whatever the name).
+    ///
+    /// - Throws: ``AnimationOptionsError`` for options out of range and ``VideoError`` for an
+    ///   unsupported extension or a missing ffmpeg, before anything is drawn; ``VideoError``
+    ///   when ffmpeg fails, ``WriteError`` or ``RenderError``.
+    package static func animate(for selection: FeedSelection, options: AnimationOptions = AnimationOptions(),
+                                to path: String, ffmpeg: String?) throws {
+        try options.validate()
+        let format = try AnimationFormat(outputPath: path)
+        let program = format.isVideo ? try ffmpeg ?? FFmpegEncoder.locate() : nil
+        try animation(for: selection, options: options).write(to: path, format: format, ffmpeg: program)
+    }
+}
+
+extension Animation {
+    /// Writes the animation to `path` as `format`: ``writeAPNG(to:)``, or
+    /// ``writeVideo(to:format:ffmpeg:frameDone:)`` with the ffmpeg at `ffmpeg` (which a video needs).
+    package func write(to path: String, format: AnimationFormat, ffmpeg: String?) throws {
+        switch format {
+        case .apng: try writeAPNG(to: path)
+        case .mp4, .webm:
+            guard let ffmpeg else { throw VideoError.ffmpegNotFound(named: "ffmpeg") }
+            try writeVideo(to: path, format: format, ffmpeg: ffmpeg)
+        }
+    }
 }
 
 extension AnimationOptions {

@@ -34,6 +34,33 @@ extension Animation {
         try staged.commit()
     }
 
+    /// Writes the animation to `path` as a video (`.mp4`: H.264; `.webm`: VP9) encoded by the
+    /// system's ffmpeg at `ffmpeg` (see ``FFmpegEncoder/locate(environment:)``). Frames are drawn
+    /// one at a time and piped to ffmpeg as raw RGBA, so memory holds two images and one frame's
+    /// bytes whatever the frame count. The rate is `fps`; the last frame is repeated for the hold
+    /// (rounded to whole frames), so the video lasts as long as the APNG plays once. ffmpeg
+    /// writes a temporary beside `path` that is renamed over it only when ffmpeg succeeded: a
+    /// failure, a missing codec or a kill leaves a previous file at `path` as it was.
+    ///
+    /// - Throws: ``VideoError`` (ffmpeg failed: its last messages and status), ``WriteError``
+    ///   for the temporary or the rename, or ``RenderError`` when drawing fails.
+    package func writeVideo(to path: String, format: AnimationFormat, ffmpeg: String,
+                            frameDone: (Int) throws -> Void = { _ in }) throws {
+        precondition(format.isVideo, "a video format")
+        let staged = try StagedOutput.file(replacing: path, kind: "a video")
+        let renderer = try AnimationRenderer(self)
+        let fps = options.fps
+        let holdFrames = Int((options.hold * Double(fps)).rounded())
+        let encoder = try FFmpegEncoder(executable: ffmpeg, format: format, width: base.width, height: base.height,
+                                        fps: fps, holdFrames: holdFrames, output: staged.stagingPath)
+        for index in 0..<frameCount {
+            try renderer.withFrame(index) { pixels in try encoder.append(pixels) }
+            try frameDone(index)
+        }
+        try encoder.finish()
+        try staged.commit()
+    }
+
     /// The name of frame `index` (from 0) in a frames folder: `frame-00001.png` for the first.
     package static func frameFileName(_ index: Int) -> String {
         "frame-" + String(repeating: "0", count: max(0, 5 - String(index + 1).count)) + String(index + 1) + ".png"
