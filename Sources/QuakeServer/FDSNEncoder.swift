@@ -27,10 +27,7 @@ struct FDSNEncoder: Sendable {
 
     func append(_ event: SeismicEvent, index: Int, to out: inout [UInt8]) {
         switch format {
-        case .xml:
-            var xml = ""
-            QuakeMLEncoder().append(event, to: &xml)
-            out.append(contentsOf: xml.utf8)
+        case .xml: QuakeMLEncoder().append(event, to: &out)
         case .text: lines.append(event, to: &out)
         case .geojson:
             if index > 0 { out.append(UInt8(ascii: ",")) }

@@ -72,7 +72,8 @@ private actor PositionReader {
     }
 }
 
-/// Reads a catalogue's matches a page at a time, each after the last one's cursor.
+/// Reads a catalogue's matches a page at a time, each after the last one's cursor: the next page
+/// is read while this one is written (the database on its own threads).
 private actor CataloguePageReader {
     private let catalogue: QuakeCatalogue.Catalogue
     private let filter: EventFilter
@@ -80,6 +81,7 @@ private actor CataloguePageReader {
     private var pending: [SeismicEvent]?
     private var cursor: CatalogueCursor?
     private var remaining: Int
+    private var upcoming: Task<(events: [SeismicEvent], next: CatalogueCursor?), Error>?
 
     init(catalogue: QuakeCatalogue.Catalogue, filter: EventFilter, first: (events: [SeismicEvent], next: CatalogueCursor?),
          limit: Int, page: Int) {
@@ -94,12 +96,21 @@ private actor CataloguePageReader {
     func next() async throws -> [SeismicEvent]? {
         if let pending {
             self.pending = nil
+            readAhead()
             return pending.isEmpty ? nil : pending
         }
-        guard remaining > 0, let after = cursor else { return nil }
-        let found = try await catalogue.page(filter, after: after, limit: min(page, remaining))
+        guard let reading = upcoming else { return nil }
+        upcoming = nil
+        let found = try await reading.value
         cursor = found.next
         remaining -= found.events.count
+        readAhead()
         return found.events.isEmpty ? nil : found.events
+    }
+
+    private func readAhead() {
+        guard remaining > 0, let after = cursor else { return }
+        let catalogue = catalogue, filter = filter, count = min(page, remaining)
+        upcoming = Task { try await catalogue.page(filter, after: after, limit: count) }
     }
 }

@@ -64,11 +64,7 @@ package struct EventLineEncoder: Sendable {
         case .text: appendFDSNText(event, to: &out)
         case .json: appendJSON(event, to: &out)
         case .geojson: appendGeoJSONFeature(event, to: &out)
-        case .quakeml:
-            // QuakeML's own encoder, an event element at a time.
-            var xml = ""
-            QuakeMLEncoder().append(event, to: &xml)
-            out.append(contentsOf: xml.utf8)
+        case .quakeml: QuakeMLEncoder().append(event, to: &out)  // QuakeML's own encoder, an event element at a time
         case .table: preconditionFailure("\(format) is not written one event at a time")
         }
     }

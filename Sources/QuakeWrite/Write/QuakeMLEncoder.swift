@@ -41,81 +41,173 @@ package struct QuakeMLEncoder {
 
 
     /// Appends one `event` element: what a document streamed an event at a time writes between
-    /// ``header`` and ``footer``.
-    package func append(_ event: SeismicEvent, to xml: inout String) {
-        let id = Self.resourceText(event.id)
-        let eventID = "quakeml:quakemap/query?eventid=" + id
-        let originID = "quakeml:quakemap/origin?eventid=" + id
-        let magnitudeID = "quakeml:quakemap/magnitude?eventid=" + id
-        var attributes = "publicID=\"\(Self.escaped(eventID))\""
+    /// ``header`` and ``footer``. Written as bytes, without a string per value: a server streams
+    /// QuakeML at the pace of its other formats.
+    package func append(_ event: SeismicEvent, to out: inout [UInt8]) {
+        var id: [UInt8] = []
+        Self.appendResourceText(event.id, to: &id)
+        // Resource identifiers hold nothing XML escapes (``appendResourceText(_:to:)``).
+        func resource(_ kind: String) {
+            out.append(contentsOf: "quakeml:quakemap/\(kind)?eventid=".utf8)
+            out.append(contentsOf: id)
+        }
+        func open(_ text: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
+        let details = event.details
+        // `<name>value</name>` of a detail field; nothing when the event has none.
+        func element(_ name: StaticString, _ field: EventField) {
+            guard let value = details[field] else { return }
+            out.append(UInt8(ascii: "<"))
+            open(name)
+            out.append(UInt8(ascii: ">"))
+            Self.appendText(value, metres: QuakeMLDecoder.detailsInMetres.contains(field), to: &out)
+            out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+            open(name)
+            out.append(UInt8(ascii: ">"))
+        }
+        open("    <event publicID=\"")
+        resource("query")
+        out.append(UInt8(ascii: "\""))
         if let network = event.network, !network.isEmpty {
-            attributes += " catalog:eventsource=\"\(Self.escaped(network))\""
+            open(" catalog:eventsource=\"")
+            Self.appendEscaped(network, to: &out)
+            out.append(UInt8(ascii: "\""))
             if event.id.hasPrefix(network), event.id.count > network.count {
-                attributes += " catalog:eventid=\"\(Self.escaped(String(event.id.dropFirst(network.count))))\""
+                open(" catalog:eventid=\"")
+                Self.appendEscaped(String(event.id.dropFirst(network.count)), to: &out)
+                out.append(UInt8(ascii: "\""))
             }
         }
-        xml += "    <event \(attributes)>\n"
+        open(">\n")
         if !event.place.isEmpty {
-            xml += "      <description><text>\(Self.escaped(event.place))</text><type>earthquake name</type></description>\n"
-        }
-        let details = event.details
-        // `<name>value</name>` of a detail field, empty when the event has none.
-        func element(_ name: String, _ field: EventField) -> String {
-            guard let value = details[field] else { return "" }
-            return "<\(name)>\(Self.text(value, metres: QuakeMLDecoder.detailsInMetres.contains(field)))</\(name)>"
+            open("      <description><text>")
+            Self.appendEscaped(event.place, to: &out)
+            open("</text><type>earthquake name</type></description>\n")
         }
         if let magnitude = event.magnitude {
-            xml += "      <magnitude publicID=\"\(Self.escaped(magnitudeID))\">\n"
-            xml += "        <mag><value>\(EventLineEncoder.number(magnitude))</value>\(element("uncertainty", .magError))</mag>\n"
-            if let type = event.magnitudeType { xml += "        <type>\(Self.escaped(type))</type>\n" }
-            xml += "        <originID>\(Self.escaped(originID))</originID>\n"
-            if details[.magNst] != nil { xml += "        \(element("stationCount", .magNst))\n" }
-            if details[.magSource] != nil {
-                xml += "        <creationInfo>\(element("agencyID", .magSource))</creationInfo>\n"
+            open("      <magnitude publicID=\"")
+            resource("magnitude")
+            open("\">\n        <mag><value>")
+            EventLineEncoder.appendNumber(magnitude, to: &out)
+            open("</value>")
+            element("uncertainty", .magError)
+            open("</mag>\n")
+            if let type = event.magnitudeType {
+                open("        <type>")
+                Self.appendEscaped(type, to: &out)
+                open("</type>\n")
             }
-            xml += "      </magnitude>\n"
+            open("        <originID>")
+            resource("origin")
+            open("</originID>\n")
+            if details[.magNst] != nil {
+                open("        ")
+                element("stationCount", .magNst)
+                open("\n")
+            }
+            if details[.magSource] != nil {
+                open("        <creationInfo>")
+                element("agencyID", .magSource)
+                open("</creationInfo>\n")
+            }
+            open("      </magnitude>\n")
         }
-        xml += "      <origin publicID=\"\(Self.escaped(originID))\">\n"
+        open("      <origin publicID=\"")
+        resource("origin")
+        open("\">\n")
         if details[.horizontalError] != nil {
-            xml += "        <originUncertainty>\(element("horizontalUncertainty", .horizontalError))"
-                + "<preferredDescription>horizontal uncertainty</preferredDescription></originUncertainty>\n"
+            open("        <originUncertainty>")
+            element("horizontalUncertainty", .horizontalError)
+            open("<preferredDescription>horizontal uncertainty</preferredDescription></originUncertainty>\n")
         }
-        xml += "        <time><value>\(CivilTime.iso8601(event.time))</value>\(element("uncertainty", .timeError))</time>\n"
-        xml += "        <longitude><value>\(EventLineEncoder.number(event.longitude))</value>"
-            + "\(element("uncertainty", .longitudeError))</longitude>\n"
-        xml += "        <latitude><value>\(EventLineEncoder.number(event.latitude))</value>"
-            + "\(element("uncertainty", .latitudeError))</latitude>\n"
+        open("        <time><value>")
+        EventLineEncoder.appendISO8601(event.time, to: &out)
+        open("</value>")
+        element("uncertainty", .timeError)
+        open("</time>\n        <longitude><value>")
+        EventLineEncoder.appendNumber(event.longitude, to: &out)
+        open("</value>")
+        element("uncertainty", .longitudeError)
+        open("</longitude>\n        <latitude><value>")
+        EventLineEncoder.appendNumber(event.latitude, to: &out)
+        open("</value>")
+        element("uncertainty", .latitudeError)
+        open("</latitude>\n")
         if let depth = event.depth {
-            xml += "        <depth><value>\(Self.metres(depth))</value>\(element("uncertainty", .depthError))</depth>\n"
+            open("        <depth><value>")
+            Self.appendMetres(depth, to: &out)
+            open("</value>")
+            element("uncertainty", .depthError)
+            open("</depth>\n")
         }
-        let quality = element("associatedPhaseCount", .associatedPhaseCount) + element("usedPhaseCount", .usedPhaseCount)
-            + element("associatedStationCount", .associatedStationCount) + element("usedStationCount", .nst)
-            + element("standardError", .rms) + element("azimuthalGap", .gap) + element("minimumDistance", .dmin)
-        if !quality.isEmpty { xml += "        <quality>\(quality)</quality>\n" }
+        let quality: [(StaticString, EventField)] = [
+            ("associatedPhaseCount", .associatedPhaseCount), ("usedPhaseCount", .usedPhaseCount),
+            ("associatedStationCount", .associatedStationCount), ("usedStationCount", .nst), ("standardError", .rms),
+            ("azimuthalGap", .gap), ("minimumDistance", .dmin),
+        ]
+        if quality.contains(where: { details[$0.1] != nil }) {
+            open("        <quality>")
+            for (name, field) in quality { element(name, field) }
+            open("</quality>\n")
+        }
         if let status = event.status, let evaluation = Self.evaluation(of: status) {
-            if let mode = evaluation.mode { xml += "        <evaluationMode>\(mode)</evaluationMode>\n" }
-            if let status = evaluation.status { xml += "        <evaluationStatus>\(status)</evaluationStatus>\n" }
+            if let mode = evaluation.mode {
+                open("        <evaluationMode>")
+                out.append(contentsOf: mode.utf8)
+                open("</evaluationMode>\n")
+            }
+            if let status = evaluation.status {
+                open("        <evaluationStatus>")
+                out.append(contentsOf: status.utf8)
+                open("</evaluationStatus>\n")
+            }
         }
-        let located = element("agencyID", .locationSource) + element("author", .author)
-        if !located.isEmpty { xml += "        <creationInfo>\(located)</creationInfo>\n" }
-        xml += "      </origin>\n"
-        let mechanismID = "quakeml:quakemap/focalmechanism?eventid=" + id
+        if details[.locationSource] != nil || details[.author] != nil {
+            open("        <creationInfo>")
+            element("agencyID", .locationSource)
+            element("author", .author)
+            open("</creationInfo>\n")
+        }
+        open("      </origin>\n")
         if let mechanism = event.mechanism {
-            Self.append(mechanism, id: mechanismID, originID: originID, to: &xml)
+            // Rare (a catalogue of mechanisms), and written as text.
+            let id = String(decoding: id, as: UTF8.self)
+            var xml = ""
+            Self.append(mechanism, id: "quakeml:quakemap/focalmechanism?eventid=" + id, originID: "quakeml:quakemap/origin?eventid=" + id,
+                        to: &xml)
+            out.append(contentsOf: xml.utf8)
         }
-        xml += "      <preferredOriginID>\(Self.escaped(originID))</preferredOriginID>\n"
+        open("      <preferredOriginID>")
+        resource("origin")
+        open("</preferredOriginID>\n")
         if event.magnitude != nil {
-            xml += "      <preferredMagnitudeID>\(Self.escaped(magnitudeID))</preferredMagnitudeID>\n"
+            open("      <preferredMagnitudeID>")
+            resource("magnitude")
+            open("</preferredMagnitudeID>\n")
         }
         if event.mechanism != nil {
-            xml += "      <preferredFocalMechanismID>\(Self.escaped(mechanismID))</preferredFocalMechanismID>\n"
+            open("      <preferredFocalMechanismID>")
+            resource("focalmechanism")
+            open("</preferredFocalMechanismID>\n")
         }
-        xml += "      <type>\(EventType.quakeML(event.eventType))</type>\n"
-        var creation = ""
-        if let network = event.network, !network.isEmpty { creation += "<agencyID>\(Self.escaped(network))</agencyID>" }
-        if let updated = event.updated { creation += "<creationTime>\(CivilTime.iso8601(updated))</creationTime>" }
-        if !creation.isEmpty { xml += "      <creationInfo>\(creation)</creationInfo>\n" }
-        xml += "    </event>\n"
+        open("      <type>")
+        out.append(contentsOf: EventType.quakeML(event.eventType).utf8)
+        open("</type>\n")
+        let network = event.network.flatMap { $0.isEmpty ? nil : $0 }
+        if network != nil || event.updated != nil {
+            open("      <creationInfo>")
+            if let network {
+                open("<agencyID>")
+                Self.appendEscaped(network, to: &out)
+                open("</agencyID>")
+            }
+            if let updated = event.updated {
+                open("<creationTime>")
+                EventLineEncoder.appendISO8601(updated, to: &out)
+                open("</creationTime>")
+            }
+            open("</creationInfo>\n")
+        }
+        open("    </event>\n")
     }
 
     /// A `focalMechanism`: the planes given, the tensor's principal axes, and the moment
@@ -178,13 +270,41 @@ package struct QuakeMLEncoder {
 
     /// A detail value as element text: numbers as the lists write them, in metres when
     /// `metres` (moved as text, as depths are), text escaped.
-    private static func text(_ value: EventValue, metres inMetres: Bool) -> String {
+    private static func appendText(_ value: EventValue, metres inMetres: Bool, to out: inout [UInt8]) {
         switch value {
-        case .text(let text): escaped(text)
-        case .integer(let integer): String(integer)
-        case .number(let number): inMetres ? metres(number) : EventLineEncoder.number(number)
-        case .time(let date): CivilTime.iso8601(date)
+        case .text(let text): appendEscaped(text, to: &out)
+        case .integer(let integer): EventLineEncoder.appendInteger(Int64(integer), to: &out)
+        case .number(let number): inMetres ? appendMetres(number, to: &out) : EventLineEncoder.appendNumber(number, to: &out)
+        case .time(let date): EventLineEncoder.appendISO8601(date, to: &out)
         }
+    }
+
+    /// ``metres(_:)``'s bytes: the decimal point of the kilometres' text moved three places,
+    /// in place (no array per digit); exponents go the long way.
+    package static func appendMetres(_ kilometres: Double, to out: inout [UInt8]) {
+        let start = out.count
+        EventLineEncoder.appendNumber(kilometres, to: &out)
+        var sign = start
+        if out[start] == UInt8(ascii: "-") { sign += 1 }
+        guard !out[sign...].contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else {
+            let text = metres(kilometres)
+            out.removeSubrange(start...)
+            return out.append(contentsOf: text.utf8)
+        }
+        let point = out[sign...].firstIndex(of: UInt8(ascii: ".")) ?? out.endIndex
+        var fraction = point == out.endIndex ? [] : Array(out[(point + 1)...])
+        out.removeSubrange(point...)
+        for _ in 0..<3 { out.append(fraction.isEmpty ? UInt8(ascii: "0") : fraction.removeFirst()) }
+        // Leading zeros of the whole part (0.0123 km is 12.3 m), one kept.
+        var first = sign
+        while first < out.count - 1, out[first] == UInt8(ascii: "0") { first += 1 }
+        out.removeSubrange(sign..<first)
+        while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
+        if !fraction.isEmpty {
+            out.append(UInt8(ascii: "."))
+            out.append(contentsOf: fraction)
+        }
+        if out.count == sign + 1, out[sign] == UInt8(ascii: "0"), sign > start { out.remove(at: start) }  // -0 m is 0
     }
 
     /// Metres from kilometres, the point moved as text so that reading them
@@ -198,41 +318,65 @@ package struct QuakeMLEncoder {
     /// `text` with what a QuakeML resource identifier does not allow (and
     /// what would end the query parameter) percent-encoded, as UTF-8.
     package static func resourceText(_ text: String) -> String {
-        var result = ""
+        var out: [UInt8] = []
+        appendResourceText(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ``resourceText(_:)``'s bytes: nothing in them is escaped in XML.
+    package static func appendResourceText(_ text: String, to out: inout [UInt8]) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
                  UInt8(ascii: "~"), UInt8(ascii: "*"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "'"),
                  UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+                out.append(byte)
             default:
-                result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 15, radix: 16, uppercase: true)
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 15)])
             }
         }
-        return result
     }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// Text escaped for an element or a double-quoted attribute: markup
     /// characters and white space other than a space as references (so that
     /// no parser normalizes them away), what XML 1.0 cannot carry as U+FFFD.
     package static func escaped(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\t": result += "&#9;"
-            case "\n": result += "&#10;"
-            case "\r": result += "&#13;"
-            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
-                result.unicodeScalars.append("\u{FFFD}")
-            default: result.unicodeScalars.append(scalar)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        appendEscaped(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ``escaped(_:)``'s bytes, appended.
+    package static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+        var text = text
+        text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+                case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+                case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+                case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+                case UInt8(ascii: "\t"): out.append(contentsOf: "&#9;".utf8)
+                case UInt8(ascii: "\n"): out.append(contentsOf: "&#10;".utf8)
+                case UInt8(ascii: "\r"): out.append(contentsOf: "&#13;".utf8)
+                case 0..<0x20: out.append(contentsOf: replacement)
+                // U+FFFE and U+FFFF (EF BF BE, EF BF BF): not characters XML allows.
+                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE:
+                    out.append(contentsOf: replacement)
+                    index += 2
+                default: out.append(byte)
+                }
+                index += 1
             }
         }
-        return result
     }
 }
