@@ -39,33 +39,44 @@ package struct QuakeMLEncoder {
         """
     package static let footer = "  </eventParameters>\n</q:quakeml>\n"
 
-
     /// Appends one `event` element: what a document streamed an event at a time writes between
     /// ``header`` and ``footer``. Written as bytes, without a string per value: a server streams
     /// QuakeML at the pace of its other formats.
     package func append(_ event: SeismicEvent, to out: inout [UInt8]) {
         var id: [UInt8] = []
         Self.appendResourceText(event.id, to: &id)
+        // The details located once, as they are kept: a lookup each would decode the entries before it again.
+        withUnsafeTemporaryAllocation(of: EventDetails.Cursor.Stored?.self, capacity: EventField.count) { table in
+            table.initialize(repeating: nil)
+            event.details.locate(into: table)
+            appendEvent(event, id: id, details: table, to: &out)
+            table.deinitialize()
+        }
+    }
+
+    private func appendEvent(_ event: SeismicEvent, id: [UInt8], details table: UnsafeMutableBufferPointer<EventDetails.Cursor.Stored?>,
+                             to out: inout [UInt8]) {
+        func open(_ text: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
         // Resource identifiers hold nothing XML escapes (``appendResourceText(_:to:)``).
-        func resource(_ kind: String) {
-            out.append(contentsOf: "quakeml:quakemap/\(kind)?eventid=".utf8)
+        func resource(_ prefix: StaticString) {
+            open(prefix)
             out.append(contentsOf: id)
         }
-        func open(_ text: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
         let details = event.details
+        func has(_ field: EventField) -> Bool { table[Int(field.rawValue)] != nil }
         // `<name>value</name>` of a detail field; nothing when the event has none.
         func element(_ name: StaticString, _ field: EventField) {
-            guard let value = details[field] else { return }
+            guard let stored = table[Int(field.rawValue)] else { return }
             out.append(UInt8(ascii: "<"))
             open(name)
             out.append(UInt8(ascii: ">"))
-            Self.appendText(value, metres: QuakeMLDecoder.detailsInMetres.contains(field), to: &out)
+            Self.appendStored(stored, of: details, metres: Self.inMetres[Int(field.rawValue)], to: &out)
             out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
             open(name)
             out.append(UInt8(ascii: ">"))
         }
         open("    <event publicID=\"")
-        resource("query")
+        resource("quakeml:quakemap/query?eventid=")
         out.append(UInt8(ascii: "\""))
         if let network = event.network, !network.isEmpty {
             open(" catalog:eventsource=\"")
@@ -85,7 +96,7 @@ package struct QuakeMLEncoder {
         }
         if let magnitude = event.magnitude {
             open("      <magnitude publicID=\"")
-            resource("magnitude")
+            resource("quakeml:quakemap/magnitude?eventid=")
             open("\">\n        <mag><value>")
             EventLineEncoder.appendNumber(magnitude, to: &out)
             open("</value>")
@@ -97,14 +108,14 @@ package struct QuakeMLEncoder {
                 open("</type>\n")
             }
             open("        <originID>")
-            resource("origin")
+            resource("quakeml:quakemap/origin?eventid=")
             open("</originID>\n")
-            if details[.magNst] != nil {
+            if has(.magNst) {
                 open("        ")
                 element("stationCount", .magNst)
                 open("\n")
             }
-            if details[.magSource] != nil {
+            if has(.magSource) {
                 open("        <creationInfo>")
                 element("agencyID", .magSource)
                 open("</creationInfo>\n")
@@ -112,9 +123,9 @@ package struct QuakeMLEncoder {
             open("      </magnitude>\n")
         }
         open("      <origin publicID=\"")
-        resource("origin")
+        resource("quakeml:quakemap/origin?eventid=")
         open("\">\n")
-        if details[.horizontalError] != nil {
+        if has(.horizontalError) {
             open("        <originUncertainty>")
             element("horizontalUncertainty", .horizontalError)
             open("<preferredDescription>horizontal uncertainty</preferredDescription></originUncertainty>\n")
@@ -144,7 +155,7 @@ package struct QuakeMLEncoder {
             ("associatedStationCount", .associatedStationCount), ("usedStationCount", .nst), ("standardError", .rms),
             ("azimuthalGap", .gap), ("minimumDistance", .dmin),
         ]
-        if quality.contains(where: { details[$0.1] != nil }) {
+        if quality.contains(where: { has($0.1) }) {
             open("        <quality>")
             for (name, field) in quality { element(name, field) }
             open("</quality>\n")
@@ -161,7 +172,7 @@ package struct QuakeMLEncoder {
                 open("</evaluationStatus>\n")
             }
         }
-        if details[.locationSource] != nil || details[.author] != nil {
+        if has(.locationSource) || has(.author) {
             open("        <creationInfo>")
             element("agencyID", .locationSource)
             element("author", .author)
@@ -177,16 +188,16 @@ package struct QuakeMLEncoder {
             out.append(contentsOf: xml.utf8)
         }
         open("      <preferredOriginID>")
-        resource("origin")
+        resource("quakeml:quakemap/origin?eventid=")
         open("</preferredOriginID>\n")
         if event.magnitude != nil {
             open("      <preferredMagnitudeID>")
-            resource("magnitude")
+            resource("quakeml:quakemap/magnitude?eventid=")
             open("</preferredMagnitudeID>\n")
         }
         if event.mechanism != nil {
             open("      <preferredFocalMechanismID>")
-            resource("focalmechanism")
+            resource("quakeml:quakemap/focalmechanism?eventid=")
             open("</preferredFocalMechanismID>\n")
         }
         open("      <type>")
@@ -268,14 +279,23 @@ package struct QuakeMLEncoder {
         }
     }
 
-    /// A detail value as element text: numbers as the lists write them, in metres when
-    /// `metres` (moved as text, as depths are), text escaped.
-    private static func appendText(_ value: EventValue, metres inMetres: Bool, to out: inout [UInt8]) {
-        switch value {
-        case .text(let text): appendEscaped(text, to: &out)
-        case .integer(let integer): EventLineEncoder.appendInteger(Int64(integer), to: &out)
-        case .number(let number): inMetres ? appendMetres(number, to: &out) : EventLineEncoder.appendNumber(number, to: &out)
-        case .time(let date): EventLineEncoder.appendISO8601(date, to: &out)
+    /// Whether a field is kept in kilometres and written in metres, by its number.
+    private static let inMetres: [Bool] = (0..<EventField.count).map { number in
+        QuakeMLDecoder.detailsInMetres.contains { Int($0.rawValue) == number }
+    }
+
+    /// A detail value as element text, from how it is kept: numbers as the lists write them, in
+    /// metres when `metres` (moved as text, as depths are), text escaped.
+    private static func appendStored(_ stored: EventDetails.Cursor.Stored, of details: EventDetails, metres inMetres: Bool,
+                                     to out: inout [UInt8]) {
+        switch stored {
+        case .text(let range): details.withText(range) { appendEscaped(bytes: $0, to: &out) }
+        case .integer(let integer): EventLineEncoder.appendInteger(integer, to: &out)
+        case .decimal(let decimal):
+            if inMetres { appendMetres(decimal.value, to: &out) } else { EventLineEncoder.appendDecimal(decimal, to: &out) }
+        case .number(let number):
+            if inMetres { appendMetres(number, to: &out) } else { EventLineEncoder.appendNumber(number, to: &out) }
+        case .time(let seconds): EventLineEncoder.appendISO8601(Date(timeIntervalSince1970: seconds), to: &out)
         }
     }
 
@@ -354,9 +374,14 @@ package struct QuakeMLEncoder {
 
     /// ``escaped(_:)``'s bytes, appended.
     package static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
         var text = text
-        text.withUTF8 { bytes in
+        text.withUTF8 { appendEscaped(bytes: UnsafeRawBufferPointer($0), to: &out) }
+    }
+
+    /// ``escaped(_:)``'s rule over UTF-8 bytes.
+    package static func appendEscaped(bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
+        do {
             var index = 0
             while index < bytes.count {
                 let byte = bytes[index]
