@@ -65,7 +65,7 @@ struct FDSNEventQuery: Sendable {
     /// Reads `given` (names without case, as FDSN services do).
     ///
     /// - Throws: ``FDSNFailure`` (400) naming the parameter and what was wrong.
-    init(_ given: [(name: String, value: String)], counting: Bool = false) throws(FDSNFailure) {
+    init(_ given: [(name: String, value: String)]) throws(FDSNFailure) {
         var values: [String: String] = [:]
         for (name, value) in given {
             guard let long = Self.longNames[name.lowercased()] else {
