@@ -121,6 +121,8 @@ extension Endpoints {
             guard query.skipped == 0, let event = try await served.event(id: id) else { return .list([]) }
             return .list([event])
         }
+        // Past the last event nothing is read (and no count below can overflow).
+        guard query.skipped < served.count else { return .list([]) }
         let cap = options.fdsnMaximumEvents
         let limit = query.limit ?? .max
         // How many the answer holds, known before a byte is sent: counted (at most what the cap allows) unless the limit is within the cap.
@@ -158,11 +160,11 @@ extension Endpoints {
     /// The order of `orderby`: ties newest first, as the default order has them.
     private static func precedes(_ order: FDSNEventQuery.Order) -> @Sendable (SeismicEvent, SeismicEvent) -> Bool {
         switch order {
-        case .time: { $0.time > $1.time }
-        case .timeAscending: { $0.time < $1.time }
-        case .magnitude: { ($0.magnitude ?? -.infinity, $0.time) > ($1.magnitude ?? -.infinity, $1.time) }
-        case .magnitudeAscending: { $0.magnitude ?? .infinity < $1.magnitude ?? .infinity
-            || ($0.magnitude == $1.magnitude && $0.time > $1.time) }
+        // The id last, so that every source gives the same order (the sort is not stable).
+        case .time: { ($0.time, $1.id) > ($1.time, $0.id) }
+        case .timeAscending: { ($0.time, $0.id) < ($1.time, $1.id) }
+        case .magnitude: { ($0.magnitude ?? -.infinity, $0.time, $1.id) > ($1.magnitude ?? -.infinity, $1.time, $0.id) }
+        case .magnitudeAscending: { ($0.magnitude ?? .infinity, $1.time, $0.id) < ($1.magnitude ?? .infinity, $0.time, $1.id) }
         }
     }
 

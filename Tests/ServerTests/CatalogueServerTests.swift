@@ -142,6 +142,7 @@ struct CatalogueServerTests {
         "format=text&starttime=2022-03-05T00:00:00&endtime=2022-03-06T12:00:00.5", "format=text&minmag=9.9",
         "format=text&nodata=404&minmag=9.9", "format=text&catalog=nope", "count?minmag=2", "count?lat=36&lon=-118&maxradius=5",
         "format=text&minmag=nonsense", "format=text&limit=2&offset=99999",
+        "format=text&orderby=magnitude&limit=5&offset=9223372036854775807", "format=text&orderby=time-asc&offset=9223372036854775806",
     ]
 
     /// The features of every page from `uri` on, following next links, and the links followed.
