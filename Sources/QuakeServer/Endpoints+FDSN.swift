@@ -22,10 +22,12 @@ extension Endpoints {
             response(Array(FDSNDocuments.wadl(base: base(request) + Self.fdsnPath).utf8), type: "application/xml")
         }
         route(RouterPath(Self.fdsnPath + "/catalogs")) { request, _ in
-            await fdsn(request) { try await fdsnNames(request, element: "Catalog") }
+            await fdsn(request) { try await fdsnNames(request, element: "Catalog") { event in
+                if case .text(let catalog)? = event.details[.catalog] { catalog } else { nil }
+            } }
         }
         route(RouterPath(Self.fdsnPath + "/contributors")) { request, _ in
-            await fdsn(request) { try await fdsnNames(request, element: "Contributor") }
+            await fdsn(request) { try await fdsnNames(request, element: "Contributor") { $0.network } }
         }
     }
 
@@ -96,18 +98,15 @@ extension Endpoints {
         return tagged(response(Array("\(answered)\n".utf8), type: "text/plain"), request, served)
     }
 
-    /// The distinct catalogues or contributors of the events served, as FDSN's small XML lists.
-    private func fdsnNames(_ request: Request, element: String) async throws -> Response {
+    /// The distinct names `name` gives the events served (their catalogues, their contributors),
+    /// as FDSN's small XML lists.
+    private func fdsnNames(_ request: Request, element: String, _ name: @escaping (SeismicEvent) -> String?) async throws -> Response {
         guard try FormQuery.parameters(of: request).isEmpty else { throw FDSNFailure.badRequest("This resource takes no parameters.") }
         let served = await store.served()
         if let tagged = notModified(request, served) { return tagged }
         var names = Set<String>()
-        try await served.forEachEvent { event in
-            if element == "Catalog" {
-                if case .text(let catalog)? = event.details[.catalog], !catalog.isEmpty { names.insert(catalog) }
-            } else if let network = event.network, !network.isEmpty {
-                names.insert(network)
-            }
+        try await served.forEachMatch(EventFilter()) { event in
+            if let found = name(event), !found.isEmpty { names.insert(found) }
         }
         return tagged(response(Array(FDSNDocuments.names(names.sorted(), element: element).utf8), type: "application/xml"),
                       request, served)

@@ -7,13 +7,11 @@ import QuakeKit
 /// every field of the schema), with the document's opening and closing around them.
 struct FDSNEncoder: Sendable {
     let format: FDSNEventQuery.Format
-    let base: String
     private let lines = EventLineEncoder(format: .text)
     private let itemPrefix: [UInt8]
 
     init(format: FDSNEventQuery.Format, base: String) {
         self.format = format
-        self.base = base
         itemPrefix = FeatureBytes.itemPrefix(base: base)
     }
 

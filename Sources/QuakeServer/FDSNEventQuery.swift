@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import QuakeKit
 
@@ -184,28 +187,10 @@ struct FDSNEventQuery: Sendable {
         }
     }
 
-    /// Whether `name` matches a pattern of `*` (any run) and `?` (one character).
+    /// Whether `name` matches a pattern of `*` (any run) and `?` (one character): the C
+    /// library's `fnmatch`, without escapes (a type has no `\\`).
     static func glob(_ pattern: String, matches name: String) -> Bool {
-        let pattern = Array(pattern), name = Array(name)
-        var p = 0, n = 0, star = -1, resume = 0
-        while n < name.count {
-            if p < pattern.count, pattern[p] == "?" || pattern[p] == name[n] {
-                p += 1
-                n += 1
-            } else if p < pattern.count, pattern[p] == "*" {
-                star = p
-                resume = n
-                p += 1
-            } else if star >= 0 {
-                p = star + 1
-                resume += 1
-                n = resume
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
-        return p == pattern.count
+        fnmatch(pattern, name, FNM_NOESCAPE) == 0
     }
 
     private static func describe(_ value: Double) -> String {

@@ -47,11 +47,6 @@ extension ServedEvents {
             _ = try await catalogue.forEach(EventSelection(limit: nil, filter: filter), body)
         }
     }
-
-    /// Calls `body` with every event served.
-    func forEachEvent(_ body: (SeismicEvent) -> Void) async throws {
-        try await forEachMatch(EventFilter(), body)
-    }
 }
 
 /// Hands out a list of positions a page at a time.

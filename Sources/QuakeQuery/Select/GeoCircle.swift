@@ -32,13 +32,14 @@ package struct GeoCircle: Sendable, Hashable {
         return nil
     }
 
-    /// The angular distance from the centre, in degrees: the haversine, exact for small arcs too.
+    /// The angular distance from the centre, in degrees: the haversine declustering measures
+    /// with (``Haversine/distance(latitude1:longitude1:latitude2:longitude2:)``), as an angle.
     package func distance(latitude: Double, longitude: Double) -> Double {
         let radians = Double.pi / 180
-        let phi1 = self.latitude * radians, phi2 = latitude * radians
-        let sinLatitude = sin((phi2 - phi1) / 2), sinLongitude = sin((longitude - self.longitude) * radians / 2)
-        let a = min(1, sinLatitude * sinLatitude + cos(phi1) * cos(phi2) * sinLongitude * sinLongitude)
-        return 2 * atan2(a.squareRoot(), (1 - a).squareRoot()) / radians
+        let kilometres = Haversine.distance(latitude1: self.latitude * radians, longitude1: self.longitude * radians,
+                                            latitude2: latitude * radians, longitude2: longitude * radians)
+        // At the antipode rounding can take the haversine's term past 1 (no square root): 180°.
+        return kilometres.isNaN ? 180 : kilometres / Haversine.earthRadius / radians
     }
 
     /// Whether a point lies in the ring.

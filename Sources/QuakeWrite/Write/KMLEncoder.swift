@@ -264,8 +264,8 @@ package struct KMLEncoder: Sendable {
         }
     }
 
-    /// Text as element content or an attribute, by QuakeML's rule (``QuakeMLEncoder/escaped(_:)``).
+    /// Text as element content or an attribute, by QuakeML's rule (``QuakeMLEncoder/appendEscaped(_:to:)``).
     private static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        out.append(contentsOf: QuakeMLEncoder.escaped(text).utf8)
+        QuakeMLEncoder.appendEscaped(text, to: &out)
     }
 }

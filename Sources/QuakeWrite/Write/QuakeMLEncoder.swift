@@ -75,6 +75,16 @@ package struct QuakeMLEncoder {
             open(name)
             out.append(UInt8(ascii: ">"))
         }
+        // `<name>text</name>`, the text escaped.
+        func textElement(_ name: StaticString, _ text: String) {
+            out.append(UInt8(ascii: "<"))
+            open(name)
+            out.append(UInt8(ascii: ">"))
+            Self.appendEscaped(text, to: &out)
+            out.append(contentsOf: [UInt8(ascii: "<"), UInt8(ascii: "/")])
+            open(name)
+            out.append(UInt8(ascii: ">"))
+        }
         open("    <event publicID=\"")
         resource("quakeml:quakemap/query?eventid=")
         out.append(UInt8(ascii: "\""))
@@ -103,9 +113,9 @@ package struct QuakeMLEncoder {
             element("uncertainty", .magError)
             open("</mag>\n")
             if let type = event.magnitudeType {
-                open("        <type>")
-                Self.appendEscaped(type, to: &out)
-                open("</type>\n")
+                open("        ")
+                textElement("type", type)
+                open("\n")
             }
             open("        <originID>")
             resource("quakeml:quakemap/origin?eventid=")
@@ -162,14 +172,14 @@ package struct QuakeMLEncoder {
         }
         if let status = event.status, let evaluation = Self.evaluation(of: status) {
             if let mode = evaluation.mode {
-                open("        <evaluationMode>")
-                out.append(contentsOf: mode.utf8)
-                open("</evaluationMode>\n")
+                open("        ")
+                textElement("evaluationMode", mode)
+                open("\n")
             }
             if let status = evaluation.status {
-                open("        <evaluationStatus>")
-                out.append(contentsOf: status.utf8)
-                open("</evaluationStatus>\n")
+                open("        ")
+                textElement("evaluationStatus", status)
+                open("\n")
             }
         }
         if has(.locationSource) || has(.author) {
@@ -206,11 +216,7 @@ package struct QuakeMLEncoder {
         let network = event.network.flatMap { $0.isEmpty ? nil : $0 }
         if network != nil || event.updated != nil {
             open("      <creationInfo>")
-            if let network {
-                open("<agencyID>")
-                Self.appendEscaped(network, to: &out)
-                open("</agencyID>")
-            }
+            if let network { textElement("agencyID", network) }
             if let updated = event.updated {
                 open("<creationTime>")
                 EventLineEncoder.appendISO8601(updated, to: &out)
